@@ -1,0 +1,420 @@
+//! The rules engine: one [`Game`] trait that every game implements, the values the games share
+//! (sides, cells, effects, outcomes, errors), and [`AnyGame`], one value over all variants.
+//!
+//! Pure Rust, no Bevy: the command line, records, the AI and the 3D scene all drive the games
+//! through this module. The scene animates from [`Effect`]s and never decides legality.
+
+pub mod ordo;
+
+use std::fmt;
+use std::str::FromStr;
+
+/// The two sides of a game. Each game names them in its own words (see [`Variant::side_name`]):
+/// the first side is the one that moves first from the initial position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+pub enum Side {
+    First,
+    Second,
+}
+
+impl Side {
+    /// The other side.
+    ///
+    /// ```
+    /// use tablero::rules::Side;
+    /// assert_eq!(Side::First.other(), Side::Second);
+    /// ```
+    pub fn other(self) -> Side {
+        match self {
+            Side::First => Side::Second,
+            Side::Second => Side::First,
+        }
+    }
+
+    /// 0 for the first side, 1 for the second: an index into per-side arrays.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// A square or cell of a board: `file` from the left, `rank` from the bottom (the first side's
+/// edge), both from 0. Printed in the games' notation as `a1`.
+///
+/// ```
+/// use tablero::rules::Cell;
+/// assert_eq!(Cell::new(2, 3).to_string(), "c4");
+/// assert_eq!("j8".parse::<Cell>().unwrap(), Cell::new(9, 7));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+pub struct Cell {
+    pub file: u8,
+    pub rank: u8,
+}
+
+impl Cell {
+    pub const fn new(file: u8, rank: u8) -> Cell {
+        Cell { file, rank }
+    }
+}
+
+impl fmt::Display for Cell {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", (b'a' + self.file) as char, self.rank + 1)
+    }
+}
+
+impl FromStr for Cell {
+    type Err = String;
+    /// Parses `a1` … `z99`; whether the cell is on a given board is for the game to check.
+    fn from_str(s: &str) -> Result<Cell, String> {
+        let b = s.as_bytes();
+        if b.len() < 2 || b.len() > 3 || !b[0].is_ascii_lowercase() || !b[1..].iter().all(u8::is_ascii_digit) {
+            return Err(format!("'{s}' is not a square (expected a letter and a number, like c4)"));
+        }
+        let rank: u8 = s[1..].parse().map_err(|_| format!("'{s}' is not a square"))?;
+        if rank == 0 || b[1] == b'0' {
+            return Err(format!("'{s}' is not a square (ranks count from 1)"));
+        }
+        Ok(Cell::new(b[0] - b'a', rank - 1))
+    }
+}
+
+/// What a move changed, in the order it happened, so that the 3D scene can animate exactly that.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Effect {
+    /// The piece on `from` went to `to`. A line of pieces moving together gives one `Moved` per
+    /// piece, front piece first.
+    Moved { from: Cell, to: Cell },
+    /// The enemy piece on `at` was captured by the mover (it is taken off before the capturing
+    /// piece lands there).
+    Captured { at: Cell },
+    /// A piece on `at` left the game without being captured itself (an Ordo X sub-group cut off
+    /// by a capture).
+    Removed { at: Cell },
+    /// The piece that arrived on `at` is locked there for the rest of the game (a Crossings
+    /// stone that crossed).
+    Locked { at: Cell },
+}
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Reason {
+    /// A piece reached the opponent's home row (Ordo).
+    HomeRow,
+    /// The opponent has no pieces left.
+    AllCaptured,
+    /// The player to move was disconnected and has no move that reconnects (Ordo Classic).
+    NoReconnection,
+    /// The player to move has no legal move.
+    NoLegalMove,
+    /// A crossing was not answered by a counter-crossing (Crossings).
+    UnansweredCrossing,
+    /// The same position with the same player to move occurred three times.
+    Repetition,
+    /// The quiet-move limit was reached without a capture or a crossing.
+    QuietMoves,
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Reason::HomeRow => "reached the opponent's home row",
+            Reason::AllCaptured => "captured every opposing piece",
+            Reason::NoReconnection => "disconnected with no reconnecting move",
+            Reason::NoLegalMove => "no legal move",
+            Reason::UnansweredCrossing => "crossing not answered by a counter-crossing",
+            Reason::Repetition => "threefold repetition",
+            Reason::QuietMoves => "100 moves without capture or crossing",
+        })
+    }
+}
+
+/// The end of a game: the winner (`None` for a draw) and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Outcome {
+    pub winner: Option<Side>,
+    pub reason: Reason,
+}
+
+/// A position string that cannot be a position of the game; the message names what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionError(pub String);
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "bad position: {}", self.0)
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+/// A move that cannot be played: unreadable, or not legal here.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    /// The text is not a move in the game's notation.
+    Syntax { text: String, why: String },
+    /// The text is a move, but not a legal one in this position.
+    Illegal { text: String, why: String },
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::Syntax { text, why } => write!(f, "unreadable move '{text}': {why}"),
+            MoveError::Illegal { text, why } => write!(f, "illegal move '{text}': {why}"),
+        }
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+pub(crate) fn syntax(text: &str, why: impl Into<String>) -> MoveError {
+    MoveError::Syntax { text: text.to_string(), why: why.into() }
+}
+
+pub(crate) fn illegal(text: &str, why: impl Into<String>) -> MoveError {
+    MoveError::Illegal { text: text.to_string(), why: why.into() }
+}
+
+/// The shape every game has. Positions parse with `FromStr` and print with `Display` in the
+/// notation of NOTATION.md, and round-trip.
+pub trait Game: Clone + fmt::Debug + fmt::Display {
+    /// A move as the rules know it: rich enough to show and animate without recomputation.
+    type Move: Clone + fmt::Debug + fmt::Display + PartialEq;
+
+    fn variant(&self) -> Variant;
+
+    /// The side whose turn it is.
+    fn side_to_move(&self) -> Side;
+
+    /// Every legal move, in a fixed order; empty once the game is over.
+    fn legal_moves(&self) -> Vec<Self::Move>;
+
+    /// Plays a move known to come from [`Game::legal_moves`] of this position, returning its effects.
+    fn play_unchecked(&mut self, mv: &Self::Move) -> Vec<Effect>;
+
+    /// The result, once the game is over.
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// Reads a move in the game's notation and finds it among the legal moves.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, MoveError>;
+
+    /// Plays a move after checking that it is legal; an illegal move changes nothing.
+    fn play(&mut self, mv: &Self::Move) -> Result<Vec<Effect>, MoveError> {
+        if !self.legal_moves().contains(mv) {
+            let why = match self.outcome() {
+                Some(_) => "the game is over".to_string(),
+                None => "not among the legal moves".to_string(),
+            };
+            return Err(illegal(&mv.to_string(), why));
+        }
+        Ok(self.play_unchecked(mv))
+    }
+
+    /// Reads and plays one move given as text.
+    fn play_text(&mut self, text: &str) -> Result<Vec<Effect>, MoveError> {
+        let mv = self.parse_move(text)?;
+        Ok(self.play_unchecked(&mv))
+    }
+
+    /// The number of legal moves; games may count faster than they list.
+    fn count_moves(&self) -> u64 {
+        self.legal_moves().len() as u64
+    }
+
+    /// The number of move sequences of length `depth` (a move that ends the game has no
+    /// continuations).
+    fn perft(&self, depth: u32) -> u64 {
+        match depth {
+            0 => 1,
+            1 => self.count_moves(),
+            _ => self
+                .legal_moves()
+                .iter()
+                .map(|mv| {
+                    let mut next = self.clone();
+                    next.play_unchecked(mv);
+                    next.perft(depth - 1)
+                })
+                .sum(),
+        }
+    }
+}
+
+/// Every variant tablero plays, by its notation name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum Variant {
+    Ordo,
+    OrdoX,
+}
+
+impl Variant {
+    pub const ALL: [Variant; 2] = [Variant::Ordo, Variant::OrdoX];
+
+    /// The variant's name in position strings and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::Ordo => "ordo",
+            Variant::OrdoX => "ordo-x",
+        }
+    }
+
+    /// The game's own name for a side.
+    pub fn side_name(self, side: Side) -> &'static str {
+        match (self, side) {
+            (Variant::Ordo | Variant::OrdoX, Side::First) => "white",
+            (Variant::Ordo | Variant::OrdoX, Side::Second) => "blue",
+        }
+    }
+
+    /// The initial position of the variant.
+    pub fn initial(self) -> AnyGame {
+        match self {
+            Variant::Ordo => AnyGame::Ordo(ordo::Ordo::initial(ordo::Rules::Classic)),
+            Variant::OrdoX => AnyGame::Ordo(ordo::Ordo::initial(ordo::Rules::X)),
+        }
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Variant {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Variant, String> {
+        Variant::ALL.into_iter().find(|v| v.name() == s).ok_or_else(|| {
+            let names: Vec<_> = Variant::ALL.iter().map(|v| v.name()).collect();
+            format!("unknown variant '{s}' (expected one of: {})", names.join(", "))
+        })
+    }
+}
+
+/// One value over every game, so that the command line, records and the app handle any game
+/// the same way.
+#[derive(Clone, Debug)]
+pub enum AnyGame {
+    Ordo(ordo::Ordo),
+}
+
+/// A move of any game.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AnyMove {
+    Ordo(ordo::OrdoMove),
+}
+
+macro_rules! each_game {
+    ($value:expr, $g:ident => $body:expr) => {
+        match $value {
+            AnyGame::Ordo($g) => $body,
+        }
+    };
+}
+
+macro_rules! each_move {
+    ($game:expr, $mv:expr, $g:ident, $m:ident => $body:expr) => {
+        match ($game, $mv) {
+            (AnyGame::Ordo($g), AnyMove::Ordo($m)) => $body,
+            #[allow(unreachable_patterns)]
+            _ => panic!("a move of one game played in another"),
+        }
+    };
+}
+
+impl fmt::Display for AnyGame {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        each_game!(self, g => g.fmt(f))
+    }
+}
+
+impl fmt::Display for AnyMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AnyMove::Ordo(m) => m.fmt(f),
+        }
+    }
+}
+
+impl FromStr for AnyGame {
+    type Err = PositionError;
+    /// Reads a position string of any variant; the first field names the variant.
+    fn from_str(s: &str) -> Result<AnyGame, PositionError> {
+        let first = s.split_whitespace().next().ok_or_else(|| PositionError("the position is empty".into()))?;
+        let variant: Variant = first.parse().map_err(PositionError)?;
+        Ok(match variant {
+            Variant::Ordo | Variant::OrdoX => AnyGame::Ordo(s.parse()?),
+        })
+    }
+}
+
+impl Game for AnyGame {
+    type Move = AnyMove;
+
+    fn variant(&self) -> Variant {
+        each_game!(self, g => g.variant())
+    }
+
+    fn side_to_move(&self) -> Side {
+        each_game!(self, g => g.side_to_move())
+    }
+
+    fn legal_moves(&self) -> Vec<AnyMove> {
+        match self {
+            AnyGame::Ordo(g) => g.legal_moves().into_iter().map(AnyMove::Ordo).collect(),
+        }
+    }
+
+    /// # Panics
+    /// If the move belongs to another game: [`Game::play`] refuses such a move instead.
+    fn play_unchecked(&mut self, mv: &AnyMove) -> Vec<Effect> {
+        each_move!(self, mv, g, m => g.play_unchecked(m))
+    }
+
+    fn play(&mut self, mv: &AnyMove) -> Result<Vec<Effect>, MoveError> {
+        match (self, mv) {
+            (AnyGame::Ordo(g), AnyMove::Ordo(m)) => g.play(m),
+            (_, m) => Err(illegal(&m.to_string(), "a move of another game")),
+        }
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        each_game!(self, g => g.outcome())
+    }
+
+    fn parse_move(&self, text: &str) -> Result<AnyMove, MoveError> {
+        match self {
+            AnyGame::Ordo(g) => g.parse_move(text).map(AnyMove::Ordo),
+        }
+    }
+
+    fn count_moves(&self) -> u64 {
+        each_game!(self, g => g.count_moves())
+    }
+
+    fn perft(&self, depth: u32) -> u64 {
+        each_game!(self, g => g.perft(depth))
+    }
+}
+
+/// Splits a position string into its fields after checking the variant name and field count.
+pub(crate) fn fields<'a>(s: &'a str, names: &[&str], expected: &[&str]) -> Result<Vec<&'a str>, PositionError> {
+    let fields: Vec<&str> = s.split_whitespace().collect();
+    if fields.is_empty() {
+        return Err(PositionError("the position is empty".into()));
+    }
+    if !names.contains(&fields[0]) {
+        return Err(PositionError(format!("variant field is '{}', expected {}", fields[0], names.join(" or "))));
+    }
+    if fields.len() != expected.len() + 1 {
+        let missing = expected.get(fields.len() - 1).map(|f| format!(": missing the {f} field")).unwrap_or_default();
+        return Err(PositionError(format!(
+            "{} fields after the variant, expected {} ({}){missing}",
+            fields.len() - 1,
+            expected.len(),
+            expected.join(", ")
+        )));
+    }
+    Ok(fields)
+}

@@ -1,0 +1,694 @@
+//! Ordo (Dieter Stein), Classic and Ordo X, on a 10 × 8 board held in two 128-bit bitboards.
+//! Owns the connection rule, ordo (line) moves, Classic's reconnection and Ordo X's sub-group
+//! removal and sideways-then-forward turns, and the Ordo notation.
+
+use super::{Cell, Effect, Game, MoveError, Outcome, PositionError, Reason, Side, Variant, illegal, syntax};
+use std::fmt;
+use std::str::FromStr;
+
+/// A set of squares: bit `rank * 10 + file`.
+pub type Bb = u128;
+
+const FILES: i8 = 10;
+const RANKS: i8 = 8;
+const BOARD: Bb = (1 << 80) - 1;
+const FILE_A: Bb = {
+    let mut m = 0;
+    let mut r = 0;
+    while r < RANKS {
+        m |= 1 << (r * FILES);
+        r += 1;
+    }
+    m
+};
+const FILE_J: Bb = FILE_A << 9;
+const RANK_1: Bb = (1 << 10) - 1;
+const RANK_8: Bb = RANK_1 << 70;
+/// The most pieces a side can have.
+pub const MAX_PIECES: u32 = 20;
+
+/// Classic Ordo or Ordo X.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Rules {
+    Classic,
+    X,
+}
+
+/// One step in a single direction, with the board's edges cut off (no wrap between files).
+fn shift1(bb: Bb, dx: i8, dy: i8) -> Bb {
+    let bb = match dx {
+        1 => (bb & !FILE_J) << 1,
+        -1 => (bb & !FILE_A) >> 1,
+        _ => bb,
+    };
+    match dy {
+        1 => (bb << 10) & BOARD,
+        -1 => bb >> 10,
+        _ => bb,
+    }
+}
+
+/// The squares next to `bb` in all 8 directions, and `bb` itself.
+fn dilate(bb: Bb) -> Bb {
+    let row = bb | ((bb & !FILE_J) << 1) | ((bb & !FILE_A) >> 1);
+    row | ((row << 10) & BOARD) | (row >> 10)
+}
+
+/// The group (8-connected) of `bb` that contains its lowest square.
+fn first_group(bb: Bb) -> Bb {
+    let mut group = bb & bb.wrapping_neg();
+    loop {
+        let next = dilate(group) & bb;
+        if next == group {
+            return group;
+        }
+        group = next;
+    }
+}
+
+/// Whether the pieces `bb` form one group (no pieces, or one piece, count as one group).
+pub fn is_connected(bb: Bb) -> bool {
+    bb == 0 || first_group(bb) == bb
+}
+
+/// The groups of `bb`, in the order of their lowest squares.
+pub fn groups(mut bb: Bb) -> Vec<Bb> {
+    let mut out = Vec::new();
+    while bb != 0 {
+        let g = first_group(bb);
+        out.push(g);
+        bb &= !g;
+    }
+    out
+}
+
+fn bit(sq: u8) -> Bb {
+    1 << sq
+}
+
+fn cell(sq: u8) -> Cell {
+    Cell::new(sq % 10, sq / 10)
+}
+
+fn square(c: Cell) -> Option<u8> {
+    (c.file < 10 && c.rank < 8).then_some(c.rank * 10 + c.file)
+}
+
+fn squares(mut bb: Bb) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        (bb != 0).then(|| {
+            let sq = bb.trailing_zeros() as u8;
+            bb &= bb - 1;
+            sq
+        })
+    })
+}
+
+/// One movement: a single piece (`first == last`) or an ordo from `first` to `last`, the
+/// lower end first; `to` is where `first` lands. `keep` is Ordo X's tie choice after a
+/// capture: the lowest square of the sub-group that stays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Step {
+    pub first: u8,
+    pub last: u8,
+    pub to: u8,
+    pub capture: bool,
+    pub keep: Option<u8>,
+}
+
+impl Step {
+    /// The unit direction and the distance.
+    fn direction(&self) -> (i8, i8, i8) {
+        let (fx, fy) = ((self.first % 10) as i8, (self.first / 10) as i8);
+        let (tx, ty) = ((self.to % 10) as i8, (self.to / 10) as i8);
+        let (dx, dy) = (tx - fx, ty - fy);
+        (dx.signum(), dy.signum(), dx.abs().max(dy.abs()))
+    }
+
+    /// The squares of the moving piece or ordo.
+    fn line(&self) -> Bb {
+        let (a, b) = (self.first, self.last);
+        if a == b {
+            return bit(a);
+        }
+        let stride = if a / 10 == b / 10 { 1 } else { 10 };
+        (a..=b).step_by(stride).fold(0, |m, sq| m | bit(sq))
+    }
+
+    /// The square a piece on `sq` of this step lands on.
+    fn dest(&self, sq: u8) -> u8 {
+        (sq as i16 + self.to as i16 - self.first as i16) as u8
+    }
+
+    pub fn is_ordo(&self) -> bool {
+        self.first != self.last
+    }
+
+    /// A sideways step ends on the rank it started on.
+    pub fn is_sideways(&self) -> bool {
+        self.first / 10 == self.to / 10
+    }
+}
+
+impl fmt::Display for Step {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_ordo() {
+            write!(f, "{}:{}-{}", cell(self.first), cell(self.last), cell(self.to))?;
+        } else {
+            let sep = if self.capture { 'x' } else { '-' };
+            write!(f, "{}{sep}{}", cell(self.first), cell(self.to))?;
+        }
+        if let Some(k) = self.keep {
+            write!(f, "^{}", cell(k))?;
+        }
+        Ok(())
+    }
+}
+
+/// A move: one step, or in Ordo X a sideways step followed by a forward one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct OrdoMove {
+    pub first: Step,
+    pub then: Option<Step>,
+}
+
+impl OrdoMove {
+    pub fn steps(&self) -> impl Iterator<Item = &Step> {
+        std::iter::once(&self.first).chain(self.then.as_ref())
+    }
+}
+
+impl fmt::Display for OrdoMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.first)?;
+        if let Some(t) = &self.then {
+            write!(f, ",{t}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Which steps to generate.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// Classic: everything the mover may do (backward moves too when disconnected).
+    Classic,
+    /// Ordo X: forward and diagonally forward steps.
+    Forward,
+    /// Ordo X: sideways steps.
+    Sideways,
+}
+
+/// An Ordo or Ordo X position.
+///
+/// ```
+/// use tablero::rules::{Game, ordo::{Ordo, Rules}};
+/// let start = Ordo::initial(Rules::Classic);
+/// assert_eq!(start.legal_moves().len(), 56);
+/// let after = start.clone();
+/// assert_eq!(after.to_string().parse::<Ordo>().unwrap(), start);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Ordo {
+    pieces: [Bb; 2],
+    side: Side,
+    rules: Rules,
+}
+
+impl Ordo {
+    pub fn initial(rules: Rules) -> Ordo {
+        let name = if rules == Rules::Classic { "ordo" } else { "ordo-x" };
+        format!("{name} ..BB..BB../BBBBBBBBBB/BB..BB..BB/........../........../WW..WW..WW/WWWWWWWWWW/..WW..WW.. w")
+            .parse()
+            .expect("the initial position parses")
+    }
+
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// The pieces of a side.
+    pub fn pieces(&self, side: Side) -> Bb {
+        self.pieces[side.index()]
+    }
+
+    /// The side of the piece on a cell, if any.
+    pub fn piece_at(&self, c: Cell) -> Option<Side> {
+        let b = bit(square(c)?);
+        [Side::First, Side::Second].into_iter().find(|s| self.pieces(*s) & b != 0)
+    }
+
+    /// Whether the side to move is cut into several groups (Classic, after a capture).
+    pub fn is_disconnected(&self) -> bool {
+        !is_connected(self.pieces(self.side))
+    }
+
+    fn forward(side: Side) -> i8 {
+        if side == Side::First { 1 } else { -1 }
+    }
+
+    fn goal_row(side: Side) -> Bb {
+        if side == Side::First { RANK_8 } else { RANK_1 }
+    }
+
+    /// The game is over before the side to move moves: the last mover reached the home row
+    /// or took every piece.
+    fn finished(&self) -> Option<Outcome> {
+        let last = self.side.other();
+        if self.pieces(last) & Self::goal_row(last) != 0 {
+            return Some(Outcome { winner: Some(last), reason: Reason::HomeRow });
+        }
+        if self.pieces(self.side) == 0 {
+            return Some(Outcome { winner: Some(last), reason: Reason::AllCaptured });
+        }
+        None
+    }
+
+    /// Adds the candidate steps of the side to move, connected or not, with `capture` set.
+    fn pseudo_steps(&self, kind: Kind, out: &mut Vec<Step>) {
+        let side = self.side;
+        let own = self.pieces(side);
+        let enemy = self.pieces(side.other());
+        let empty = BOARD & !own & !enemy;
+        let f = Self::forward(side);
+        let disconnected = kind == Kind::Classic && !is_connected(own);
+        let mut single: Vec<(i8, i8)> = Vec::with_capacity(8);
+        let mut horizontal: Vec<(i8, i8)> = Vec::with_capacity(5);
+        let mut vertical: Vec<(i8, i8)> = Vec::with_capacity(5);
+        let forwardish = [(0, f), (-1, f), (1, f)];
+        let sideways = [(-1, 0), (1, 0)];
+        match kind {
+            Kind::Classic => {
+                single.extend(forwardish);
+                single.extend(sideways);
+                horizontal.push((0, f));
+                vertical.extend(sideways);
+                if disconnected {
+                    single.extend([(0, -f), (-1, -f), (1, -f)]);
+                    horizontal.push((0, -f));
+                }
+            }
+            Kind::Forward => {
+                single.extend(forwardish);
+                horizontal.extend(forwardish);
+                vertical.extend(forwardish);
+            }
+            Kind::Sideways => {
+                single.extend(sideways);
+                horizontal.extend(sideways);
+                vertical.extend(sideways);
+            }
+        }
+        for from in squares(own) {
+            for &(dx, dy) in &single {
+                let mut at = bit(from);
+                loop {
+                    at = shift1(at, dx, dy);
+                    if at == 0 || at & own != 0 {
+                        break;
+                    }
+                    let to = at.trailing_zeros() as u8;
+                    let capture = at & enemy != 0;
+                    out.push(Step { first: from, last: from, to, capture, keep: None });
+                    if capture {
+                        break;
+                    }
+                }
+            }
+        }
+        // Ordos: every contiguous run of two or more own pieces along a rank or a file.
+        for (stride, dirs) in [(1u8, &horizontal), (10u8, &vertical)] {
+            if dirs.is_empty() {
+                continue;
+            }
+            for first in squares(own) {
+                let mut line = bit(first);
+                let mut last = first;
+                loop {
+                    let next = last + stride;
+                    let same_row = stride == 10 || next / 10 == first / 10;
+                    if next >= 80 || !same_row || own & bit(next) == 0 {
+                        break;
+                    }
+                    last = next;
+                    line |= bit(last);
+                    for &(dx, dy) in dirs.iter() {
+                        let mut at = line;
+                        let mut dist = 0i16;
+                        loop {
+                            at = shift1(at, dx, dy);
+                            dist += 1;
+                            // Every square passed or entered must be empty, or vacated by the
+                            // ordo itself (only possible in Ordo X, moving along its own line).
+                            if at.count_ones() != line.count_ones() || at & !(empty | line) != 0 {
+                                break;
+                            }
+                            let to = (first as i16 + dist * (dx as i16 + 10 * dy as i16)) as u8;
+                            out.push(Step { first, last, to, capture: false, keep: None });
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Moves the pieces of a step for the side to move, without checks; returns the captured
+    /// square's bit (0 if none).
+    fn shift_pieces(&mut self, step: &Step) {
+        let s = self.side.index();
+        let line = step.line();
+        let moved = squares(line).fold(0, |m, sq| m | bit(step.dest(sq)));
+        self.pieces[s] = (self.pieces[s] & !line) | moved;
+        if step.capture {
+            self.pieces[1 - s] &= !bit(step.to);
+        }
+    }
+
+    /// The legal steps of a kind, Ordo X's tie choices expanded.
+    fn steps(&self, kind: Kind) -> Vec<Step> {
+        let mut cands = Vec::with_capacity(64);
+        self.pseudo_steps(kind, &mut cands);
+        let mut out = Vec::with_capacity(cands.len());
+        for step in cands {
+            let mut next = self.clone();
+            next.shift_pieces(&step);
+            if !is_connected(next.pieces(self.side)) {
+                continue;
+            }
+            if self.rules == Rules::X && step.capture {
+                let enemy = next.pieces(self.side.other());
+                let parts = groups(enemy);
+                let largest = parts.iter().map(|g| g.count_ones()).max().unwrap_or(0);
+                let tied: Vec<&Bb> = parts.iter().filter(|g| g.count_ones() == largest).collect();
+                if tied.len() > 1 {
+                    for g in tied {
+                        out.push(Step { keep: Some(g.trailing_zeros() as u8), ..step });
+                    }
+                    continue;
+                }
+            }
+            out.push(step);
+        }
+        out
+    }
+
+    /// Plays one step for the side to move (the side does not change) and returns its effects.
+    fn apply_step(&mut self, step: &Step) -> Vec<Effect> {
+        let mut effects = Vec::new();
+        if step.capture {
+            effects.push(Effect::Captured { at: cell(step.to) });
+        }
+        let (dx, dy, _) = step.direction();
+        let mut line: Vec<u8> = squares(step.line()).collect();
+        // Front piece first: the one furthest along the direction of travel.
+        line.sort_by_key(|&sq| -((sq % 10) as i16 * dx as i16 + (sq / 10) as i16 * dy as i16));
+        effects.extend(line.iter().map(|&sq| Effect::Moved { from: cell(sq), to: cell(step.dest(sq)) }));
+        self.shift_pieces(step);
+        if self.rules == Rules::X && step.capture {
+            let o = self.side.other().index();
+            let parts = groups(self.pieces[o]);
+            if parts.len() > 1 {
+                let stay = match step.keep {
+                    Some(k) => parts.iter().copied().find(|g| g & bit(k) != 0).unwrap_or(0),
+                    None => parts.iter().copied().max_by_key(|g| (g.count_ones(), std::cmp::Reverse(g.trailing_zeros()))).unwrap_or(0),
+                };
+                let removed = self.pieces[o] & !stay;
+                effects.extend(squares(removed).map(|sq| Effect::Removed { at: cell(sq) }));
+                self.pieces[o] = stay;
+            }
+        }
+        effects
+    }
+
+    /// Counts legal moves without listing them (Ordo X's turns multiply quickly).
+    fn count(&self) -> u64 {
+        if self.finished().is_some() {
+            return 0;
+        }
+        match self.rules {
+            Rules::Classic => self.steps(Kind::Classic).len() as u64,
+            Rules::X => {
+                let mut n = self.steps(Kind::Forward).len() as u64;
+                for step in self.steps(Kind::Sideways) {
+                    let mut next = self.clone();
+                    next.apply_step(&step);
+                    n += if next.pieces(self.side.other()) == 0 { 1 } else { next.steps(Kind::Forward).len() as u64 };
+                }
+                n
+            }
+        }
+    }
+
+    /// Explains why a move that is not legal is refused.
+    fn why_illegal(&self, mv: &OrdoMove) -> String {
+        if let Some(o) = self.finished() {
+            return format!("the game is over ({})", o.reason);
+        }
+        let name = self.variant().side_name(self.side);
+        let own = self.pieces(self.side);
+        for step in mv.steps() {
+            if step.line() & !own != 0 {
+                return format!("{name} has no piece on every square from {} to {}", cell(step.first), cell(step.last));
+            }
+        }
+        let step = mv.first;
+        if self.rules == Rules::X && step.is_sideways() && mv.then.is_none() {
+            return "a sideways move must be followed by a forward move (join both with ',')".into();
+        }
+        if self.rules == Rules::X && !step.is_sideways() && mv.then.is_some() {
+            return "only a sideways move may be followed by a second move".into();
+        }
+        let mut cands = Vec::new();
+        self.pseudo_steps(if self.rules == Rules::Classic { Kind::Classic } else if step.is_sideways() { Kind::Sideways } else { Kind::Forward }, &mut cands);
+        if cands.iter().any(|c| Step { keep: None, ..*c } == Step { keep: None, ..step }) {
+            if self.is_disconnected() {
+                return format!("{name} is disconnected and this move does not reconnect every piece");
+            }
+            return "it would split your group".into();
+        }
+        "no such move here".into()
+    }
+}
+
+impl Game for Ordo {
+    type Move = OrdoMove;
+
+    fn variant(&self) -> Variant {
+        match self.rules {
+            Rules::Classic => Variant::Ordo,
+            Rules::X => Variant::OrdoX,
+        }
+    }
+
+    fn side_to_move(&self) -> Side {
+        self.side
+    }
+
+    fn legal_moves(&self) -> Vec<OrdoMove> {
+        if self.finished().is_some() {
+            return Vec::new();
+        }
+        match self.rules {
+            Rules::Classic => self.steps(Kind::Classic).into_iter().map(|first| OrdoMove { first, then: None }).collect(),
+            Rules::X => {
+                let mut moves: Vec<OrdoMove> = self.steps(Kind::Forward).into_iter().map(|first| OrdoMove { first, then: None }).collect();
+                for first in self.steps(Kind::Sideways) {
+                    let mut next = self.clone();
+                    next.apply_step(&first);
+                    if next.pieces(self.side.other()) == 0 {
+                        moves.push(OrdoMove { first, then: None });
+                        continue;
+                    }
+                    moves.extend(next.steps(Kind::Forward).into_iter().map(|then| OrdoMove { first, then: Some(then) }));
+                }
+                moves
+            }
+        }
+    }
+
+    fn play_unchecked(&mut self, mv: &OrdoMove) -> Vec<Effect> {
+        let mut effects = self.apply_step(&mv.first);
+        if let Some(then) = &mv.then {
+            effects.extend(self.apply_step(then));
+        }
+        self.side = self.side.other();
+        effects
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if let Some(o) = self.finished() {
+            return Some(o);
+        }
+        if self.count() == 0 {
+            let reason = if self.rules == Rules::Classic && self.is_disconnected() { Reason::NoReconnection } else { Reason::NoLegalMove };
+            return Some(Outcome { winner: Some(self.side.other()), reason });
+        }
+        None
+    }
+
+    fn parse_move(&self, text: &str) -> Result<OrdoMove, MoveError> {
+        let wanted = parse_move_text(text.trim(), self.rules)?;
+        let legal = self.legal_moves();
+        // Compare without the tie choices, then check that each chosen square stays.
+        let bare = |m: &OrdoMove| (Step { keep: None, ..m.first }, m.then.map(|t| Step { keep: None, ..t }));
+        for mv in legal.iter().filter(|m| bare(m) == bare(&wanted)) {
+            let mut pos = self.clone();
+            let mut fits = true;
+            for (got, want) in mv.steps().zip(wanted.steps()) {
+                pos.apply_step(got);
+                fits &= match (got.keep, want.keep) {
+                    (None, None) => true,
+                    (Some(_), Some(k)) => pos.pieces(self.side.other()) & bit(k) != 0,
+                    _ => false,
+                };
+            }
+            if fits {
+                return Ok(*mv);
+            }
+        }
+        let tie_needed = legal.iter().any(|m| bare(m) == bare(&wanted));
+        let why = if tie_needed {
+            "this capture leaves equal largest groups: add ^square naming a square of the group that stays".to_string()
+        } else {
+            self.why_illegal(&wanted)
+        };
+        Err(illegal(text.trim(), why))
+    }
+
+    fn count_moves(&self) -> u64 {
+        self.count()
+    }
+}
+
+/// Reads the text of a move without looking at a position. Checks shape only: squares on the
+/// board, an ordo along one rank or file.
+fn parse_move_text(text: &str, rules: Rules) -> Result<OrdoMove, MoveError> {
+    let parts: Vec<&str> = text.split(',').collect();
+    if parts.len() > 2 || (parts.len() == 2 && rules == Rules::Classic) {
+        let why = if rules == Rules::Classic { "Ordo Classic moves have one part" } else { "a turn has at most two parts" };
+        return Err(syntax(text, why));
+    }
+    let first = parse_step(parts[0], text)?;
+    let then = parts.get(1).map(|p| parse_step(p, text)).transpose()?;
+    Ok(OrdoMove { first, then })
+}
+
+fn parse_square(s: &str, text: &str) -> Result<u8, MoveError> {
+    let c: Cell = s.parse().map_err(|e: String| syntax(text, e))?;
+    square(c).ok_or_else(|| syntax(text, format!("{c} is off the 10 × 8 board")))
+}
+
+fn parse_step(part: &str, text: &str) -> Result<Step, MoveError> {
+    let (body, keep) = match part.split_once('^') {
+        Some((b, k)) => (b, Some(parse_square(k, text)?)),
+        None => (part, None),
+    };
+    if let Some((line, to)) = body.split_once(':').map(|(a, rest)| (a, rest)) {
+        let (last, to) = to.split_once('-').ok_or_else(|| syntax(text, "an ordo move is written first:last-dest"))?;
+        let (first, last, to) = (parse_square(line, text)?, parse_square(last, text)?, parse_square(to, text)?);
+        let same_rank = first / 10 == last / 10;
+        let same_file = first % 10 == last % 10;
+        if first >= last || !(same_rank || same_file) {
+            return Err(syntax(text, "an ordo is named by its two ends along one rank or file, the lower one first"));
+        }
+        return Ok(Step { first, last, to, capture: false, keep });
+    }
+    let (from, to, capture) = if let Some((a, b)) = body.split_once('x') {
+        (a, b, true)
+    } else if let Some((a, b)) = body.split_once('-') {
+        (a, b, false)
+    } else {
+        return Err(syntax(text, "expected from-to, fromxto or first:last-dest"));
+    };
+    let (from, to) = (parse_square(from, text)?, parse_square(to, text)?);
+    Ok(Step { first: from, last: from, to, capture, keep })
+}
+
+impl fmt::Display for Ordo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ", self.variant().name())?;
+        for rank in (0..8u8).rev() {
+            for file in 0..10u8 {
+                let b = bit(rank * 10 + file);
+                let ch = if self.pieces[0] & b != 0 {
+                    'W'
+                } else if self.pieces[1] & b != 0 {
+                    'B'
+                } else {
+                    '.'
+                };
+                write!(f, "{ch}")?;
+            }
+            if rank > 0 {
+                write!(f, "/")?;
+            }
+        }
+        write!(f, " {}", if self.side == Side::First { 'w' } else { 'b' })
+    }
+}
+
+impl FromStr for Ordo {
+    type Err = PositionError;
+    fn from_str(s: &str) -> Result<Ordo, PositionError> {
+        let f = super::fields(s, &["ordo", "ordo-x"], &["board", "side"])?;
+        let rules = if f[0] == "ordo" { Rules::Classic } else { Rules::X };
+        let ranks: Vec<&str> = f[1].split('/').collect();
+        if ranks.len() != 8 {
+            return Err(PositionError(format!("the board has {} ranks, expected 8 separated by '/'", ranks.len())));
+        }
+        let mut pieces = [0 as Bb; 2];
+        for (i, row) in ranks.iter().enumerate() {
+            let rank = 7 - i as u8;
+            let n = row.chars().count();
+            if n != 10 {
+                return Err(PositionError(format!("rank {} has {n} squares, expected 10", rank + 1)));
+            }
+            for (file, ch) in row.chars().enumerate() {
+                let b = bit(rank * 10 + file as u8);
+                match ch {
+                    'W' => pieces[0] |= b,
+                    'B' => pieces[1] |= b,
+                    '.' => {}
+                    other => {
+                        return Err(PositionError(format!(
+                            "unknown character '{other}' on rank {} (expected W, B or .)",
+                            rank + 1
+                        )));
+                    }
+                }
+            }
+        }
+        let side = match f[2] {
+            "w" => Side::First,
+            "b" => Side::Second,
+            other => return Err(PositionError(format!("side field is '{other}', expected w or b"))),
+        };
+        for (s, name) in [(Side::First, "white"), (Side::Second, "blue")] {
+            let n = pieces[s.index()].count_ones();
+            if n > MAX_PIECES {
+                return Err(PositionError(format!("{name} has {n} pieces, at most {MAX_PIECES} exist")));
+            }
+        }
+        let pos = Ordo { pieces, side, rules };
+        // Positions no game can reach: the side to move already won, or the side that just
+        // moved has no pieces.
+        let (mover, last) = (side, side.other());
+        let name = |s: Side| pos.variant().side_name(s);
+        if pos.pieces(mover) & Self::goal_row(mover) != 0 {
+            return Err(PositionError(format!(
+                "{} is to move but already has a piece on the opponent's home row",
+                name(mover)
+            )));
+        }
+        if pos.pieces(last) == 0 {
+            return Err(PositionError(format!("{} has no pieces but {} is to move", name(last), name(mover))));
+        }
+        if !is_connected(pos.pieces(last)) {
+            return Err(PositionError(format!("{} has just moved but its pieces are not one group", name(last))));
+        }
+        if rules == Rules::X && !is_connected(pos.pieces(mover)) {
+            return Err(PositionError(format!("{} is disconnected, which Ordo X never allows", name(mover))));
+        }
+        Ok(pos)
+    }
+}

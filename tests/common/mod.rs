@@ -1,0 +1,56 @@
+//! Helpers shared by the engine tests: the fixture tables of ../shared/fixtures (copied into
+//! tests/fixtures so a clone tests on its own).
+#![allow(dead_code)]
+
+use tablero::rules::{AnyGame, Game};
+
+/// One row of a fixture table: a position and its legal-move count and perft 2.
+pub struct Row {
+    pub line: usize,
+    pub position: String,
+    pub moves: u64,
+    pub perft2: u64,
+}
+
+pub fn fixture(name: &str) -> Vec<Row> {
+    let path = format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {path}: {e}"));
+    text.lines()
+        .enumerate()
+        .skip(1)
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| {
+            let cols: Vec<&str> = l.split('\t').collect();
+            assert_eq!(cols.len(), 3, "{name}:{} has {} columns", i + 1, cols.len());
+            Row { line: i + 1, position: cols[0].to_string(), moves: cols[1].parse().unwrap(), perft2: cols[2].parse().unwrap() }
+        })
+        .collect()
+}
+
+/// Checks every row's move count and perft 2, and returns the mismatches as text.
+pub fn check_fixture(name: &str, parse: impl Fn(&str) -> AnyGame) -> Vec<String> {
+    let mut bad = Vec::new();
+    for row in fixture(name) {
+        let game = parse(&row.position);
+        let moves = game.legal_moves().len() as u64;
+        let counted = game.count_moves();
+        let perft2 = game.perft(2);
+        if moves != row.moves || counted != row.moves || perft2 != row.perft2 {
+            bad.push(format!(
+                "{name}:{} {}: moves {moves} (counted {counted}) expected {}, perft2 {perft2} expected {}",
+                row.line, row.position, row.moves, row.perft2
+            ));
+        }
+    }
+    bad
+}
+
+/// Every legal move prints, parses back to the same move, and prints the same again.
+pub fn check_round_trip(game: &AnyGame) {
+    for mv in game.legal_moves() {
+        let text = mv.to_string();
+        let back = game.parse_move(&text).unwrap_or_else(|e| panic!("{game}: {text} does not parse back: {e}"));
+        assert_eq!(back, mv, "{game}: {text}");
+        assert_eq!(back.to_string(), text);
+    }
+}
