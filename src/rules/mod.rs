@@ -4,6 +4,7 @@
 //! Pure Rust, no Bevy: the command line, records, the AI and the 3D scene all drive the games
 //! through this module. The scene animates from [`Effect`]s and never decides legality.
 
+pub mod crossings;
 pub mod ordo;
 
 use std::fmt;
@@ -246,16 +247,18 @@ pub trait Game: Clone + fmt::Debug + fmt::Display {
 pub enum Variant {
     Ordo,
     OrdoX,
+    Crossings,
 }
 
 impl Variant {
-    pub const ALL: [Variant; 2] = [Variant::Ordo, Variant::OrdoX];
+    pub const ALL: [Variant; 3] = [Variant::Ordo, Variant::OrdoX, Variant::Crossings];
 
     /// The variant's name in position strings and on the command line.
     pub fn name(self) -> &'static str {
         match self {
             Variant::Ordo => "ordo",
             Variant::OrdoX => "ordo-x",
+            Variant::Crossings => "crossings",
         }
     }
 
@@ -264,6 +267,8 @@ impl Variant {
         match (self, side) {
             (Variant::Ordo | Variant::OrdoX, Side::First) => "white",
             (Variant::Ordo | Variant::OrdoX, Side::Second) => "blue",
+            (Variant::Crossings, Side::First) => "red",
+            (Variant::Crossings, Side::Second) => "black",
         }
     }
 
@@ -272,6 +277,7 @@ impl Variant {
         match self {
             Variant::Ordo => AnyGame::Ordo(ordo::Ordo::initial(ordo::Rules::Classic)),
             Variant::OrdoX => AnyGame::Ordo(ordo::Ordo::initial(ordo::Rules::X)),
+            Variant::Crossings => AnyGame::Crossings(crossings::Crossings::initial(crossings::Options::default())),
         }
     }
 }
@@ -297,18 +303,21 @@ impl FromStr for Variant {
 #[derive(Clone, Debug)]
 pub enum AnyGame {
     Ordo(ordo::Ordo),
+    Crossings(crossings::Crossings),
 }
 
 /// A move of any game.
 #[derive(Clone, Debug, PartialEq)]
 pub enum AnyMove {
     Ordo(ordo::OrdoMove),
+    Crossings(crossings::CrossingsMove),
 }
 
 macro_rules! each_game {
     ($value:expr, $g:ident => $body:expr) => {
         match $value {
             AnyGame::Ordo($g) => $body,
+            AnyGame::Crossings($g) => $body,
         }
     };
 }
@@ -317,6 +326,7 @@ macro_rules! each_move {
     ($game:expr, $mv:expr, $g:ident, $m:ident => $body:expr) => {
         match ($game, $mv) {
             (AnyGame::Ordo($g), AnyMove::Ordo($m)) => $body,
+            (AnyGame::Crossings($g), AnyMove::Crossings($m)) => $body,
             #[allow(unreachable_patterns)]
             _ => panic!("a move of one game played in another"),
         }
@@ -333,6 +343,7 @@ impl fmt::Display for AnyMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             AnyMove::Ordo(m) => m.fmt(f),
+            AnyMove::Crossings(m) => m.fmt(f),
         }
     }
 }
@@ -345,6 +356,7 @@ impl FromStr for AnyGame {
         let variant: Variant = first.parse().map_err(PositionError)?;
         Ok(match variant {
             Variant::Ordo | Variant::OrdoX => AnyGame::Ordo(s.parse()?),
+            Variant::Crossings => AnyGame::Crossings(s.parse()?),
         })
     }
 }
@@ -363,6 +375,7 @@ impl Game for AnyGame {
     fn legal_moves(&self) -> Vec<AnyMove> {
         match self {
             AnyGame::Ordo(g) => g.legal_moves().into_iter().map(AnyMove::Ordo).collect(),
+            AnyGame::Crossings(g) => g.legal_moves().into_iter().map(AnyMove::Crossings).collect(),
         }
     }
 
@@ -375,6 +388,7 @@ impl Game for AnyGame {
     fn play(&mut self, mv: &AnyMove) -> Result<Vec<Effect>, MoveError> {
         match (self, mv) {
             (AnyGame::Ordo(g), AnyMove::Ordo(m)) => g.play(m),
+            (AnyGame::Crossings(g), AnyMove::Crossings(m)) => g.play(m),
             (_, m) => Err(illegal(&m.to_string(), "a move of another game")),
         }
     }
@@ -386,6 +400,7 @@ impl Game for AnyGame {
     fn parse_move(&self, text: &str) -> Result<AnyMove, MoveError> {
         match self {
             AnyGame::Ordo(g) => g.parse_move(text).map(AnyMove::Ordo),
+            AnyGame::Crossings(g) => g.parse_move(text).map(AnyMove::Crossings),
         }
     }
 
