@@ -1,1 +1,217 @@
-//! placeholder
+//! The headless command line of NOTATION.md: `moves`, `perft`, `play`, `match`, `bench`.
+//! Output is plain text for other programs; every error is one line and exit status 2.
+
+use crate::bench;
+use crate::players;
+use crate::rules::{AnyGame, Game, Outcome, Side, Variant};
+use std::io::Write;
+
+/// A failure the user caused: printed as one line, exit status 2.
+#[derive(Debug, PartialEq, Eq)]
+pub struct CliError(pub String);
+
+impl std::fmt::Display for CliError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl<E: std::error::Error> From<E> for CliError {
+    fn from(e: E) -> CliError {
+        CliError(e.to_string())
+    }
+}
+
+pub const USAGE: &str = "\
+usage:
+  tablero moves \"<position>\"                 every legal move, one per line
+  tablero perft \"<position>\" <depth>         the number of move sequences of that length
+  tablero play \"<position>\" <move>...        the position after the moves, and the result if the game ended
+  tablero match <variant> --a <player> --b <player> --games N --seed S
+                                             plays N games headless; players: random
+  tablero bench [--quick]                    perft speed of every variant (nodes per second)
+variants: ordo, ordo-x, crossings";
+
+/// Runs one command line (without the program name), writing its output to `out`.
+pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
+    let Some(command) = args.first() else {
+        return Err(CliError(format!("no command given\n{USAGE}")));
+    };
+    let rest = &args[1..];
+    match command.as_str() {
+        "moves" => {
+            let [position] = rest else {
+                return Err(arity("moves", "one position string (in quotes)"));
+            };
+            let game = parse_position(position)?;
+            for mv in game.legal_moves() {
+                writeln!(out, "{mv}")?;
+            }
+        }
+        "perft" => {
+            let [position, depth] = rest else {
+                return Err(arity("perft", "a position string (in quotes) and a depth"));
+            };
+            let game = parse_position(position)?;
+            let depth: u32 = depth.parse().ok().filter(|d| *d <= 12).ok_or_else(|| {
+                CliError(format!(
+                    "depth '{depth}' is not a whole number from 0 to 12"
+                ))
+            })?;
+            writeln!(out, "{}", game.perft(depth))?;
+        }
+        "play" => {
+            let Some((position, moves)) = rest.split_first() else {
+                return Err(arity("play", "a position string (in quotes) and moves"));
+            };
+            let mut game = parse_position(position)?;
+            for (i, text) in moves.iter().enumerate() {
+                game.play_text(text)
+                    .map_err(|e| CliError(format!("move {}: {e}", i + 1)))?;
+            }
+            writeln!(out, "{game}")?;
+            if let Some(outcome) = game.outcome() {
+                writeln!(out, "{}", result_line(game.variant(), outcome))?;
+            }
+        }
+        "match" => run_match(rest, out)?,
+        "bench" => {
+            let quick = match rest {
+                [] => false,
+                [flag] if flag == "--quick" => true,
+                _ => return Err(arity("bench", "nothing, or --quick")),
+            };
+            bench::run(quick, out)?;
+        }
+        "help" | "--help" | "-h" => writeln!(out, "{USAGE}")?,
+        other => return Err(CliError(format!("unknown command '{other}'\n{USAGE}"))),
+    }
+    Ok(())
+}
+
+fn arity(command: &str, wanted: &str) -> CliError {
+    CliError(format!("'{command}' takes {wanted}"))
+}
+
+fn parse_position(text: &str) -> Result<AnyGame, CliError> {
+    text.parse::<AnyGame>().map_err(CliError::from)
+}
+
+/// `result: white wins (reached the opponent's home row)` or `result: draw (threefold repetition)`.
+pub fn result_line(variant: Variant, outcome: Outcome) -> String {
+    match outcome.winner {
+        Some(side) => format!(
+            "result: {} wins ({})",
+            variant.side_name(side),
+            outcome.reason
+        ),
+        None => format!("result: draw ({})", outcome.reason),
+    }
+}
+
+/// A game's end from player A's view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    Win,
+    Draw,
+    Loss,
+}
+
+/// Plies after which a match game that has not ended is scored as a draw (random Ordo Classic
+/// play could in principle shuffle sideways for ever).
+pub const MATCH_PLY_LIMIT: usize = 2000;
+
+/// Plays one game between two players; `a_first` says whether A moves first.
+pub fn play_game(
+    variant: Variant,
+    a: &str,
+    b: &str,
+    a_first: bool,
+    seed: u64,
+) -> Result<Score, CliError> {
+    let mut pa = players::by_name(a, seed.wrapping_mul(2)).map_err(CliError)?;
+    let mut pb = players::by_name(b, seed.wrapping_mul(2).wrapping_add(1)).map_err(CliError)?;
+    let a_side = if a_first { Side::First } else { Side::Second };
+    let mut game = variant.initial();
+    for _ in 0..MATCH_PLY_LIMIT {
+        if let Some(outcome) = game.outcome() {
+            return Ok(match outcome.winner {
+                None => Score::Draw,
+                Some(s) if s == a_side => Score::Win,
+                Some(_) => Score::Loss,
+            });
+        }
+        let player = if game.side_to_move() == a_side {
+            &mut pa
+        } else {
+            &mut pb
+        };
+        let mv = player
+            .choose(&game)
+            .ok_or_else(|| CliError("a player found no move in a game that is not over".into()))?;
+        game.play(&mv)?;
+    }
+    Ok(Score::Draw)
+}
+
+fn run_match(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
+    let Some((variant, flags)) = args.split_first() else {
+        return Err(arity("match", "a variant and --a, --b, --games, --seed"));
+    };
+    let variant: Variant = variant.parse().map_err(CliError)?;
+    let (mut a, mut b, mut games, mut seed) = (None, None, None, None);
+    let mut it = flags.iter();
+    while let Some(flag) = it.next() {
+        let value = it
+            .next()
+            .ok_or_else(|| CliError(format!("{flag} needs a value")))?;
+        match flag.as_str() {
+            "--a" => a = Some(value.clone()),
+            "--b" => b = Some(value.clone()),
+            "--games" => {
+                games =
+                    Some(value.parse::<u32>().map_err(|_| {
+                        CliError(format!("--games '{value}' is not a number of games"))
+                    })?)
+            }
+            "--seed" => {
+                seed = Some(
+                    value
+                        .parse::<u64>()
+                        .map_err(|_| CliError(format!("--seed '{value}' is not a whole number")))?,
+                )
+            }
+            other => return Err(CliError(format!("unknown option '{other}' for match"))),
+        }
+    }
+    let a = a.ok_or_else(|| CliError("match needs --a <player>".into()))?;
+    let b = b.ok_or_else(|| CliError("match needs --b <player>".into()))?;
+    let games = games.ok_or_else(|| CliError("match needs --games N".into()))?;
+    let seed =
+        seed.ok_or_else(|| CliError("match needs --seed S (runs repeat for a given seed)".into()))?;
+    // Check the player names before playing anything.
+    players::by_name(&a, 0).map_err(CliError)?;
+    players::by_name(&b, 0).map_err(CliError)?;
+    let (mut wins, mut draws, mut losses) = (0, 0, 0);
+    for g in 0..games {
+        // Sides alternate: A moves first in even-numbered games.
+        match play_game(
+            variant,
+            &a,
+            &b,
+            g % 2 == 0,
+            seed.wrapping_add(g as u64)
+                .wrapping_mul(0x9E37_79B9_7F4A_7C15),
+        )? {
+            Score::Win => wins += 1,
+            Score::Draw => draws += 1,
+            Score::Loss => losses += 1,
+        }
+    }
+    writeln!(
+        out,
+        "{variant}: {a} (a) vs {b} (b), {games} games, seed {seed}, sides alternating"
+    )?;
+    writeln!(out, "a: {wins} wins, {draws} draws, {losses} losses")?;
+    Ok(())
+}

@@ -1,7 +1,9 @@
 //! tablero: a 3D tabletop simulator for CTOR, Crossings, Volterra and Ordo.
 //!
-//! The rules engine ([`rules`]), the headless command line ([`cli`]) and the random players
-//! build without Bevy; the 3D table lives behind the default feature `gui`.
+//! The rules engine ([`rules`]), the headless command line ([`cli`]), the benchmark and the
+//! players build without Bevy; the 3D table lives behind the default feature `gui`.
 
+pub mod bench;
 pub mod cli;
+pub mod players;
 pub mod rules;

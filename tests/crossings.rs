@@ -10,5 +10,10 @@ fn parse(s: &str) -> AnyGame {
 #[test]
 fn fixtures() {
     let bad = check_fixture("crossings.tsv", parse);
-    assert!(bad.is_empty(), "{} mismatches:\n{}", bad.len(), bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "{} mismatches:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
 }

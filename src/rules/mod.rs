@@ -12,7 +12,9 @@ use std::str::FromStr;
 
 /// The two sides of a game. Each game names them in its own words (see [`Variant::side_name`]):
 /// the first side is the one that moves first from the initial position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum Side {
     First,
     Second,
@@ -46,7 +48,9 @@ impl Side {
 /// assert_eq!(Cell::new(2, 3).to_string(), "c4");
 /// assert_eq!("j8".parse::<Cell>().unwrap(), Cell::new(9, 7));
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct Cell {
     pub file: u8,
     pub rank: u8,
@@ -69,10 +73,18 @@ impl FromStr for Cell {
     /// Parses `a1` … `z99`; whether the cell is on a given board is for the game to check.
     fn from_str(s: &str) -> Result<Cell, String> {
         let b = s.as_bytes();
-        if b.len() < 2 || b.len() > 3 || !b[0].is_ascii_lowercase() || !b[1..].iter().all(u8::is_ascii_digit) {
-            return Err(format!("'{s}' is not a square (expected a letter and a number, like c4)"));
+        if b.len() < 2
+            || b.len() > 3
+            || !b[0].is_ascii_lowercase()
+            || !b[1..].iter().all(u8::is_ascii_digit)
+        {
+            return Err(format!(
+                "'{s}' is not a square (expected a letter and a number, like c4)"
+            ));
         }
-        let rank: u8 = s[1..].parse().map_err(|_| format!("'{s}' is not a square"))?;
+        let rank: u8 = s[1..]
+            .parse()
+            .map_err(|_| format!("'{s}' is not a square"))?;
         if rank == 0 || b[1] == b'0' {
             return Err(format!("'{s}' is not a square (ranks count from 1)"));
         }
@@ -170,11 +182,17 @@ impl fmt::Display for MoveError {
 impl std::error::Error for MoveError {}
 
 pub(crate) fn syntax(text: &str, why: impl Into<String>) -> MoveError {
-    MoveError::Syntax { text: text.to_string(), why: why.into() }
+    MoveError::Syntax {
+        text: text.to_string(),
+        why: why.into(),
+    }
 }
 
 pub(crate) fn illegal(text: &str, why: impl Into<String>) -> MoveError {
-    MoveError::Illegal { text: text.to_string(), why: why.into() }
+    MoveError::Illegal {
+        text: text.to_string(),
+        why: why.into(),
+    }
 }
 
 /// The shape every game has. Positions parse with `FromStr` and print with `Display` in the
@@ -277,7 +295,9 @@ impl Variant {
         match self {
             Variant::Ordo => AnyGame::Ordo(ordo::Ordo::initial(ordo::Rules::Classic)),
             Variant::OrdoX => AnyGame::Ordo(ordo::Ordo::initial(ordo::Rules::X)),
-            Variant::Crossings => AnyGame::Crossings(crossings::Crossings::initial(crossings::Options::default())),
+            Variant::Crossings => {
+                AnyGame::Crossings(crossings::Crossings::initial(crossings::Options::default()))
+            }
         }
     }
 }
@@ -291,10 +311,16 @@ impl fmt::Display for Variant {
 impl FromStr for Variant {
     type Err = String;
     fn from_str(s: &str) -> Result<Variant, String> {
-        Variant::ALL.into_iter().find(|v| v.name() == s).ok_or_else(|| {
-            let names: Vec<_> = Variant::ALL.iter().map(|v| v.name()).collect();
-            format!("unknown variant '{s}' (expected one of: {})", names.join(", "))
-        })
+        Variant::ALL
+            .into_iter()
+            .find(|v| v.name() == s)
+            .ok_or_else(|| {
+                let names: Vec<_> = Variant::ALL.iter().map(|v| v.name()).collect();
+                format!(
+                    "unknown variant '{s}' (expected one of: {})",
+                    names.join(", ")
+                )
+            })
     }
 }
 
@@ -352,7 +378,10 @@ impl FromStr for AnyGame {
     type Err = PositionError;
     /// Reads a position string of any variant; the first field names the variant.
     fn from_str(s: &str) -> Result<AnyGame, PositionError> {
-        let first = s.split_whitespace().next().ok_or_else(|| PositionError("the position is empty".into()))?;
+        let first = s
+            .split_whitespace()
+            .next()
+            .ok_or_else(|| PositionError("the position is empty".into()))?;
         let variant: Variant = first.parse().map_err(PositionError)?;
         Ok(match variant {
             Variant::Ordo | Variant::OrdoX => AnyGame::Ordo(s.parse()?),
@@ -375,7 +404,11 @@ impl Game for AnyGame {
     fn legal_moves(&self) -> Vec<AnyMove> {
         match self {
             AnyGame::Ordo(g) => g.legal_moves().into_iter().map(AnyMove::Ordo).collect(),
-            AnyGame::Crossings(g) => g.legal_moves().into_iter().map(AnyMove::Crossings).collect(),
+            AnyGame::Crossings(g) => g
+                .legal_moves()
+                .into_iter()
+                .map(AnyMove::Crossings)
+                .collect(),
         }
     }
 
@@ -414,16 +447,27 @@ impl Game for AnyGame {
 }
 
 /// Splits a position string into its fields after checking the variant name and field count.
-pub(crate) fn fields<'a>(s: &'a str, names: &[&str], expected: &[&str]) -> Result<Vec<&'a str>, PositionError> {
+pub(crate) fn fields<'a>(
+    s: &'a str,
+    names: &[&str],
+    expected: &[&str],
+) -> Result<Vec<&'a str>, PositionError> {
     let fields: Vec<&str> = s.split_whitespace().collect();
     if fields.is_empty() {
         return Err(PositionError("the position is empty".into()));
     }
     if !names.contains(&fields[0]) {
-        return Err(PositionError(format!("variant field is '{}', expected {}", fields[0], names.join(" or "))));
+        return Err(PositionError(format!(
+            "variant field is '{}', expected {}",
+            fields[0],
+            names.join(" or ")
+        )));
     }
     if fields.len() != expected.len() + 1 {
-        let missing = expected.get(fields.len() - 1).map(|f| format!(": missing the {f} field")).unwrap_or_default();
+        let missing = expected
+            .get(fields.len() - 1)
+            .map(|f| format!(": missing the {f} field"))
+            .unwrap_or_default();
         return Err(PositionError(format!(
             "{} fields after the variant, expected {} ({}){missing}",
             fields.len() - 1,

@@ -22,7 +22,12 @@ pub fn fixture(name: &str) -> Vec<Row> {
         .map(|(i, l)| {
             let cols: Vec<&str> = l.split('\t').collect();
             assert_eq!(cols.len(), 3, "{name}:{} has {} columns", i + 1, cols.len());
-            Row { line: i + 1, position: cols[0].to_string(), moves: cols[1].parse().unwrap(), perft2: cols[2].parse().unwrap() }
+            Row {
+                line: i + 1,
+                position: cols[0].to_string(),
+                moves: cols[1].parse().unwrap(),
+                perft2: cols[2].parse().unwrap(),
+            }
         })
         .collect()
 }
@@ -49,7 +54,9 @@ pub fn check_fixture(name: &str, parse: impl Fn(&str) -> AnyGame) -> Vec<String>
 pub fn check_round_trip(game: &AnyGame) {
     for mv in game.legal_moves() {
         let text = mv.to_string();
-        let back = game.parse_move(&text).unwrap_or_else(|e| panic!("{game}: {text} does not parse back: {e}"));
+        let back = game
+            .parse_move(&text)
+            .unwrap_or_else(|e| panic!("{game}: {text} does not parse back: {e}"));
         assert_eq!(back, mv, "{game}: {text}");
         assert_eq!(back.to_string(), text);
     }

@@ -1,0 +1,67 @@
+//! Perft speed of every variant, for `tablero bench` and `cargo bench`: from the initial
+//! position and over the fixture positions bundled with the crate.
+
+use crate::rules::{AnyGame, Game, Variant};
+use std::io::Write;
+use std::time::Instant;
+
+/// The fixture positions, one table per variant (copied from ../shared/fixtures).
+pub fn fixture_positions(variant: Variant) -> Vec<&'static str> {
+    let table = match variant {
+        Variant::Ordo => include_str!("../tests/fixtures/ordo_classic.tsv"),
+        Variant::OrdoX => include_str!("../tests/fixtures/ordo_x.tsv"),
+        Variant::Crossings => include_str!("../tests/fixtures/crossings.tsv"),
+    };
+    table
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split('\t').next())
+        .filter(|p| !p.is_empty())
+        .collect()
+}
+
+/// Depth of the perft from the initial position.
+fn start_depth(variant: Variant, quick: bool) -> u32 {
+    match (variant, quick) {
+        (Variant::OrdoX, false) => 2,
+        (_, false) => 4,
+        (Variant::OrdoX, true) => 1,
+        (_, true) => 2,
+    }
+}
+
+/// Times `f`, which returns a node count, and prints one line.
+fn measure(out: &mut dyn Write, label: &str, f: impl FnOnce() -> u64) -> std::io::Result<f64> {
+    let t = Instant::now();
+    let nodes = f();
+    let secs = t.elapsed().as_secs_f64().max(1e-9);
+    let rate = nodes as f64 / secs;
+    writeln!(
+        out,
+        "{label:<40} {nodes:>12} nodes {secs:>8.3} s {:>10.2} M nodes/s",
+        rate / 1e6
+    )?;
+    Ok(rate)
+}
+
+/// Runs the benchmark for every variant.
+pub fn run(quick: bool, out: &mut dyn Write) -> std::io::Result<()> {
+    for variant in Variant::ALL {
+        let start = variant.initial();
+        let depth = start_depth(variant, quick);
+        measure(out, &format!("{variant} start perft {depth}"), || {
+            start.perft(depth)
+        })?;
+        let positions: Vec<AnyGame> = fixture_positions(variant)
+            .iter()
+            .map(|p| p.parse().expect("bundled fixtures parse"))
+            .collect();
+        let take = if quick { 5 } else { positions.len() };
+        measure(
+            out,
+            &format!("{variant} {take} fixture positions perft 2"),
+            || positions.iter().take(take).map(|g| g.perft(2)).sum(),
+        )?;
+    }
+    Ok(())
+}
