@@ -35,7 +35,9 @@ variants: ordo, ordo-x, crossings";
 /// Runs one command line (without the program name), writing its output to `out`.
 pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
     let Some(command) = args.first() else {
-        return Err(CliError(format!("no command given\n{USAGE}")));
+        return Err(CliError(
+            "no command given (tablero help lists the commands)".into(),
+        ));
     };
     let rest = &args[1..];
     match command.as_str() {
@@ -84,7 +86,11 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
             bench::run(quick, out)?;
         }
         "help" | "--help" | "-h" => writeln!(out, "{USAGE}")?,
-        other => return Err(CliError(format!("unknown command '{other}'\n{USAGE}"))),
+        other => {
+            return Err(CliError(format!(
+                "unknown command '{other}' (tablero help lists the commands)"
+            )));
+        }
     }
     Ok(())
 }

@@ -93,7 +93,7 @@ fn cell(sq: u8) -> Cell {
 }
 
 fn square(c: Cell) -> Option<u8> {
-    (c.file < 10 && c.rank < 8).then_some(c.rank * 10 + c.file)
+    (c.file < 10 && c.rank < 8).then(|| c.rank * 10 + c.file)
 }
 
 fn squares(mut bb: Bb) -> impl Iterator<Item = u8> {
