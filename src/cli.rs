@@ -30,7 +30,7 @@ usage:
   tablero match <variant> --a <player> --b <player> --games N --seed S
                                              plays N games headless; players: random
   tablero bench [--quick]                    perft speed of every variant (nodes per second)
-variants: ordo, ordo-x, crossings";
+variants: ordo, ordo-x, crossings, volterra, volterra-free";
 
 /// Runs one command line (without the program name), writing its output to `out`.
 pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {

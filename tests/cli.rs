@@ -58,6 +58,16 @@ fn moves_lists_every_legal_move() {
     assert_eq!(out.lines().count(), 60);
     let (_, out, _) = tablero(&["moves", &format!("{CROSSINGS} exact")]);
     assert_eq!(out.lines().count(), 40);
+    let volterra = "volterra D,L,D,L/L,D,L,D/D,Ll,Dd,L/L,D,L,D/D,L,D,L l";
+    assert_eq!(tablero(&["moves", volterra]).1.lines().count(), 86);
+    assert_eq!(
+        tablero(&["moves", &format!("{volterra} build-near-source")])
+            .1
+            .lines()
+            .count(),
+        54
+    );
+    assert_eq!(tablero(&["perft", volterra, "2"]).1, "7718\n");
 }
 
 #[test]
@@ -108,7 +118,7 @@ fn match_plays_seeded_games_that_repeat() {
         first,
         "the same seed plays the same games"
     );
-    for variant in ["ordo-x", "crossings"] {
+    for variant in ["ordo-x", "crossings", "volterra", "volterra-free"] {
         let (code, out, err) = tablero(&[
             "match", variant, "--a", "random", "--b", "random", "--games", "2", "--seed", "1",
         ]);
@@ -196,11 +206,21 @@ fn bad_input_is_one_line_and_exit_status_2() {
     );
     assert_error(&["match", "go", "--a", "random"], "unknown variant 'go'");
     assert_error(&["frobnicate"], "unknown command 'frobnicate'");
+    let volterra = "volterra D,L,D,L/L,D,L,D/D,Ll,Dd,L/L,D,L,D/D,L,D,L l";
+    assert_error(
+        &["moves", &volterra.replace("Dd", "Ld")],
+        "dark pawn on c3 stands on a tower of the other colour",
+    );
+    assert_error(&["play", volterra, "Pb3-a4"], "a turn is two actions");
+    assert_error(
+        &["play", volterra, "Pb3-b4,a4-b4"],
+        "illegal move 'Pb3-b4,a4-b4'",
+    );
 }
 
 /// Mutates a string the way typos and corrupted files do.
 fn mutate(rng: &mut StdRng, s: &str) -> String {
-    const ALPHABET: &[u8] = b"WBR.wbrx-:/^,0123456789 aehjkz\t!";
+    const ALPHABET: &[u8] = b"WBRLDld.wbrx-=:/^,+@P0123456789 aehjkz\t!";
     let mut b: Vec<u8> = s.bytes().collect();
     for _ in 0..rng.random_range(1..=3) {
         let i = if b.is_empty() {
@@ -229,7 +249,12 @@ fn mutate(rng: &mut StdRng, s: &str) -> String {
 fn thousands_of_mutated_positions_fail_cleanly() {
     let mut rng = StdRng::seed_from_u64(2026);
     let mut seeds: Vec<String> = Vec::new();
-    for name in ["ordo_classic.tsv", "ordo_x.tsv", "crossings.tsv"] {
+    for name in [
+        "ordo_classic.tsv",
+        "ordo_x.tsv",
+        "crossings.tsv",
+        "volterra.tsv",
+    ] {
         seeds.extend(
             common::fixture(name)
                 .into_iter()
@@ -238,7 +263,7 @@ fn thousands_of_mutated_positions_fail_cleanly() {
         );
     }
     let (mut accepted, mut refused) = (0, 0);
-    for i in 0..3000 {
+    for i in 0..4000 {
         let text = mutate(&mut rng, &seeds[i % seeds.len()]);
         match (run(&["moves", &text]), text.parse::<AnyGame>()) {
             (Ok(out), Ok(game)) => {
@@ -273,7 +298,12 @@ fn thousands_of_mutated_positions_fail_cleanly() {
 fn thousands_of_mutated_moves_fail_cleanly() {
     let mut rng = StdRng::seed_from_u64(29);
     let mut checked = 0;
-    for name in ["ordo_classic.tsv", "ordo_x.tsv", "crossings.tsv"] {
+    for name in [
+        "ordo_classic.tsv",
+        "ordo_x.tsv",
+        "crossings.tsv",
+        "volterra.tsv",
+    ] {
         for row in common::fixture(name).into_iter().take(30) {
             let game: AnyGame = row.position.parse().unwrap();
             let moves = game.legal_moves();

@@ -6,6 +6,7 @@
 
 pub mod crossings;
 pub mod ordo;
+pub mod volterra;
 
 use std::fmt;
 use std::str::FromStr;
@@ -107,6 +108,21 @@ pub enum Effect {
     /// The piece that arrived on `at` is locked there for the rest of the game (a Crossings
     /// stone that crossed).
     Locked { at: Cell },
+    /// A new piece of `side`'s colour was put on `at` (a Volterra tile laid in free setup).
+    Placed { at: Cell, side: Side },
+    /// `side`'s pawn was put on the tower at `at` (Volterra free setup).
+    PawnPlaced { at: Cell, side: Side },
+    /// `side`'s pawn stepped from `from` to `to` (Volterra).
+    PawnMoved { side: Side, from: Cell, to: Cell },
+    /// Tiles were lifted off the tower at `from` and put on the tower at `to` (Volterra):
+    /// `tiles` are their colours from the bottom up, the heights are those before the lift.
+    Stacked {
+        from: Cell,
+        to: Cell,
+        tiles: Vec<Side>,
+        from_height: u8,
+        to_height: u8,
+    },
 }
 
 /// Why a game ended.
@@ -126,6 +142,10 @@ pub enum Reason {
     Repetition,
     /// The quiet-move limit was reached without a capture or a crossing.
     QuietMoves,
+    /// No complete turn is left and the towers were compared, tallest first (Volterra).
+    TallerTowers,
+    /// No complete turn is left and both players own identical tower heights (Volterra).
+    EqualTowers,
 }
 
 impl fmt::Display for Reason {
@@ -138,6 +158,8 @@ impl fmt::Display for Reason {
             Reason::UnansweredCrossing => "crossing not answered by a counter-crossing",
             Reason::Repetition => "threefold repetition",
             Reason::QuietMoves => "100 moves without capture or crossing",
+            Reason::TallerTowers => "taller towers when no complete turn was left",
+            Reason::EqualTowers => "identical towers when no complete turn was left",
         })
     }
 }
@@ -266,10 +288,18 @@ pub enum Variant {
     Ordo,
     OrdoX,
     Crossings,
+    Volterra,
+    VolterraFree,
 }
 
 impl Variant {
-    pub const ALL: [Variant; 3] = [Variant::Ordo, Variant::OrdoX, Variant::Crossings];
+    pub const ALL: [Variant; 5] = [
+        Variant::Ordo,
+        Variant::OrdoX,
+        Variant::Crossings,
+        Variant::Volterra,
+        Variant::VolterraFree,
+    ];
 
     /// The variant's name in position strings and on the command line.
     pub fn name(self) -> &'static str {
@@ -277,6 +307,8 @@ impl Variant {
             Variant::Ordo => "ordo",
             Variant::OrdoX => "ordo-x",
             Variant::Crossings => "crossings",
+            Variant::Volterra => "volterra",
+            Variant::VolterraFree => "volterra-free",
         }
     }
 
@@ -287,6 +319,8 @@ impl Variant {
             (Variant::Ordo | Variant::OrdoX, Side::Second) => "blue",
             (Variant::Crossings, Side::First) => "red",
             (Variant::Crossings, Side::Second) => "black",
+            (Variant::Volterra | Variant::VolterraFree, Side::First) => "light",
+            (Variant::Volterra | Variant::VolterraFree, Side::Second) => "dark",
         }
     }
 
@@ -297,6 +331,12 @@ impl Variant {
             Variant::OrdoX => AnyGame::Ordo(ordo::Ordo::initial(ordo::Rules::X)),
             Variant::Crossings => {
                 AnyGame::Crossings(crossings::Crossings::initial(crossings::Options::default()))
+            }
+            Variant::Volterra => {
+                AnyGame::Volterra(volterra::Volterra::initial(volterra::Options::default()))
+            }
+            Variant::VolterraFree => {
+                AnyGame::Volterra(volterra::Volterra::free_setup(volterra::Options::default()))
             }
         }
     }
@@ -330,6 +370,7 @@ impl FromStr for Variant {
 pub enum AnyGame {
     Ordo(ordo::Ordo),
     Crossings(crossings::Crossings),
+    Volterra(volterra::Volterra),
 }
 
 /// A move of any game.
@@ -337,6 +378,7 @@ pub enum AnyGame {
 pub enum AnyMove {
     Ordo(ordo::OrdoMove),
     Crossings(crossings::CrossingsMove),
+    Volterra(volterra::VolterraMove),
 }
 
 macro_rules! each_game {
@@ -344,6 +386,7 @@ macro_rules! each_game {
         match $value {
             AnyGame::Ordo($g) => $body,
             AnyGame::Crossings($g) => $body,
+            AnyGame::Volterra($g) => $body,
         }
     };
 }
@@ -353,6 +396,7 @@ macro_rules! each_move {
         match ($game, $mv) {
             (AnyGame::Ordo($g), AnyMove::Ordo($m)) => $body,
             (AnyGame::Crossings($g), AnyMove::Crossings($m)) => $body,
+            (AnyGame::Volterra($g), AnyMove::Volterra($m)) => $body,
             #[allow(unreachable_patterns)]
             _ => panic!("a move of one game played in another"),
         }
@@ -370,6 +414,7 @@ impl fmt::Display for AnyMove {
         match self {
             AnyMove::Ordo(m) => m.fmt(f),
             AnyMove::Crossings(m) => m.fmt(f),
+            AnyMove::Volterra(m) => m.fmt(f),
         }
     }
 }
@@ -386,6 +431,7 @@ impl FromStr for AnyGame {
         Ok(match variant {
             Variant::Ordo | Variant::OrdoX => AnyGame::Ordo(s.parse()?),
             Variant::Crossings => AnyGame::Crossings(s.parse()?),
+            Variant::Volterra | Variant::VolterraFree => AnyGame::Volterra(s.parse()?),
         })
     }
 }
@@ -409,6 +455,7 @@ impl Game for AnyGame {
                 .into_iter()
                 .map(AnyMove::Crossings)
                 .collect(),
+            AnyGame::Volterra(g) => g.legal_moves().into_iter().map(AnyMove::Volterra).collect(),
         }
     }
 
@@ -422,6 +469,7 @@ impl Game for AnyGame {
         match (self, mv) {
             (AnyGame::Ordo(g), AnyMove::Ordo(m)) => g.play(m),
             (AnyGame::Crossings(g), AnyMove::Crossings(m)) => g.play(m),
+            (AnyGame::Volterra(g), AnyMove::Volterra(m)) => g.play(m),
             (_, m) => Err(illegal(&m.to_string(), "a move of another game")),
         }
     }
@@ -434,6 +482,7 @@ impl Game for AnyGame {
         match self {
             AnyGame::Ordo(g) => g.parse_move(text).map(AnyMove::Ordo),
             AnyGame::Crossings(g) => g.parse_move(text).map(AnyMove::Crossings),
+            AnyGame::Volterra(g) => g.parse_move(text).map(AnyMove::Volterra),
         }
     }
 
