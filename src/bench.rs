@@ -13,13 +13,10 @@ pub fn fixture_positions(variant: Variant) -> Vec<&'static str> {
         Variant::Crossings => include_str!("../tests/fixtures/crossings.tsv"),
         Variant::Volterra => include_str!("../tests/fixtures/volterra.tsv"),
         Variant::VolterraFree => "",
+        Variant::Ctor8 => include_str!("../tests/fixtures/ctor.tsv"),
+        Variant::Ctor10 => "",
     };
-    table
-        .lines()
-        .skip(1)
-        .filter_map(|l| l.split('\t').next())
-        .filter(|p| !p.is_empty())
-        .collect()
+    table.lines().skip(1).filter_map(|l| l.split('\t').next()).filter(|p| !p.is_empty()).collect()
 }
 
 /// Depth of the perft from the initial position.
@@ -27,6 +24,7 @@ fn start_depth(variant: Variant, quick: bool) -> u32 {
     match (variant, quick) {
         (Variant::OrdoX, false) => 2,
         (Variant::Volterra, false) => 3,
+        (Variant::Ctor8 | Variant::Ctor10, false) => 3,
         (_, false) => 4,
         (Variant::OrdoX, true) => 1,
         (_, true) => 2,
@@ -39,11 +37,7 @@ fn measure(out: &mut dyn Write, label: &str, f: impl FnOnce() -> u64) -> std::io
     let nodes = f();
     let secs = t.elapsed().as_secs_f64().max(1e-9);
     let rate = nodes as f64 / secs;
-    writeln!(
-        out,
-        "{label:<40} {nodes:>12} nodes {secs:>8.3} s {:>10.2} M nodes/s",
-        rate / 1e6
-    )?;
+    writeln!(out, "{label:<40} {nodes:>12} nodes {secs:>8.3} s {:>10.2} M nodes/s", rate / 1e6)?;
     Ok(rate)
 }
 
@@ -52,26 +46,16 @@ pub fn run(quick: bool, out: &mut dyn Write) -> std::io::Result<()> {
     for variant in Variant::ALL {
         let start = variant.initial();
         let depth = start_depth(variant, quick);
-        measure(out, &format!("{variant} start perft {depth}"), || {
-            start.perft(depth)
-        })?;
-        let positions: Vec<AnyGame> = fixture_positions(variant)
-            .iter()
-            .map(|p| p.parse().expect("bundled fixtures parse"))
-            .collect();
+        measure(out, &format!("{variant} start perft {depth}"), || start.perft(depth))?;
+        let positions: Vec<AnyGame> =
+            fixture_positions(variant).iter().map(|p| p.parse().expect("bundled fixtures parse")).collect();
         if positions.is_empty() {
             continue;
         }
-        let take = if quick {
-            5.min(positions.len())
-        } else {
-            positions.len()
-        };
-        measure(
-            out,
-            &format!("{variant} {take} fixture positions perft 2"),
-            || positions.iter().take(take).map(|g| g.perft(2)).sum(),
-        )?;
+        let take = if quick { 5.min(positions.len()) } else { positions.len() };
+        measure(out, &format!("{variant} {take} fixture positions perft 2"), || {
+            positions.iter().take(take).map(|g| g.perft(2)).sum()
+        })?;
     }
     Ok(())
 }

@@ -30,14 +30,12 @@ usage:
   tablero match <variant> --a <player> --b <player> --games N --seed S
                                              plays N games headless; players: random
   tablero bench [--quick]                    perft speed of every variant (nodes per second)
-variants: ordo, ordo-x, crossings, volterra, volterra-free";
+variants: ordo, ordo-x, crossings, volterra, volterra-free, ctor8, ctor10";
 
 /// Runs one command line (without the program name), writing its output to `out`.
 pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
     let Some(command) = args.first() else {
-        return Err(CliError(
-            "no command given (tablero help lists the commands)".into(),
-        ));
+        return Err(CliError("no command given (tablero help lists the commands)".into()));
     };
     let rest = &args[1..];
     match command.as_str() {
@@ -55,11 +53,11 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
                 return Err(arity("perft", "a position string (in quotes) and a depth"));
             };
             let game = parse_position(position)?;
-            let depth: u32 = depth.parse().ok().filter(|d| *d <= 12).ok_or_else(|| {
-                CliError(format!(
-                    "depth '{depth}' is not a whole number from 0 to 12"
-                ))
-            })?;
+            let depth: u32 = depth
+                .parse()
+                .ok()
+                .filter(|d| *d <= 12)
+                .ok_or_else(|| CliError(format!("depth '{depth}' is not a whole number from 0 to 12")))?;
             writeln!(out, "{}", game.perft(depth))?;
         }
         "play" => {
@@ -68,8 +66,7 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
             };
             let mut game = parse_position(position)?;
             for (i, text) in moves.iter().enumerate() {
-                game.play_text(text)
-                    .map_err(|e| CliError(format!("move {}: {e}", i + 1)))?;
+                game.play_text(text).map_err(|e| CliError(format!("move {}: {e}", i + 1)))?;
             }
             writeln!(out, "{game}")?;
             if let Some(outcome) = game.outcome() {
@@ -87,9 +84,7 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
         }
         "help" | "--help" | "-h" => writeln!(out, "{USAGE}")?,
         other => {
-            return Err(CliError(format!(
-                "unknown command '{other}' (tablero help lists the commands)"
-            )));
+            return Err(CliError(format!("unknown command '{other}' (tablero help lists the commands)")));
         }
     }
     Ok(())
@@ -106,11 +101,7 @@ fn parse_position(text: &str) -> Result<AnyGame, CliError> {
 /// `result: white wins (reached the opponent's home row)` or `result: draw (threefold repetition)`.
 pub fn result_line(variant: Variant, outcome: Outcome) -> String {
     match outcome.winner {
-        Some(side) => format!(
-            "result: {} wins ({})",
-            variant.side_name(side),
-            outcome.reason
-        ),
+        Some(side) => format!("result: {} wins ({})", variant.side_name(side), outcome.reason),
         None => format!("result: draw ({})", outcome.reason),
     }
 }
@@ -128,13 +119,7 @@ pub enum Score {
 pub const MATCH_PLY_LIMIT: usize = 2000;
 
 /// Plays one game between two players; `a_first` says whether A moves first.
-pub fn play_game(
-    variant: Variant,
-    a: &str,
-    b: &str,
-    a_first: bool,
-    seed: u64,
-) -> Result<Score, CliError> {
+pub fn play_game(variant: Variant, a: &str, b: &str, a_first: bool, seed: u64) -> Result<Score, CliError> {
     let mut pa = players::by_name(a, seed.wrapping_mul(2)).map_err(CliError)?;
     let mut pb = players::by_name(b, seed.wrapping_mul(2).wrapping_add(1)).map_err(CliError)?;
     let a_side = if a_first { Side::First } else { Side::Second };
@@ -147,14 +132,9 @@ pub fn play_game(
                 Some(_) => Score::Loss,
             });
         }
-        let player = if game.side_to_move() == a_side {
-            &mut pa
-        } else {
-            &mut pb
-        };
-        let mv = player
-            .choose(&game)
-            .ok_or_else(|| CliError("a player found no move in a game that is not over".into()))?;
+        let player = if game.side_to_move() == a_side { &mut pa } else { &mut pb };
+        let mv =
+            player.choose(&game).ok_or_else(|| CliError("a player found no move in a game that is not over".into()))?;
         game.play(&mv)?;
     }
     Ok(Score::Draw)
@@ -168,23 +148,20 @@ fn run_match(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
     let (mut a, mut b, mut games, mut seed) = (None, None, None, None);
     let mut it = flags.iter();
     while let Some(flag) = it.next() {
-        let value = it
-            .next()
-            .ok_or_else(|| CliError(format!("{flag} needs a value")))?;
+        let value = it.next().ok_or_else(|| CliError(format!("{flag} needs a value")))?;
         match flag.as_str() {
             "--a" => a = Some(value.clone()),
             "--b" => b = Some(value.clone()),
             "--games" => {
-                games =
-                    Some(value.parse::<u32>().map_err(|_| {
-                        CliError(format!("--games '{value}' is not a number of games"))
-                    })?)
+                games = Some(
+                    value
+                        .parse::<u32>()
+                        .map_err(|_| CliError(format!("--games '{value}' is not a number of games")))?,
+                )
             }
             "--seed" => {
                 seed = Some(
-                    value
-                        .parse::<u64>()
-                        .map_err(|_| CliError(format!("--seed '{value}' is not a whole number")))?,
+                    value.parse::<u64>().map_err(|_| CliError(format!("--seed '{value}' is not a whole number")))?,
                 )
             }
             other => return Err(CliError(format!("unknown option '{other}' for match"))),
@@ -193,31 +170,20 @@ fn run_match(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
     let a = a.ok_or_else(|| CliError("match needs --a <player>".into()))?;
     let b = b.ok_or_else(|| CliError("match needs --b <player>".into()))?;
     let games = games.ok_or_else(|| CliError("match needs --games N".into()))?;
-    let seed =
-        seed.ok_or_else(|| CliError("match needs --seed S (runs repeat for a given seed)".into()))?;
+    let seed = seed.ok_or_else(|| CliError("match needs --seed S (runs repeat for a given seed)".into()))?;
     // Check the player names before playing anything.
     players::by_name(&a, 0).map_err(CliError)?;
     players::by_name(&b, 0).map_err(CliError)?;
     let (mut wins, mut draws, mut losses) = (0, 0, 0);
     for g in 0..games {
         // Sides alternate: A moves first in even-numbered games.
-        match play_game(
-            variant,
-            &a,
-            &b,
-            g % 2 == 0,
-            seed.wrapping_add(g as u64)
-                .wrapping_mul(0x9E37_79B9_7F4A_7C15),
-        )? {
+        match play_game(variant, &a, &b, g % 2 == 0, seed.wrapping_add(g as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))? {
             Score::Win => wins += 1,
             Score::Draw => draws += 1,
             Score::Loss => losses += 1,
         }
     }
-    writeln!(
-        out,
-        "{variant}: {a} (a) vs {b} (b), {games} games, seed {seed}, sides alternating"
-    )?;
+    writeln!(out, "{variant}: {a} (a) vs {b} (b), {games} games, seed {seed}, sides alternating")?;
     writeln!(out, "a: {wins} wins, {draws} draws, {losses} losses")?;
     Ok(())
 }

@@ -18,9 +18,7 @@ pub struct RandomPlayer {
 
 impl RandomPlayer {
     pub fn new(seed: u64) -> RandomPlayer {
-        RandomPlayer {
-            rng: StdRng::seed_from_u64(seed),
-        }
+        RandomPlayer { rng: StdRng::seed_from_u64(seed) }
     }
 }
 

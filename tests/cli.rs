@@ -8,44 +8,27 @@ use tablero::cli;
 use tablero::rules::{AnyGame, Game};
 
 const ORDO: &str = "ordo ..BB..BB../BBBBBBBBBB/BB..BB..BB/........../........../WW..WW..WW/WWWWWWWWWW/..WW..WW.. w";
-const CROSSINGS: &str =
-    "crossings BBBBBBBB/BBBBBBBB/......../......../......../......../RRRRRRRR/RRRRRRRR r 0";
+const CROSSINGS: &str = "crossings BBBBBBBB/BBBBBBBB/......../......../......../......../RRRRRRRR/RRRRRRRR r 0";
 
 /// Runs the real binary: (exit status, stdout, stderr).
 fn tablero(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_tablero"))
-        .args(args)
-        .output()
-        .expect("the binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
+    let out = Command::new(env!("CARGO_BIN_EXE_tablero")).args(args).output().expect("the binary runs");
+    (out.status.code().unwrap_or(-1), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
 }
 
 /// Runs the command line in-process: Ok(stdout) or Err(message).
 fn run(args: &[&str]) -> Result<String, String> {
     let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
     let mut out = Vec::new();
-    cli::run(&args, &mut out)
-        .map(|()| String::from_utf8(out).unwrap())
-        .map_err(|e| e.0)
+    cli::run(&args, &mut out).map(|()| String::from_utf8(out).unwrap()).map_err(|e| e.0)
 }
 
 fn assert_error(args: &[&str], needle: &str) {
     let (code, out, err) = tablero(args);
     assert_eq!(code, 2, "{args:?}: {out}{err}");
     assert!(out.is_empty(), "{args:?} printed {out}");
-    assert_eq!(
-        err.lines().count(),
-        1,
-        "{args:?}: one line expected, got {err}"
-    );
-    assert!(
-        err.starts_with("tablero: ") && err.contains(needle),
-        "{args:?}: '{err}' lacks '{needle}'"
-    );
+    assert_eq!(err.lines().count(), 1, "{args:?}: one line expected, got {err}");
+    assert!(err.starts_with("tablero: ") && err.contains(needle), "{args:?}: '{err}' lacks '{needle}'");
 }
 
 #[test]
@@ -60,26 +43,20 @@ fn moves_lists_every_legal_move() {
     assert_eq!(out.lines().count(), 40);
     let volterra = "volterra D,L,D,L/L,D,L,D/D,Ll,Dd,L/L,D,L,D/D,L,D,L l";
     assert_eq!(tablero(&["moves", volterra]).1.lines().count(), 86);
-    assert_eq!(
-        tablero(&["moves", &format!("{volterra} build-near-source")])
-            .1
-            .lines()
-            .count(),
-        54
-    );
+    assert_eq!(tablero(&["moves", &format!("{volterra} build-near-source")]).1.lines().count(), 54);
     assert_eq!(tablero(&["perft", volterra, "2"]).1, "7718\n");
+    let ctor = "ctor8 ......../......../......../......../......../......../......../........ b 1 P1M0L0 1v1 0";
+    assert_eq!(tablero(&["moves", ctor]).1.lines().count(), 65);
+    assert_eq!(tablero(&["perft", ctor, "3"]).1, "8192\n");
+    let (code, out, err) = tablero(&["play", ctor, "P1", "E", "E", "E"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.ends_with("result: black wins (more discs after two turns without an operation)\n"), "{out}");
 }
 
 #[test]
 fn perft_prints_one_number() {
-    assert_eq!(
-        tablero(&["perft", ORDO, "2"]),
-        (0, "3136\n".into(), String::new())
-    );
-    assert_eq!(
-        tablero(&["perft", &ORDO.replace("ordo ", "ordo-x "), "1"]).1,
-        "2062\n"
-    );
+    assert_eq!(tablero(&["perft", ORDO, "2"]), (0, "3136\n".into(), String::new()));
+    assert_eq!(tablero(&["perft", &ORDO.replace("ordo ", "ordo-x "), "1"]).1, "2062\n");
     assert_eq!(tablero(&["perft", CROSSINGS, "2"]).1, "3600\n");
 }
 
@@ -87,41 +64,25 @@ fn perft_prints_one_number() {
 fn play_prints_the_position_and_the_result() {
     let (code, out, _) = tablero(&["play", ORDO, "c2:d2-c4", "a6-a5"]);
     assert_eq!(code, 0, "{out}");
-    assert_eq!(
-        out,
-        "ordo ..BB..BB../BBBBBBBBBB/.B..BB..BB/B........./..WW....../WW..WW..WW/WW..WWWWWW/..WW..WW.. w\n"
-    );
+    assert_eq!(out, "ordo ..BB..BB../BBBBBBBBBB/.B..BB..BB/B........./..WW....../WW..WW..WW/WW..WWWWWW/..WW..WW.. w\n");
     let won = "ordo ........../..BW....../........../........../........../........../........../.......... w";
     let (code, out, _) = tablero(&["play", won, "d7-d8"]);
     assert_eq!(code, 0, "{out}");
-    assert!(
-        out.ends_with("result: white wins (reached the opponent's home row)\n"),
-        "{out}"
-    );
+    assert!(out.ends_with("result: white wins (reached the opponent's home row)\n"), "{out}");
 }
 
 #[test]
 fn match_plays_seeded_games_that_repeat() {
-    let args = [
-        "match", "ordo", "--a", "random", "--b", "random", "--games", "6", "--seed", "42",
-    ];
+    let args = ["match", "ordo", "--a", "random", "--b", "random", "--games", "6", "--seed", "42"];
     let (code, first, _) = tablero(&args);
     assert_eq!(code, 0);
     let last = first.lines().last().unwrap();
-    let nums: Vec<u32> = last
-        .split(|c: char| !c.is_ascii_digit())
-        .filter_map(|s| s.parse().ok())
-        .collect();
+    let nums: Vec<u32> = last.split(|c: char| !c.is_ascii_digit()).filter_map(|s| s.parse().ok()).collect();
     assert_eq!(nums.iter().sum::<u32>(), 6, "{last}");
-    assert_eq!(
-        tablero(&args).1,
-        first,
-        "the same seed plays the same games"
-    );
-    for variant in ["ordo-x", "crossings", "volterra", "volterra-free"] {
-        let (code, out, err) = tablero(&[
-            "match", variant, "--a", "random", "--b", "random", "--games", "2", "--seed", "1",
-        ]);
+    assert_eq!(tablero(&args).1, first, "the same seed plays the same games");
+    for variant in ["ordo-x", "crossings", "volterra", "volterra-free", "ctor8", "ctor10"] {
+        let (code, out, err) =
+            tablero(&["match", variant, "--a", "random", "--b", "random", "--games", "2", "--seed", "1"]);
         assert_eq!(code, 0, "{err}");
         assert!(out.contains("2 games"));
     }
@@ -129,93 +90,38 @@ fn match_plays_seeded_games_that_repeat() {
 
 #[test]
 fn bad_input_is_one_line_and_exit_status_2() {
-    assert_error(
-        &["moves", &ORDO.replace("..BB..BB../", "..BB..BB.../")],
-        "rank 8 has 11 squares, expected 10",
-    );
-    assert_error(
-        &["moves", &ORDO.replace("WWWWWWWWWW", "WWWWWWWWWQ")],
-        "unknown character 'Q' on rank 2",
-    );
-    assert_error(
-        &["moves", &ORDO.replace(" w", " x")],
-        "side field is 'x', expected w or b",
-    );
-    assert_error(
-        &["moves", &ORDO.replace("..........", "WWWWWWWWWW")],
-        "white has 40 pieces, at most 20",
-    );
-    assert_error(
-        &["moves", "ordo ..BB..BB../BBBBBBBBBB"],
-        "missing the side field",
-    );
-    assert_error(
-        &["moves", &ORDO.replace("/WW..WW..WW", "")],
-        "the board has 7 ranks",
-    );
+    assert_error(&["moves", &ORDO.replace("..BB..BB../", "..BB..BB.../")], "rank 8 has 11 squares, expected 10");
+    assert_error(&["moves", &ORDO.replace("WWWWWWWWWW", "WWWWWWWWWQ")], "unknown character 'Q' on rank 2");
+    assert_error(&["moves", &ORDO.replace(" w", " x")], "side field is 'x', expected w or b");
+    assert_error(&["moves", &ORDO.replace("..........", "WWWWWWWWWW")], "white has 40 pieces, at most 20");
+    assert_error(&["moves", "ordo ..BB..BB../BBBBBBBBBB"], "missing the side field");
+    assert_error(&["moves", &ORDO.replace("/WW..WW..WW", "")], "the board has 7 ranks");
     assert_error(&["moves", "chess rnbqkbnr w"], "unknown variant 'chess'");
     assert_error(&["moves", ""], "the position is empty");
-    assert_error(
-        &["moves", &format!("{ORDO} extra")],
-        "3 fields after the variant, expected 2",
-    );
-    assert_error(
-        &["moves", &CROSSINGS.replace(" 0", " -1")],
-        "quiet field is '-1'",
-    );
-    assert_error(
-        &["moves", &CROSSINGS.replace(" 0", " x")],
-        "quiet field is 'x'",
-    );
-    assert_error(
-        &["moves", &CROSSINGS.replace("........", "RRRRRRRR")],
-        "red has 48 stones, at most 16",
-    );
-    assert_error(
-        &["moves", &format!("{CROSSINGS} fast")],
-        "unknown option 'fast'",
-    );
-    assert_error(
-        &["play", ORDO, "c2:d2-c4", "a7-a5"],
-        "move 2: illegal move 'a7-a5'",
-    );
+    assert_error(&["moves", &format!("{ORDO} extra")], "3 fields after the variant, expected 2");
+    assert_error(&["moves", &CROSSINGS.replace(" 0", " -1")], "quiet field is '-1'");
+    assert_error(&["moves", &CROSSINGS.replace(" 0", " x")], "quiet field is 'x'");
+    assert_error(&["moves", &CROSSINGS.replace("........", "RRRRRRRR")], "red has 48 stones, at most 16");
+    assert_error(&["moves", &format!("{CROSSINGS} fast")], "unknown option 'fast'");
+    assert_error(&["play", ORDO, "c2:d2-c4", "a7-a5"], "move 2: illegal move 'a7-a5'");
     assert_error(&["play", ORDO, "c2-c9"], "move 1: unreadable move 'c2-c9'");
     assert_error(&["play", ORDO, "hello"], "unreadable move 'hello'");
     // Found by the mutation test: a rank beyond the board overflowed while being checked.
     assert_error(&["play", ORDO, "a99-a3"], "a99 is off the 10 × 8 board");
-    assert_error(
-        &["play", CROSSINGS, "a2xa3"],
-        "a single stone never captures",
-    );
-    assert_error(
-        &["perft", ORDO, "deep"],
-        "depth 'deep' is not a whole number",
-    );
+    assert_error(&["play", CROSSINGS, "a2xa3"], "a single stone never captures");
+    assert_error(&["perft", ORDO, "deep"], "depth 'deep' is not a whole number");
     assert_error(&["perft", ORDO], "'perft' takes a position string");
     assert_error(
-        &[
-            "match", "ordo", "--a", "random", "--b", "wizard", "--games", "1", "--seed", "1",
-        ],
+        &["match", "ordo", "--a", "random", "--b", "wizard", "--games", "1", "--seed", "1"],
         "unknown player 'wizard'",
     );
-    assert_error(
-        &[
-            "match", "ordo", "--a", "random", "--b", "random", "--games", "1",
-        ],
-        "match needs --seed",
-    );
+    assert_error(&["match", "ordo", "--a", "random", "--b", "random", "--games", "1"], "match needs --seed");
     assert_error(&["match", "go", "--a", "random"], "unknown variant 'go'");
     assert_error(&["frobnicate"], "unknown command 'frobnicate'");
     let volterra = "volterra D,L,D,L/L,D,L,D/D,Ll,Dd,L/L,D,L,D/D,L,D,L l";
-    assert_error(
-        &["moves", &volterra.replace("Dd", "Ld")],
-        "dark pawn on c3 stands on a tower of the other colour",
-    );
+    assert_error(&["moves", &volterra.replace("Dd", "Ld")], "dark pawn on c3 stands on a tower of the other colour");
     assert_error(&["play", volterra, "Pb3-a4"], "a turn is two actions");
-    assert_error(
-        &["play", volterra, "Pb3-b4,a4-b4"],
-        "illegal move 'Pb3-b4,a4-b4'",
-    );
+    assert_error(&["play", volterra, "Pb3-b4,a4-b4"], "illegal move 'Pb3-b4,a4-b4'");
 }
 
 /// Mutates a string the way typos and corrupted files do.
@@ -223,11 +129,7 @@ fn mutate(rng: &mut StdRng, s: &str) -> String {
     const ALPHABET: &[u8] = b"WBRLDld.wbrx-=:/^,+@P0123456789 aehjkz\t!";
     let mut b: Vec<u8> = s.bytes().collect();
     for _ in 0..rng.random_range(1..=3) {
-        let i = if b.is_empty() {
-            0
-        } else {
-            rng.random_range(0..b.len())
-        };
+        let i = if b.is_empty() { 0 } else { rng.random_range(0..b.len()) };
         match rng.random_range(0..6) {
             0 if !b.is_empty() => b[i] = ALPHABET[rng.random_range(0..ALPHABET.len())],
             1 if !b.is_empty() => {
@@ -249,61 +151,37 @@ fn mutate(rng: &mut StdRng, s: &str) -> String {
 fn thousands_of_mutated_positions_fail_cleanly() {
     let mut rng = StdRng::seed_from_u64(2026);
     let mut seeds: Vec<String> = Vec::new();
-    for name in [
-        "ordo_classic.tsv",
-        "ordo_x.tsv",
-        "crossings.tsv",
-        "volterra.tsv",
-    ] {
-        seeds.extend(
-            common::fixture(name)
-                .into_iter()
-                .take(40)
-                .map(|r| r.position),
-        );
+    for name in ["ordo_classic.tsv", "ordo_x.tsv", "crossings.tsv", "volterra.tsv"] {
+        seeds.extend(common::fixture(name).into_iter().take(40).map(|r| r.position));
     }
     let (mut accepted, mut refused) = (0, 0);
-    for i in 0..4000 {
+    for i in 0..5000 {
         let text = mutate(&mut rng, &seeds[i % seeds.len()]);
         match (run(&["moves", &text]), text.parse::<AnyGame>()) {
             (Ok(out), Ok(game)) => {
                 // A mutation can still be a position: then its moves are listed and it prints back.
                 accepted += 1;
                 assert_eq!(out.lines().count(), game.legal_moves().len());
-                assert_eq!(
-                    game.to_string().parse::<AnyGame>().unwrap().to_string(),
-                    game.to_string()
-                );
+                assert_eq!(game.to_string().parse::<AnyGame>().unwrap().to_string(), game.to_string());
             }
             (Err(msg), Err(e)) => {
                 refused += 1;
                 assert_eq!(msg, e.to_string());
-                assert!(
-                    msg.starts_with("bad position: ") || msg.starts_with("unknown variant"),
-                    "{text:?}: {msg}"
-                );
+                assert!(msg.starts_with("bad position: ") || msg.starts_with("unknown variant"), "{text:?}: {msg}");
                 assert!(!msg.contains('\n'), "{text:?}: {msg}");
                 assert!(msg.len() > 20, "{text:?}: message too vague: {msg}");
             }
             (got, parsed) => panic!("{text:?}: command line {got:?} but parser {parsed:?}"),
         }
     }
-    assert!(
-        refused > 2000 && accepted > 10,
-        "refused {refused}, accepted {accepted}"
-    );
+    assert!(refused > 2000 && accepted > 10, "refused {refused}, accepted {accepted}");
 }
 
 #[test]
 fn thousands_of_mutated_moves_fail_cleanly() {
     let mut rng = StdRng::seed_from_u64(29);
     let mut checked = 0;
-    for name in [
-        "ordo_classic.tsv",
-        "ordo_x.tsv",
-        "crossings.tsv",
-        "volterra.tsv",
-    ] {
+    for name in ["ordo_classic.tsv", "ordo_x.tsv", "crossings.tsv", "volterra.tsv"] {
         for row in common::fixture(name).into_iter().take(30) {
             let game: AnyGame = row.position.parse().unwrap();
             let moves = game.legal_moves();
@@ -323,10 +201,7 @@ fn thousands_of_mutated_moves_fail_cleanly() {
                     Err(e) => {
                         let msg = result.unwrap_err();
                         assert_eq!(msg, format!("move 1: {e}"));
-                        assert!(
-                            msg.contains(&format!("'{}'", text.trim())),
-                            "the message names the move: {msg}"
-                        );
+                        assert!(msg.contains(&format!("'{}'", text.trim())), "the message names the move: {msg}");
                         assert!(!msg.contains('\n'));
                     }
                 }

@@ -36,23 +36,13 @@ fn check_figures_60_and_40_with_exact() {
     assert_eq!(moves.len(), 60);
     assert_eq!(moves.iter().filter(|m| !m.is_phalanx()).count(), 22);
     assert_eq!(start.perft(2), 3600);
-    assert_eq!(
-        Crossings::initial(Options { exact: true })
-            .legal_moves()
-            .len(),
-        40
-    );
+    assert_eq!(Crossings::initial(Options { exact: true }).legal_moves().len(), 40);
 }
 
 #[test]
 fn fixtures() {
     let bad = check_fixture("crossings.tsv", parse);
-    assert!(
-        bad.is_empty(),
-        "{} mismatches:\n{}",
-        bad.len(),
-        bad.join("\n")
-    );
+    assert!(bad.is_empty(), "{} mismatches:\n{}", bad.len(), bad.join("\n"));
 }
 
 #[test]
@@ -62,7 +52,8 @@ fn every_legal_move_round_trips_and_positions_print_back() {
         assert_eq!(g.to_string(), row.position);
         check_round_trip(&g);
     }
-    let exact: AnyGame = "crossings BBBBBBBB/BBBBBBBB/......../......../......../......../RRRRRRRR/RRRRRRRR r 0 exact".parse().unwrap();
+    let exact: AnyGame =
+        "crossings BBBBBBBB/BBBBBBBB/......../......../......../......../RRRRRRRR/RRRRRRRR r 0 exact".parse().unwrap();
     assert!(exact.to_string().ends_with(" exact"));
     check_round_trip(&exact);
 }
@@ -74,17 +65,8 @@ fn a_smaller_enemy_run_is_captured_front_stone_only() {
     assert!(has(&g, "a1:a3xa5"));
     let mut after = g.clone();
     let fx = after.play_text("a1:a3xa5").unwrap();
-    assert_eq!(
-        fx[0],
-        Effect::Captured {
-            at: "a5".parse().unwrap()
-        }
-    );
-    assert_eq!(
-        after.stones(Side::Second).count_ones(),
-        2,
-        "only the front enemy stone goes"
-    );
+    assert_eq!(fx[0], Effect::Captured { at: "a5".parse().unwrap() });
+    assert_eq!(after.stones(Side::Second).count_ones(), 2, "only the front enemy stone goes");
     assert_eq!(after.quiet(), 0);
     // A capture at distance k = 1 < L.
     let g = pos(&["a1", "a2", "a3"], &["a4", "h8"], 'r', 0);
@@ -107,14 +89,7 @@ fn an_equal_or_larger_enemy_run_blocks() {
 fn locked_stones_count_in_the_run_and_cannot_be_captured() {
     // Black a1 has crossed (locked). Red a3-a5 moving down meets a2 + a1: a run of 2 < 3.
     let g = pos(&["a3", "a4", "a5", "h1"], &["a1", "a2"], 'r', 0);
-    assert!(
-        has(&g, "a5:a3xa2"),
-        "{:?}",
-        g.legal_moves()
-            .iter()
-            .map(|m| m.to_string())
-            .collect::<Vec<_>>()
-    );
+    assert!(has(&g, "a5:a3xa2"), "{:?}", g.legal_moves().iter().map(|m| m.to_string()).collect::<Vec<_>>());
     // With only two red stones the locked a1 makes the run 2, not fewer than 2.
     let g = pos(&["a3", "a4", "h1"], &["a1", "a2"], 'r', 0);
     assert!(!has(&g, "a4:a3xa2"));
@@ -123,51 +98,28 @@ fn locked_stones_count_in_the_run_and_cannot_be_captured() {
     assert!(!has(&g, "a4:a2xa1"));
     // A locked red stone (crossed on rank 8) never moves.
     let g = pos(&["b8", "c1"], &["h1", "a5"], 'r', 0);
-    assert!(
-        g.legal_moves()
-            .iter()
-            .all(|m| m.front != 57 && m.rear != 57)
-    );
-    assert!(
-        g.parse_move("b8-b7")
-            .unwrap_err()
-            .to_string()
-            .contains("locked")
-    );
+    assert!(g.legal_moves().iter().all(|m| m.front != 57 && m.rear != 57));
+    assert!(g.parse_move("b8-b7").unwrap_err().to_string().contains("locked"));
 }
 
 #[test]
 fn a_phalanx_cannot_reach_past_a_blocked_path() {
     // Red a1-a3 (L = 3) would reach a6 in 3 steps, but its own stone on a5 stops it at a4.
     let g = pos(&["a1", "a2", "a3", "a5"], &["a6", "h8"], 'r', 0);
-    let from_a1: Vec<String> = g
-        .legal_moves()
-        .iter()
-        .map(|m| m.to_string())
-        .filter(|m| m.starts_with("a1:a3"))
-        .collect();
+    let from_a1: Vec<String> =
+        g.legal_moves().iter().map(|m| m.to_string()).filter(|m| m.starts_with("a1:a3")).collect();
     assert_eq!(from_a1, ["a1:a3-a4"]);
     // A part of a line moves only if it includes the end stone in the direction of travel.
     let g = pos(&["a1", "a2", "a3"], &["h8"], 'r', 0);
     assert!(has(&g, "a2:a3-a4"));
-    assert!(
-        !g.legal_moves()
-            .iter()
-            .any(|m| m.to_string().starts_with("a1:a2")),
-        "a3 is in the way"
-    );
+    assert!(!g.legal_moves().iter().any(|m| m.to_string().starts_with("a1:a2")), "a3 is in the way");
 }
 
 #[test]
 fn exact_moves_exactly_l_squares() {
     let text = "crossings ......../......../......../......../......../......../R......./R....... r 0 exact";
     let g: Crossings = text.parse().unwrap();
-    let phalanx: Vec<String> = g
-        .legal_moves()
-        .iter()
-        .filter(|m| m.is_phalanx())
-        .map(|m| m.to_string())
-        .collect();
+    let phalanx: Vec<String> = g.legal_moves().iter().filter(|m| m.is_phalanx()).map(|m| m.to_string()).collect();
     assert_eq!(phalanx, ["a1:a2-a4"]);
 }
 
@@ -177,17 +129,12 @@ fn unanswered_crossing_wins_and_a_counter_crossing_goes_on() {
     let g = pos(&["b7", "h2"], &["g2", "a7"], 'r', 0);
     let mut a = g.clone();
     let fx = a.play_text("b7-b8").unwrap();
-    assert!(fx.contains(&Effect::Locked {
-        at: "b8".parse().unwrap()
-    }));
+    assert!(fx.contains(&Effect::Locked { at: "b8".parse().unwrap() }));
     assert!(a.outcome().is_none(), "black gets one move to answer");
     let mut quiet = a.clone();
     quiet.play_text("a7-a6").unwrap();
     let out = quiet.outcome().unwrap();
-    assert_eq!(
-        (out.winner, out.reason),
-        (Some(Side::First), Reason::UnansweredCrossing)
-    );
+    assert_eq!((out.winner, out.reason), (Some(Side::First), Reason::UnansweredCrossing));
     // Black answers by crossing g2-g1: the game goes on, and the next crossing decides.
     a.play_text("g2-g1").unwrap();
     assert!(a.outcome().is_none());
@@ -205,21 +152,13 @@ fn unanswered_crossing_wins_and_a_counter_crossing_goes_on() {
 fn draws_by_repetition_quiet_moves_and_no_move() {
     // Threefold repetition: both sides shuffle back and forth.
     let mut g = pos(&["a3", "h2"], &["a6", "h7"], 'r', 0);
-    for mv in [
-        "a3-a4", "a6-a5", "a4-a3", "a5-a6", "a3-a4", "a6-a5", "a4-a3",
-    ] {
+    for mv in ["a3-a4", "a6-a5", "a4-a3", "a5-a6", "a3-a4", "a6-a5", "a4-a3"] {
         assert!(g.outcome().is_none(), "ended before {mv}");
         g.play_text(mv).unwrap();
     }
-    assert!(
-        g.outcome().is_none(),
-        "the start position has occurred twice"
-    );
+    assert!(g.outcome().is_none(), "the start position has occurred twice");
     g.play_text("a5-a6").unwrap();
-    assert_eq!(
-        g.outcome().map(|o| (o.winner, o.reason)),
-        Some((None, Reason::Repetition))
-    );
+    assert_eq!(g.outcome().map(|o| (o.winner, o.reason)), Some((None, Reason::Repetition)));
     // 100 moves without capture or crossing.
     let mut g = pos(&["a3", "h2"], &["a6", "h7"], 'r', 99);
     g.play_text("a3-a4").unwrap();
@@ -227,10 +166,7 @@ fn draws_by_repetition_quiet_moves_and_no_move() {
     assert!(g.legal_moves().is_empty());
     // The player to move has no legal move: red's only stone is boxed in.
     let g = pos(&["a1"], &["a2", "b2", "b1", "h8", "g8"], 'r', 0);
-    assert_eq!(
-        g.outcome().map(|o| (o.winner, o.reason)),
-        Some((None, Reason::NoLegalMove))
-    );
+    assert_eq!(g.outcome().map(|o| (o.winner, o.reason)), Some((None, Reason::NoLegalMove)));
 }
 
 #[test]
@@ -238,9 +174,7 @@ fn soak() {
     let mut rng = StdRng::seed_from_u64(5);
     let mut endings = std::collections::HashMap::new();
     for game in 0..3000 {
-        let mut g = Crossings::initial(Options {
-            exact: game % 3 == 0,
-        });
+        let mut g = Crossings::initial(Options { exact: game % 3 == 0 });
         while g.outcome().is_none() {
             let moves = g.legal_moves();
             let mv = moves[rng.random_range(0..moves.len())];
@@ -256,19 +190,11 @@ fn soak() {
                 );
             }
             let now = g.stones(Side::First).count_ones() + g.stones(Side::Second).count_ones();
-            let captured = fx
-                .iter()
-                .filter(|e| matches!(e, Effect::Captured { .. }))
-                .count() as u32;
-            assert!(
-                captured <= 1 && now + captured == total && now <= total,
-                "{mv}"
-            );
+            let captured = fx.iter().filter(|e| matches!(e, Effect::Captured { .. })).count() as u32;
+            assert!(captured <= 1 && now + captured == total && now <= total, "{mv}");
             assert_eq!(g.stones(mover).count_ones(), g.stones(mover).count_ones());
         }
-        *endings
-            .entry(format!("{:?}", g.outcome().unwrap().reason))
-            .or_insert(0) += 1;
+        *endings.entry(format!("{:?}", g.outcome().unwrap().reason)).or_insert(0) += 1;
     }
     eprintln!("crossings endings: {endings:?}");
 }

@@ -26,11 +26,7 @@ fn check_figure_56_moves_from_the_start() {
     let start = Ordo::initial(Rules::Classic);
     let moves = start.legal_moves();
     assert_eq!(moves.len(), 56);
-    let ordos: Vec<String> = moves
-        .iter()
-        .filter(|m| m.first.is_ordo())
-        .map(|m| m.to_string())
-        .collect();
+    let ordos: Vec<String> = moves.iter().filter(|m| m.first.is_ordo()).map(|m| m.to_string()).collect();
     assert_eq!(ordos, ["c2:d2-c3", "c2:d2-c4", "g2:h2-g3", "g2:h2-g4"]);
     assert_eq!(start.perft(2), 3136);
     assert_eq!(Ordo::initial(Rules::X).legal_moves().len(), 2062);
@@ -39,23 +35,13 @@ fn check_figure_56_moves_from_the_start() {
 #[test]
 fn classic_fixtures() {
     let bad = check_fixture("ordo_classic.tsv", parse);
-    assert!(
-        bad.is_empty(),
-        "{} mismatches:\n{}",
-        bad.len(),
-        bad.join("\n")
-    );
+    assert!(bad.is_empty(), "{} mismatches:\n{}", bad.len(), bad.join("\n"));
 }
 
 #[test]
 fn x_fixtures() {
     let bad = check_fixture("ordo_x.tsv", parse);
-    assert!(
-        bad.is_empty(),
-        "{} mismatches:\n{}",
-        bad.len(),
-        bad.join("\n")
-    );
+    assert!(bad.is_empty(), "{} mismatches:\n{}", bad.len(), bad.join("\n"));
 }
 
 #[test]
@@ -72,72 +58,46 @@ fn every_legal_move_round_trips_and_positions_print_back() {
 #[test]
 fn notation_examples_parse() {
     // Blue's vertical ordo a7-a8 moves sideways two squares: `a7:a8-c7`.
-    let g = ordo(
-        "ordo B........./B........./........../........../........../........../W........./W......... b",
-    );
-    assert!(
-        texts(&g).contains(&"a7:a8-c7".to_string()),
-        "{:?}",
-        texts(&g)
-    );
+    let g = ordo("ordo B........./B........./........../........../........../........../W........./W......... b");
+    assert!(texts(&g).contains(&"a7:a8-c7".to_string()), "{:?}", texts(&g));
     // Ordo X: a horizontal ordo d4-e4 moves one square east in single file: `d4:e4-e4`,
     // and sideways moves are completed by a forward move.
-    let g = ordo(
-        "ordo-x ........../....B...../........../........../...WW...../........../........../.......... w",
-    );
+    let g = ordo("ordo-x ........../....B...../........../........../...WW...../........../........../.......... w");
     let t = texts(&g);
     assert!(t.iter().any(|m| m.starts_with("d4:e4-e4,")), "{t:?}");
-    assert!(
-        t.iter()
-            .all(|m| !m.starts_with("d4:e4-e4") || m.contains(','))
-    );
+    assert!(t.iter().all(|m| !m.starts_with("d4:e4-e4") || m.contains(',')));
     assert!(t.contains(&"d4:e4-d5".to_string()));
-    assert!(
-        t.contains(&"d4:e4-e5".to_string()),
-        "diagonally forward: {t:?}"
-    );
+    assert!(t.contains(&"d4:e4-e5".to_string()), "diagonally forward: {t:?}");
 }
 
 #[test]
 fn classic_connection_rule() {
     // The white pair d4 e4 with one piece on c3: no move may leave a piece alone.
-    let g = ordo(
-        "ordo ........B./........../........../........../...WW...../..W......./........../.......... w",
-    );
+    let g = ordo("ordo ........B./........../........../........../...WW...../..W......./........../.......... w");
     for mv in g.legal_moves() {
         let mut next = g.clone();
         next.play(&mv).unwrap();
         assert!(is_connected(next.pieces(Side::First)), "{mv} splits white");
     }
     let err = g.parse_move("e4-e6").unwrap_err();
-    assert!(
-        matches!(err, MoveError::Illegal { .. }) && err.to_string().contains("split"),
-        "{err}"
-    );
+    assert!(matches!(err, MoveError::Illegal { .. }) && err.to_string().contains("split"), "{err}");
 }
 
 #[test]
 fn classic_reconnection_allows_backward_moves_only_when_disconnected() {
     // White is split: d5 alone, b3 c3 together. Every legal move must reconnect, and backward
     // moves are allowed (d5-d4 reconnects by stepping back).
-    let g = ordo(
-        "ordo ........B./........../........../...W....../........../.WW......./........../.......... w",
-    );
+    let g = ordo("ordo ........B./........../........../...W....../........../.WW......./........../.......... w");
     assert!(g.is_disconnected());
     let moves = texts(&g);
     assert!(moves.contains(&"d5-d4".to_string()), "{moves:?}");
     for mv in g.legal_moves() {
         let mut next = g.clone();
         next.play(&mv).unwrap();
-        assert!(
-            is_connected(next.pieces(Side::First)),
-            "{mv} does not reconnect"
-        );
+        assert!(is_connected(next.pieces(Side::First)), "{mv} does not reconnect");
     }
     // Connected, the same backward step is refused.
-    let g = ordo(
-        "ordo ........B./........../........../...W....../..W......./.WW......./........../.......... w",
-    );
+    let g = ordo("ordo ........B./........../........../...W....../..W......./.WW......./........../.......... w");
     assert!(!g.is_disconnected());
     let err = g.parse_move("d5-d4").unwrap_err().to_string();
     assert!(err.contains("backward"), "{err}");
@@ -146,29 +106,17 @@ fn classic_reconnection_allows_backward_moves_only_when_disconnected() {
 #[test]
 fn classic_capture_disconnects_and_no_reconnection_loses() {
     // White a2 captures blue on b3? Blue: a4 and c4 joined only through b3.
-    let g = ordo(
-        "ordo ........../........../........../........../B.B......./.B......../W........./.......... w",
-    );
+    let g = ordo("ordo ........../........../........../........../B.B......./.B......../W........./.......... w");
     let mut next = g.clone();
     let fx = next.play_text("a2xb3").unwrap();
-    assert_eq!(
-        fx[0],
-        Effect::Captured {
-            at: "b3".parse().unwrap()
-        }
-    );
+    assert_eq!(fx[0], Effect::Captured { at: "b3".parse().unwrap() });
     assert!(next.is_disconnected(), "blue is split into a4 and c4");
     // Blue may move backward to reconnect: a4-b4 sideways reconnects? a4-b4 touches c4.
     let moves = texts(&next);
     assert!(!moves.is_empty());
-    assert!(
-        moves.contains(&"a4-b4".to_string()) || moves.contains(&"c4-b4".to_string()),
-        "{moves:?}"
-    );
+    assert!(moves.contains(&"a4-b4".to_string()) || moves.contains(&"c4-b4".to_string()), "{moves:?}");
     // Three lone blue pieces far apart: one move cannot join them, so blue loses.
-    let g = ordo(
-        "ordo B...B....B/........../........../........../........../..WW....../........../.......... b",
-    );
+    let g = ordo("ordo B...B....B/........../........../........../........../..WW....../........../.......... b");
     let out = g.outcome().expect("blue cannot reconnect");
     assert_eq!(out.winner, Some(Side::First));
     assert_eq!(out.reason, Reason::NoReconnection);
@@ -177,17 +125,13 @@ fn classic_capture_disconnects_and_no_reconnection_loses() {
 
 #[test]
 fn home_row_and_all_captured_win() {
-    let mut g = ordo(
-        "ordo ...B....../...W....../........../........../........../........../........../.......... w",
-    );
+    let mut g = ordo("ordo ...B....../...W....../........../........../........../........../........../.......... w");
     // d7 captures on d8, which is also Blue's last piece and Blue's home row.
     g.play_text("d7xd8").unwrap();
     let out = g.outcome().unwrap();
     assert_eq!(out.winner, Some(Side::First));
     assert_eq!(out.reason, Reason::HomeRow);
-    let mut g = ordo(
-        "ordo ........../........../........../........../........../B........./W........./.......... w",
-    );
+    let mut g = ordo("ordo ........../........../........../........../........../B........./W........./.......... w");
     g.play_text("a2xa3").unwrap();
     assert_eq!(g.outcome().unwrap().reason, Reason::AllCaptured);
     assert!(g.legal_moves().is_empty());
@@ -196,9 +140,7 @@ fn home_row_and_all_captured_win() {
 #[test]
 fn ordos_never_capture_and_need_empty_paths() {
     // White ordo c3-d3 faces a blue piece on d5: it may go to c4 d4 but not through d5.
-    let g = ordo(
-        "ordo ........../........../........../...B....../........../..WW....../........../.......... w",
-    );
+    let g = ordo("ordo ........../........../........../...B....../........../..WW....../........../.......... w");
     let t = texts(&g);
     assert!(t.contains(&"c3:d3-c4".to_string()));
     assert!(!t.iter().any(|m| m.starts_with("c3:d3-c5")), "{t:?}");
@@ -208,29 +150,16 @@ fn ordos_never_capture_and_need_empty_paths() {
 #[test]
 fn x_tie_choice_gives_one_move_per_largest_group() {
     // White e4 captures e5; blue is left as two groups of two (c5 d6 ... ) that tie.
-    let g = ordo(
-        "ordo-x ........../........../...B.B..../...BBB..../...WW...../....W...../........../.......... w",
-    );
-    let captures: Vec<String> = texts(&g)
-        .into_iter()
-        .filter(|m| m.starts_with("e4xe5"))
-        .collect();
+    let g = ordo("ordo-x ........../........../...B.B..../...BBB..../...WW...../....W...../........../.......... w");
+    let captures: Vec<String> = texts(&g).into_iter().filter(|m| m.starts_with("e4xe5")).collect();
     assert_eq!(captures, ["e4xe5^d5", "e4xe5^f5"], "{captures:?}");
     // The suffix may name any square of the staying group; the move prints canonically.
     let mv = g.parse_move("e4xe5^d6").unwrap();
     assert_eq!(mv.to_string(), "e4xe5^d5");
     let mut after = g.clone();
     let fx = after.play(&mv).unwrap();
-    let removed: Vec<String> = fx
-        .iter()
-        .filter_map(|e| {
-            if let Effect::Removed { at } = e {
-                Some(at.to_string())
-            } else {
-                None
-            }
-        })
-        .collect();
+    let removed: Vec<String> =
+        fx.iter().filter_map(|e| if let Effect::Removed { at } = e { Some(at.to_string()) } else { None }).collect();
     assert_eq!(removed, ["f5", "f6"]);
     assert_eq!(after.pieces(Side::Second).count_ones(), 2);
     // Without the suffix the move is refused with a hint.
@@ -240,26 +169,18 @@ fn x_tie_choice_gives_one_move_per_largest_group() {
 
 #[test]
 fn x_smaller_groups_are_removed_and_no_one_is_ever_disconnected() {
-    let g = ordo(
-        "ordo-x ........../........../...B.BB.../...BBBB.../...WW...../....W...../........../.......... w",
-    );
+    let g = ordo("ordo-x ........../........../...B.BB.../...BBBB.../...WW...../....W...../........../.......... w");
     let mut after = g.clone();
     let fx = after.play_text("e4xe5").unwrap();
-    assert!(fx.contains(&Effect::Removed {
-        at: "d5".parse().unwrap()
-    }));
-    assert!(fx.contains(&Effect::Removed {
-        at: "d6".parse().unwrap()
-    }));
+    assert!(fx.contains(&Effect::Removed { at: "d5".parse().unwrap() }));
+    assert!(fx.contains(&Effect::Removed { at: "d6".parse().unwrap() }));
     assert_eq!(after.pieces(Side::Second).count_ones(), 4);
     assert!(is_connected(after.pieces(Side::Second)));
 }
 
 #[test]
 fn x_sideways_must_be_followed_by_forward() {
-    let g = ordo(
-        "ordo-x ........../......B.../........../........../........../....W...../........../.......... w",
-    );
+    let g = ordo("ordo-x ........../......B.../........../........../........../....W...../........../.......... w");
     let t = texts(&g);
     // A lone piece: forward (3 directions) or sideways then forward.
     assert!(t.contains(&"e3-e5".to_string()));
@@ -271,9 +192,7 @@ fn x_sideways_must_be_followed_by_forward() {
     let err = g.parse_move("e3-a3").unwrap_err().to_string();
     assert!(err.contains("followed"), "{err}");
     // A sideways capture of the last enemy piece is a whole turn.
-    let g = ordo(
-        "ordo-x ........../........../........../........../........../....WB..../....W...../.......... w",
-    );
+    let g = ordo("ordo-x ........../........../........../........../........../....WB..../....W...../.......... w");
     let mut g2 = g.clone();
     let mv = g.parse_move("e3xf3").unwrap();
     assert!(mv.then.is_none());
@@ -285,9 +204,7 @@ fn x_sideways_must_be_followed_by_forward() {
 fn illegal_moves_change_nothing() {
     let mut g = Ordo::initial(Rules::Classic);
     let before = g.clone();
-    for bad in [
-        "a1-a2", "e3-e5", "a2-a5", "c2:d2-c6", "b7-b6", "z9-a1", "a3", "",
-    ] {
+    for bad in ["a1-a2", "e3-e5", "a2-a5", "c2:d2-c6", "b7-b6", "z9-a1", "a3", ""] {
         assert!(g.play_text(bad).is_err(), "{bad}");
         assert_eq!(g, before);
     }
@@ -304,41 +221,19 @@ fn soak(rules: Rules, games: u32, seed: u64) {
             let moves = g.legal_moves();
             let mv: OrdoMove = moves[rng.random_range(0..moves.len())];
             let mover = g.side_to_move();
-            let (own, opp) = (
-                g.pieces(mover).count_ones(),
-                g.pieces(mover.other()).count_ones(),
-            );
+            let (own, opp) = (g.pieces(mover).count_ones(), g.pieces(mover.other()).count_ones());
             let fx = g.play(&mv).unwrap();
-            assert!(
-                is_connected(g.pieces(mover)),
-                "{mv} left the mover split: {g}"
-            );
-            assert_eq!(
-                g.pieces(mover).count_ones(),
-                own,
-                "the mover never gains or loses pieces"
-            );
-            let captured = fx
-                .iter()
-                .filter(|e| matches!(e, Effect::Captured { .. }))
-                .count() as u32;
-            let removed = fx
-                .iter()
-                .filter(|e| matches!(e, Effect::Removed { .. }))
-                .count() as u32;
-            assert_eq!(
-                g.pieces(mover.other()).count_ones(),
-                opp - captured - removed
-            );
+            assert!(is_connected(g.pieces(mover)), "{mv} left the mover split: {g}");
+            assert_eq!(g.pieces(mover).count_ones(), own, "the mover never gains or loses pieces");
+            let captured = fx.iter().filter(|e| matches!(e, Effect::Captured { .. })).count() as u32;
+            let removed = fx.iter().filter(|e| matches!(e, Effect::Removed { .. })).count() as u32;
+            assert_eq!(g.pieces(mover.other()).count_ones(), opp - captured - removed);
             for step in mv.steps() {
                 assert!(!(step.capture && step.is_ordo()), "an ordo captured: {mv}");
             }
             if rules == Rules::X {
                 assert!(removed == 0 || captured > 0);
-                assert!(
-                    is_connected(g.pieces(mover.other())),
-                    "Ordo X never leaves a side split"
-                );
+                assert!(is_connected(g.pieces(mover.other())), "Ordo X never leaves a side split");
             } else {
                 assert_eq!(removed, 0);
             }

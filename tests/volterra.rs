@@ -24,9 +24,7 @@ fn check_figures_86_and_54() {
     let start = Volterra::initial(Options::default());
     assert_eq!(start.legal_moves().len(), 86);
     assert_eq!(start.perft(2), 7718);
-    let near = Volterra::initial(Options {
-        build_near_source: true,
-    });
+    let near = Volterra::initial(Options { build_near_source: true });
     assert_eq!(near.legal_moves().len(), 54);
     assert_eq!(near.perft(2), 2898);
 }
@@ -34,25 +32,13 @@ fn check_figures_86_and_54() {
 #[test]
 fn fixtures() {
     let bad = check_fixture("volterra.tsv", parse);
-    assert!(
-        bad.is_empty(),
-        "{} mismatches:\n{}",
-        bad.len(),
-        bad.join("\n")
-    );
+    assert!(bad.is_empty(), "{} mismatches:\n{}", bad.len(), bad.join("\n"));
 }
 
 #[test]
 fn fixtures_build_near_source() {
-    let bad = check_fixture("volterra_build_near_source.tsv", |s| {
-        parse(&format!("{s} build-near-source"))
-    });
-    assert!(
-        bad.is_empty(),
-        "{} mismatches:\n{}",
-        bad.len(),
-        bad.join("\n")
-    );
+    let bad = check_fixture("volterra_build_near_source.tsv", |s| parse(&format!("{s} build-near-source")));
+    assert!(bad.is_empty(), "{} mismatches:\n{}", bad.len(), bad.join("\n"));
 }
 
 #[test]
@@ -62,10 +48,7 @@ fn every_legal_move_round_trips_and_positions_print_back() {
         assert_eq!(g.to_string(), row.position);
         check_round_trip(&g);
         let near = parse(&format!("{} build-near-source", row.position));
-        assert_eq!(
-            near.to_string(),
-            format!("{} build-near-source", row.position)
-        );
+        assert_eq!(near.to_string(), format!("{} build-near-source", row.position));
     }
 }
 
@@ -101,37 +84,18 @@ fn two_tiles_whose_lower_one_is_the_opponents_move_together() {
             to_height: 1
         }
     );
-    assert!(
-        after.tower("a2".parse().unwrap()).unwrap().is_hole(),
-        "the source emptied"
-    );
-    assert_eq!(
-        after.tower("a3".parse().unwrap()).unwrap().tiles(),
-        [Side::Second, Side::Second, Side::First]
-    );
-    assert_eq!(
-        after.to_string(),
-        "volterra -,L,D,L/Ll,D,L,D/DDL,L,Dd,L/-,D,L,D/D,L,D,L d"
-    );
+    assert!(after.tower("a2".parse().unwrap()).unwrap().is_hole(), "the source emptied");
+    assert_eq!(after.tower("a3".parse().unwrap()).unwrap().tiles(), [Side::Second, Side::Second, Side::First]);
+    assert_eq!(after.to_string(), "volterra -,L,D,L/Ll,D,L,D/DDL,L,Dd,L/-,D,L,D/D,L,D,L d");
 }
 
 #[test]
 fn a_build_that_empties_a_cell_leaves_a_hole() {
     let mut g = Volterra::initial(Options::default());
     let fx = g.play_text("a2-b2,Pb3-a4").unwrap();
-    assert!(matches!(
-        fx[0],
-        Effect::Stacked {
-            from_height: 1,
-            to_height: 1,
-            ..
-        }
-    ));
+    assert!(matches!(fx[0], Effect::Stacked { from_height: 1, to_height: 1, .. }));
     assert!(g.tower("a2".parse().unwrap()).unwrap().is_hole());
-    assert_eq!(
-        g.to_string(),
-        "volterra D,L,D,L/Ll,D,L,D/D,L,Dd,L/-,DL,L,D/D,L,D,L d"
-    );
+    assert_eq!(g.to_string(), "volterra D,L,D,L/Ll,D,L,D/D,L,Dd,L/-,DL,L,D/D,L,D,L d");
 }
 
 #[test]
@@ -140,16 +104,8 @@ fn a_split_removes_every_part_without_a_pawn() {
     let g = v("volterra -,-,-,-/-,-,D,-/-,Ll,Dd,-/L,-,-,-/D,-,-,- l");
     let mut after = g.clone();
     let fx = after.play_text("a2-c4,Pb3-c4").unwrap();
-    assert_eq!(
-        fx[1],
-        Effect::Removed {
-            at: "a1".parse().unwrap()
-        }
-    );
-    assert_eq!(
-        after.to_string(),
-        "volterra -,-,-,-/-,-,DLl,-/-,L,Dd,-/-,-,-,-/-,-,-,- d"
-    );
+    assert_eq!(fx[1], Effect::Removed { at: "a1".parse().unwrap() });
+    assert_eq!(after.to_string(), "volterra -,-,-,-/-,-,DLl,-/-,L,Dd,-/-,-,-,-/-,-,-,- d");
 }
 
 #[test]
@@ -157,20 +113,11 @@ fn a_split_that_separates_the_pawns_keeps_both_parts() {
     let g = v("volterra -,-,-,-/D,-,-,-/Ll,L,Dd,-/-,-,-,-/-,-,-,- l");
     let mut after = g.clone();
     let fx = after.play_text("b3-a4,Pa3-a4").unwrap();
-    assert!(
-        !fx.iter().any(|e| matches!(e, Effect::Removed { .. })),
-        "both parts hold a pawn: {fx:?}"
-    );
-    assert_eq!(
-        after.to_string(),
-        "volterra -,-,-,-/DLl,-,-,-/L,-,Dd,-/-,-,-,-/-,-,-,- d"
-    );
+    assert!(!fx.iter().any(|e| matches!(e, Effect::Removed { .. })), "both parts hold a pawn: {fx:?}");
+    assert_eq!(after.to_string(), "volterra -,-,-,-/DLl,-,-,-/L,-,Dd,-/-,-,-,-/-,-,-,- d");
     // Dark, alone on c3, has no complete turn: the game ends and the towers are compared.
     let out = after.outcome().unwrap();
-    assert_eq!(
-        (out.winner, out.reason),
-        (Some(Side::First), Reason::TallerTowers)
-    );
+    assert_eq!((out.winner, out.reason), (Some(Side::First), Reason::TallerTowers));
     assert_eq!(after.heights(Side::First), [2, 1]);
     assert_eq!(after.heights(Side::Second), [1]);
 }
@@ -184,18 +131,13 @@ fn each_player_goes_on_alone_on_its_own_part() {
     for mv in &moves {
         let VolterraMove::Turn(..) = mv else { panic!() };
         let text = mv.to_string();
-        assert!(
-            !text.contains('c') && !text.contains('d'),
-            "light stays on its part: {text}"
-        );
+        assert!(!text.contains('c') && !text.contains('d'), "light stays on its part: {text}");
     }
 }
 
 /// A finished position: light's pawn alone on a1, towers elsewhere.
 fn finished(light: &str, dark: &str) -> Volterra {
-    v(&format!(
-        "volterra {light},-,{dark},-/-,-,-,-/L,-,DD,-/-,-,-,-/LLLl,-,DDDd,- l"
-    ))
+    v(&format!("volterra {light},-,{dark},-/-,-,-,-/L,-,DD,-/-,-,-,-/LLLl,-,DDDd,- l"))
 }
 
 #[test]
@@ -204,48 +146,27 @@ fn scoring_compares_tallest_first() {
     let g = finished("LL", "DD");
     assert_eq!(g.heights(Side::First), [3, 2, 1]);
     assert_eq!(g.heights(Side::Second), [3, 2, 2]);
-    assert_eq!(
-        g.outcome().map(|o| (o.winner, o.reason)),
-        Some((Some(Side::Second), Reason::TallerTowers))
-    );
+    assert_eq!(g.outcome().map(|o| (o.winner, o.reason)), Some((Some(Side::Second), Reason::TallerTowers)));
     // Light [3, 3, 1] against dark [3, 2, 2]: the second decides for light.
     let g = finished("LLL", "DD");
     assert_eq!(g.outcome().unwrap().winner, Some(Side::First));
     // Light [3, 2, 1] against dark [3, 2, 2] minus one tower: a missing tower counts 0.
     let g = v("volterra LL,-,D,-/-,-,-,-/L,-,DD,-/-,-,-,-/LLLl,-,DDDd,- l");
     assert_eq!(g.heights(Side::Second), [3, 2, 1]);
-    assert_eq!(
-        g.outcome().map(|o| (o.winner, o.reason)),
-        Some((None, Reason::EqualTowers)),
-        "identical lists draw"
-    );
+    assert_eq!(g.outcome().map(|o| (o.winner, o.reason)), Some((None, Reason::EqualTowers)), "identical lists draw");
     let g = v("volterra LL,-,-,-/-,-,-,-/L,-,DD,-/-,-,-,-/LLLl,-,DDDd,- l");
-    assert_eq!(
-        g.outcome().unwrap().winner,
-        Some(Side::First),
-        "[3,2,1] beats [3,2]"
-    );
+    assert_eq!(g.outcome().unwrap().winner, Some(Side::First), "[3,2,1] beats [3,2]");
 }
 
 #[test]
 fn free_setup_lays_alternately_then_places_pawns() {
     let mut g = Volterra::free_setup(Options::default());
-    assert_eq!(
-        g.to_string(),
-        "volterra-free -,-,-,-/-,-,-,-/-,-,-,-/-,-,-,-/-,-,-,- l"
-    );
+    assert_eq!(g.to_string(), "volterra-free -,-,-,-/-,-,-,-/-,-,-,-/-,-,-,-/-,-,-,- l");
     assert_eq!(g.legal_moves().len(), 20);
     let mut rng = StdRng::seed_from_u64(3);
     for n in 0..20 {
         assert_eq!(g.phase(), Phase::Laying);
-        assert_eq!(
-            g.side_to_move(),
-            if n % 2 == 0 {
-                Side::First
-            } else {
-                Side::Second
-            }
-        );
+        assert_eq!(g.side_to_move(), if n % 2 == 0 { Side::First } else { Side::Second });
         let moves = g.legal_moves();
         assert_eq!(moves.len(), 20 - n);
         let mv = moves[rng.random_range(0..moves.len())];
@@ -254,17 +175,8 @@ fn free_setup_lays_alternately_then_places_pawns() {
     }
     assert_eq!(g.phase(), Phase::PlacingPawns);
     assert_eq!(g.side_to_move(), Side::First);
-    assert_eq!(
-        g.legal_moves().len(),
-        10,
-        "light may put its pawn on any of its 10 towers"
-    );
-    assert!(
-        g.parse_move("Pa1-a2,a3-a4")
-            .unwrap_err()
-            .to_string()
-            .contains("@cell")
-    );
+    assert_eq!(g.legal_moves().len(), 10, "light may put its pawn on any of its 10 towers");
+    assert!(g.parse_move("Pa1-a2,a3-a4").unwrap_err().to_string().contains("@cell"));
     let mv = g.legal_moves()[0];
     g.play(&mv).unwrap();
     assert_eq!(g.side_to_move(), Side::Second);
@@ -280,66 +192,24 @@ fn free_setup_lays_alternately_then_places_pawns() {
 #[test]
 fn bad_positions_are_refused_with_the_reason() {
     let cases = [
-        (
-            "volterra D,L,D,L/L,D,L,D/D,Ll,Dd,L/L,D,L,D/D,L,D,X l",
-            "unknown character 'X' in cell d1",
-        ),
-        (
-            "volterra DDDDDDDDDDD,L,D,L/L,D,L,D/D,Ll,Dd,L/L,D,L,D/D,L,D,L l",
-            "more than 10 dark tiles",
-        ),
-        (
-            "volterra D,L,D,L/L,D,L,D/D,Ll,Dd,L/L,D,L,D/D,L,D,LL l",
-            "more than 10 light tiles",
-        ),
-        (
-            "volterra D,L,D,L/L,D,L,D/D,-l,Dd,L/L,D,L,D/D,L,D,L l",
-            "a pawn stands on the hole b3",
-        ),
+        ("volterra D,L,D,L/L,D,L,D/D,Ll,Dd,L/L,D,L,D/D,L,D,X l", "unknown character 'X' in cell d1"),
+        ("volterra DDDDDDDDDDD,L,D,L/L,D,L,D/D,Ll,Dd,L/L,D,L,D/D,L,D,L l", "more than 10 dark tiles"),
+        ("volterra D,L,D,L/L,D,L,D/D,Ll,Dd,L/L,D,L,D/D,L,D,LL l", "more than 10 light tiles"),
+        ("volterra D,L,D,L/L,D,L,D/D,-l,Dd,L/L,D,L,D/D,L,D,L l", "a pawn stands on the hole b3"),
         (
             "volterra D,L,D,L/L,D,L,D/Dl,L,Dd,L/L,D,L,D/D,L,D,L l",
             "light pawn on a3 stands on a tower of the other colour",
         ),
-        (
-            "volterra D,L,D,L/Ll,D,L,D/D,Ll,Dd,L/L,D,L,D/D,L,D,L l",
-            "two light pawns",
-        ),
-        (
-            "volterra D,L,D,L/L,D,L,D/D,L,Dd,L/L,D,L,D/D,L,D,L l",
-            "the light pawn is missing",
-        ),
-        (
-            "volterra D,L,D,L/L,D,L,D/D,Ll,Dd,L/L,D,L,D l",
-            "the board has 4 ranks",
-        ),
-        (
-            "volterra D,L,D/L,D,L,D/D,Ll,Dd,L/L,D,L,D/D,L,D,L l",
-            "rank 5 has 3 cells",
-        ),
-        (
-            "volterra D,L,D,L/L,D,L,D/D,Ll,Dd,L/L,D,L,D/D,L,D,L x",
-            "side field is 'x'",
-        ),
-        (
-            "volterra D,L,D,L/L,D,L,D/D,Ll,Dd,L/L,D,L,D/D,L,D,L l fast",
-            "unknown option 'fast'",
-        ),
-        (
-            "volterra D,L,D,L/L,D,L,D/D,Ll,Dd,L/L,D,L,D/D,L,D,L",
-            "missing the side field",
-        ),
-        (
-            "volterra D,L,D,L/L,D,L,D/D,Ll,Dd,L/L,,L,D/D,L,D,L l",
-            "cell b2 is empty",
-        ),
-        (
-            "volterra-free L,-,-,-/-,-,-,-/-,-,-,-/-,-,-,-/-,-,-,- l",
-            "but tiles are laid alternately",
-        ),
-        (
-            "volterra-free D,-,-,-/-,-,-,-/-,-,-,-/-,-,-,-/-,-,-,- d",
-            "0 light and 1 dark tiles",
-        ),
+        ("volterra D,L,D,L/Ll,D,L,D/D,Ll,Dd,L/L,D,L,D/D,L,D,L l", "two light pawns"),
+        ("volterra D,L,D,L/L,D,L,D/D,L,Dd,L/L,D,L,D/D,L,D,L l", "the light pawn is missing"),
+        ("volterra D,L,D,L/L,D,L,D/D,Ll,Dd,L/L,D,L,D l", "the board has 4 ranks"),
+        ("volterra D,L,D/L,D,L,D/D,Ll,Dd,L/L,D,L,D/D,L,D,L l", "rank 5 has 3 cells"),
+        ("volterra D,L,D,L/L,D,L,D/D,Ll,Dd,L/L,D,L,D/D,L,D,L x", "side field is 'x'"),
+        ("volterra D,L,D,L/L,D,L,D/D,Ll,Dd,L/L,D,L,D/D,L,D,L l fast", "unknown option 'fast'"),
+        ("volterra D,L,D,L/L,D,L,D/D,Ll,Dd,L/L,D,L,D/D,L,D,L", "missing the side field"),
+        ("volterra D,L,D,L/L,D,L,D/D,Ll,Dd,L/L,,L,D/D,L,D,L l", "cell b2 is empty"),
+        ("volterra-free L,-,-,-/-,-,-,-/-,-,-,-/-,-,-,-/-,-,-,- l", "but tiles are laid alternately"),
+        ("volterra-free D,-,-,-/-,-,-,-/-,-,-,-/-,-,-,-/-,-,-,- d", "0 light and 1 dark tiles"),
     ];
     for (text, needle) in cases {
         let err = text.parse::<AnyGame>().unwrap_err().to_string();
@@ -352,14 +222,8 @@ fn soak() {
     let mut rng = StdRng::seed_from_u64(17);
     let mut endings = std::collections::HashMap::new();
     for game in 0..1500 {
-        let opts = Options {
-            build_near_source: game % 4 == 3,
-        };
-        let mut g = if game % 2 == 0 {
-            Volterra::initial(opts)
-        } else {
-            Volterra::free_setup(opts)
-        };
+        let opts = Options { build_near_source: game % 4 == 3 };
+        let mut g = if game % 2 == 0 { Volterra::initial(opts) } else { Volterra::free_setup(opts) };
         while g.outcome().is_none() {
             let moves = g.legal_moves();
             assert!(!moves.is_empty(), "no move but no outcome: {g}");
@@ -367,14 +231,7 @@ fn soak() {
             let count = |g: &Volterra, s: Side| -> usize {
                 (0..5u8)
                     .flat_map(|r| (0..4u8).map(move |f| tablero::rules::Cell::new(f, r)))
-                    .map(|c| {
-                        g.tower(c)
-                            .unwrap()
-                            .tiles()
-                            .iter()
-                            .filter(|t| **t == s)
-                            .count()
-                    })
+                    .map(|c| g.tower(c).unwrap().tiles().iter().filter(|t| **t == s).count())
                     .sum()
             };
             let before = [count(&g, Side::First), count(&g, Side::Second)];
@@ -385,38 +242,22 @@ fn soak() {
             let removed = fx.iter().any(|e| matches!(e, Effect::Removed { .. }));
             let laid = fx.iter().any(|e| matches!(e, Effect::Placed { .. }));
             for s in 0..2 {
-                assert!(
-                    after[s] <= before[s] + laid as usize,
-                    "a tile appeared: {mv} in {pre}"
-                );
-                assert!(
-                    removed || laid || after[s] == before[s],
-                    "a tile vanished: {mv} in {pre}"
-                );
+                assert!(after[s] <= before[s] + laid as usize, "a tile appeared: {mv} in {pre}");
+                assert!(removed || laid || after[s] == before[s], "a tile vanished: {mv} in {pre}");
             }
             for e in &fx {
                 match e {
                     Effect::PawnMoved { side, to, .. } => pawns[side.index()] = Some(*to),
-                    Effect::Stacked {
-                        to,
-                        tiles,
-                        to_height,
-                        ..
-                    } => {
+                    Effect::Stacked { to, tiles, to_height, .. } => {
                         assert!(tiles.len() <= 2, "{mv}");
                         assert!(*to_height > 0, "tiles landed on a hole: {mv} in {pre}");
-                        assert!(
-                            !pawns.contains(&Some(*to)),
-                            "tiles landed under a pawn: {mv} in {pre}"
-                        );
+                        assert!(!pawns.contains(&Some(*to)), "tiles landed under a pawn: {mv} in {pre}");
                     }
                     _ => {}
                 }
             }
         }
-        *endings
-            .entry(format!("{:?}", g.outcome().unwrap().reason))
-            .or_insert(0) += 1;
+        *endings.entry(format!("{:?}", g.outcome().unwrap().reason)).or_insert(0) += 1;
     }
     eprintln!("volterra endings: {endings:?}");
 }

@@ -2,9 +2,7 @@
 //! Owns single steps, phalanx moves and their capture test, crossing and locking, the
 //! crossing/counter-crossing win, the three draw rules, and the Crossings notation.
 
-use super::{
-    Cell, Effect, Game, MoveError, Outcome, PositionError, Reason, Side, Variant, illegal, syntax,
-};
+use super::{Cell, Effect, Game, MoveError, Outcome, PositionError, Reason, Side, Variant, illegal, syntax};
 use std::fmt;
 use std::str::FromStr;
 
@@ -14,21 +12,10 @@ const RANK_8: u64 = 0xFF << 56;
 pub const MAX_STONES: u32 = 16;
 /// Consecutive moves without capture or crossing that draw the game.
 pub const QUIET_LIMIT: u32 = 100;
-const DIRECTIONS: [(i8, i8); 8] = [
-    (1, 0),
-    (-1, 0),
-    (0, 1),
-    (0, -1),
-    (1, 1),
-    (-1, -1),
-    (1, -1),
-    (-1, 1),
-];
+const DIRECTIONS: [(i8, i8); 8] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (1, -1), (-1, 1)];
 
 /// Rule options for a Crossings game.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Options {
     /// A phalanx of L stones moves exactly L squares (instead of 1 to L).
     pub exact: bool,
@@ -65,10 +52,7 @@ impl CrossingsMove {
 
     /// Unit direction and distance travelled.
     fn direction(&self) -> ((i8, i8), i8) {
-        let (dx, dy) = (
-            (self.to % 8) as i8 - (self.front % 8) as i8,
-            (self.to / 8) as i8 - (self.front / 8) as i8,
-        );
+        let (dx, dy) = ((self.to % 8) as i8 - (self.front % 8) as i8, (self.to / 8) as i8 - (self.front / 8) as i8);
         ((dx.signum(), dy.signum()), dx.abs().max(dy.abs()))
     }
 
@@ -89,13 +73,7 @@ impl fmt::Display for CrossingsMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let sep = if self.capture { 'x' } else { '-' };
         if self.is_phalanx() {
-            write!(
-                f,
-                "{}:{}{sep}{}",
-                cell(self.rear),
-                cell(self.front),
-                cell(self.to)
-            )
+            write!(f, "{}:{}{sep}{}", cell(self.rear), cell(self.front), cell(self.to))
         } else {
             write!(f, "{}{sep}{}", cell(self.front), cell(self.to))
         }
@@ -162,9 +140,7 @@ impl Crossings {
             return None;
         }
         let b = bit(c.rank * 8 + c.file);
-        [Side::First, Side::Second]
-            .into_iter()
-            .find(|s| self.stones(*s) & b != 0)
+        [Side::First, Side::Second].into_iter().find(|s| self.stones(*s) & b != 0)
     }
 
     /// The outcome that needs no move generation.
@@ -172,23 +148,14 @@ impl Crossings {
         let (me, them) = (self.side, self.side.other());
         // After a move, an opponent with more crossed stones than the mover wins.
         if self.crossed(me) > self.crossed(them) {
-            return Some(Outcome {
-                winner: Some(me),
-                reason: Reason::UnansweredCrossing,
-            });
+            return Some(Outcome { winner: Some(me), reason: Reason::UnansweredCrossing });
         }
         let now = (self.stones, self.side);
         if self.history.iter().filter(|h| **h == now).count() >= 3 {
-            return Some(Outcome {
-                winner: None,
-                reason: Reason::Repetition,
-            });
+            return Some(Outcome { winner: None, reason: Reason::Repetition });
         }
         if self.quiet >= QUIET_LIMIT {
-            return Some(Outcome {
-                winner: None,
-                reason: Reason::QuietMoves,
-            });
+            return Some(Outcome { winner: None, reason: Reason::QuietMoves });
         }
         None
     }
@@ -208,12 +175,7 @@ impl Crossings {
                 if let Some(to) = step(front, d, 1)
                     && occupied & bit(to) == 0
                 {
-                    out.push(CrossingsMove {
-                        rear: front,
-                        front,
-                        to,
-                        capture: false,
-                    });
+                    out.push(CrossingsMove { rear: front, front, to, capture: false });
                 }
                 // Phalanxes with this stone in front: the own movable stones behind it.
                 let mut rear = front;
@@ -232,12 +194,7 @@ impl Crossings {
                         let fits = !self.options.exact || k == len;
                         if enemy & b == 0 {
                             if fits {
-                                out.push(CrossingsMove {
-                                    rear,
-                                    front,
-                                    to,
-                                    capture: false,
-                                });
+                                out.push(CrossingsMove { rear, front, to, capture: false });
                             }
                             continue;
                         }
@@ -249,12 +206,7 @@ impl Crossings {
                             run += 1;
                         }
                         if fits && enemy_locked & b == 0 && run < len {
-                            out.push(CrossingsMove {
-                                rear,
-                                front,
-                                to,
-                                capture: true,
-                            });
+                            out.push(CrossingsMove { rear, front, to, capture: true });
                         }
                         break;
                     }
@@ -319,10 +271,7 @@ impl Game for Crossings {
         for &sq in &stones {
             let to = step(sq, d, k).expect("a legal move stays on the board");
             self.stones[me] |= bit(to);
-            effects.push(Effect::Moved {
-                from: cell(sq),
-                to: cell(to),
-            });
+            effects.push(Effect::Moved { from: cell(sq), to: cell(to) });
         }
         for &sq in &stones {
             let to = step(sq, d, k).expect("a legal move stays on the board");
@@ -348,10 +297,7 @@ impl Game for Crossings {
         }
         let mut moves = Vec::new();
         self.generate(&mut moves);
-        moves.is_empty().then_some(Outcome {
-            winner: None,
-            reason: Reason::NoLegalMove,
-        })
+        moves.is_empty().then_some(Outcome { winner: None, reason: Reason::NoLegalMove })
     }
 
     fn parse_move(&self, text: &str) -> Result<CrossingsMove, MoveError> {
@@ -381,10 +327,7 @@ fn parse_move_text(text: &str) -> Result<CrossingsMove, MoveError> {
     } else if let Some((a, b)) = rest.split_once('-') {
         (a, b, false)
     } else {
-        return Err(syntax(
-            text,
-            "expected from-to, rear:front-dest or rear:frontxdest",
-        ));
+        return Err(syntax(text, "expected from-to, rear:front-dest or rear:frontxdest"));
     };
     let front = parse_square(from, text)?;
     let to = parse_square(to, text)?;
@@ -393,39 +336,22 @@ fn parse_move_text(text: &str) -> Result<CrossingsMove, MoveError> {
         None => front,
     };
     if capture && rear == front {
-        return Err(syntax(
-            text,
-            "a single stone never captures; a phalanx capture is written rear:frontxdest",
-        ));
+        return Err(syntax(text, "a single stone never captures; a phalanx capture is written rear:frontxdest"));
     }
-    let mv = CrossingsMove {
-        rear,
-        front,
-        to,
-        capture,
-    };
+    let mv = CrossingsMove { rear, front, to, capture };
     // The phalanx and its travel must lie on one axis, rear behind front.
     let ok_axis = |a: u8, b: u8| {
         let (dx, dy) = ((b % 8) as i8 - (a % 8) as i8, (b / 8) as i8 - (a / 8) as i8);
         (dx, dy) != (0, 0) && (dx == 0 || dy == 0 || dx.abs() == dy.abs())
     };
     if !ok_axis(front, to) {
-        return Err(syntax(
-            text,
-            "a move goes along a rank, a file or a diagonal",
-        ));
+        return Err(syntax(text, "a move goes along a rank, a file or a diagonal"));
     }
     if rear != front {
         let (d, _) = mv.direction();
-        let (bx, by) = (
-            (front % 8) as i8 - (rear % 8) as i8,
-            (front / 8) as i8 - (rear / 8) as i8,
-        );
+        let (bx, by) = ((front % 8) as i8 - (rear % 8) as i8, (front / 8) as i8 - (rear / 8) as i8);
         if !ok_axis(rear, front) || (bx.signum(), by.signum()) != d {
-            return Err(syntax(
-                text,
-                "a phalanx moves along its own line, front stone first",
-            ));
+            return Err(syntax(text, "a phalanx moves along its own line, front stone first"));
         }
     }
     Ok(mv)
@@ -450,12 +376,7 @@ impl fmt::Display for Crossings {
                 write!(f, "/")?;
             }
         }
-        write!(
-            f,
-            " {} {}",
-            if self.side == Side::First { 'r' } else { 'b' },
-            self.quiet
-        )?;
+        write!(f, " {} {}", if self.side == Side::First { 'r' } else { 'b' }, self.quiet)?;
         if self.options.exact {
             write!(f, " exact")?;
         }
@@ -472,37 +393,26 @@ impl FromStr for Crossings {
             match s.split_whitespace().nth(4) {
                 Some("exact") => Options { exact: true },
                 Some(other) => {
-                    return Err(PositionError(format!(
-                        "unknown option '{other}' (the only option is exact)"
-                    )));
+                    return Err(PositionError(format!("unknown option '{other}' (the only option is exact)")));
                 }
                 None => unreachable!(),
             }
         } else {
             Options::default()
         };
-        let text: String = if n == 5 {
-            s.split_whitespace().take(4).collect::<Vec<_>>().join(" ")
-        } else {
-            s.to_string()
-        };
+        let text: String =
+            if n == 5 { s.split_whitespace().take(4).collect::<Vec<_>>().join(" ") } else { s.to_string() };
         let f = super::fields(&text, &["crossings"], &["board", "side", "quiet"])?;
         let ranks: Vec<&str> = f[1].split('/').collect();
         if ranks.len() != 8 {
-            return Err(PositionError(format!(
-                "the board has {} ranks, expected 8 separated by '/'",
-                ranks.len()
-            )));
+            return Err(PositionError(format!("the board has {} ranks, expected 8 separated by '/'", ranks.len())));
         }
         let mut stones = [0u64; 2];
         for (i, row) in ranks.iter().enumerate() {
             let rank = 7 - i as u8;
             let len = row.chars().count();
             if len != 8 {
-                return Err(PositionError(format!(
-                    "rank {} has {len} squares, expected 8",
-                    rank + 1
-                )));
+                return Err(PositionError(format!("rank {} has {len} squares, expected 8", rank + 1)));
             }
             for (file, ch) in row.chars().enumerate() {
                 let b = bit(rank * 8 + file as u8);
@@ -523,32 +433,19 @@ impl FromStr for Crossings {
             "r" => Side::First,
             "b" => Side::Second,
             other => {
-                return Err(PositionError(format!(
-                    "side field is '{other}', expected r or b"
-                )));
+                return Err(PositionError(format!("side field is '{other}', expected r or b")));
             }
         };
-        let quiet: u32 = f[3].parse().map_err(|_| {
-            PositionError(format!(
-                "quiet field is '{}', expected a number of moves from 0",
-                f[3]
-            ))
-        })?;
+        let quiet: u32 = f[3]
+            .parse()
+            .map_err(|_| PositionError(format!("quiet field is '{}', expected a number of moves from 0", f[3])))?;
         for (s, name) in [(Side::First, "red"), (Side::Second, "black")] {
             let n = stones[s.index()].count_ones();
             if n > MAX_STONES {
-                return Err(PositionError(format!(
-                    "{name} has {n} stones, at most {MAX_STONES} exist"
-                )));
+                return Err(PositionError(format!("{name} has {n} stones, at most {MAX_STONES} exist")));
             }
         }
-        let pos = Crossings {
-            stones,
-            side,
-            quiet,
-            options,
-            history: vec![(stones, side)],
-        };
+        let pos = Crossings { stones, side, quiet, options, history: vec![(stones, side)] };
         let (a, b) = (pos.crossed(Side::First), pos.crossed(Side::Second));
         if a.abs_diff(b) > 1 {
             return Err(PositionError(format!(

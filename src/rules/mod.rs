@@ -5,6 +5,7 @@
 //! through this module. The scene animates from [`Effect`]s and never decides legality.
 
 pub mod crossings;
+pub mod ctor;
 pub mod ordo;
 pub mod volterra;
 
@@ -13,9 +14,7 @@ use std::str::FromStr;
 
 /// The two sides of a game. Each game names them in its own words (see [`Variant::side_name`]):
 /// the first side is the one that moves first from the initial position.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub enum Side {
     First,
     Second,
@@ -49,9 +48,7 @@ impl Side {
 /// assert_eq!(Cell::new(2, 3).to_string(), "c4");
 /// assert_eq!("j8".parse::<Cell>().unwrap(), Cell::new(9, 7));
 /// ```
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub struct Cell {
     pub file: u8,
     pub rank: u8,
@@ -74,18 +71,10 @@ impl FromStr for Cell {
     /// Parses `a1` … `z99`; whether the cell is on a given board is for the game to check.
     fn from_str(s: &str) -> Result<Cell, String> {
         let b = s.as_bytes();
-        if b.len() < 2
-            || b.len() > 3
-            || !b[0].is_ascii_lowercase()
-            || !b[1..].iter().all(u8::is_ascii_digit)
-        {
-            return Err(format!(
-                "'{s}' is not a square (expected a letter and a number, like c4)"
-            ));
+        if b.len() < 2 || b.len() > 3 || !b[0].is_ascii_lowercase() || !b[1..].iter().all(u8::is_ascii_digit) {
+            return Err(format!("'{s}' is not a square (expected a letter and a number, like c4)"));
         }
-        let rank: u8 = s[1..]
-            .parse()
-            .map_err(|_| format!("'{s}' is not a square"))?;
+        let rank: u8 = s[1..].parse().map_err(|_| format!("'{s}' is not a square"))?;
         if rank == 0 || b[1] == b'0' {
             return Err(format!("'{s}' is not a square (ranks count from 1)"));
         }
@@ -116,13 +105,14 @@ pub enum Effect {
     PawnMoved { side: Side, from: Cell, to: Cell },
     /// Tiles were lifted off the tower at `from` and put on the tower at `to` (Volterra):
     /// `tiles` are their colours from the bottom up, the heights are those before the lift.
-    Stacked {
-        from: Cell,
-        to: Cell,
-        tiles: Vec<Side>,
-        from_height: u8,
-        to_height: u8,
-    },
+    Stacked { from: Cell, to: Cell, tiles: Vec<Side>, from_height: u8, to_height: u8 },
+    /// The disc on `at` was turned over and now shows `to`'s colour (CTOR).
+    Flipped { at: Cell, to: Side },
+    /// `owner`'s secret square `at` worked and is now revealed (CTOR).
+    SecretRevealed { at: Cell, owner: Side },
+    /// The CTOR border cell at (`file`, `rank`), one of them -1 or N (outside the field), now
+    /// shows `side`'s disc (`None`: empty), like the square it duplicates.
+    Border { file: i8, rank: i8, side: Option<Side> },
 }
 
 /// Why a game ended.
@@ -146,6 +136,10 @@ pub enum Reason {
     TallerTowers,
     /// No complete turn is left and both players own identical tower heights (Volterra).
     EqualTowers,
+    /// Every square of the field is occupied and the discs were counted (CTOR).
+    FullField,
+    /// Two consecutive turns had no operation and the discs were counted (CTOR).
+    IdleTurns,
 }
 
 impl fmt::Display for Reason {
@@ -160,6 +154,8 @@ impl fmt::Display for Reason {
             Reason::QuietMoves => "100 moves without capture or crossing",
             Reason::TallerTowers => "taller towers when no complete turn was left",
             Reason::EqualTowers => "identical towers when no complete turn was left",
+            Reason::FullField => "more discs on the full field",
+            Reason::IdleTurns => "more discs after two turns without an operation",
         })
     }
 }
@@ -204,17 +200,11 @@ impl fmt::Display for MoveError {
 impl std::error::Error for MoveError {}
 
 pub(crate) fn syntax(text: &str, why: impl Into<String>) -> MoveError {
-    MoveError::Syntax {
-        text: text.to_string(),
-        why: why.into(),
-    }
+    MoveError::Syntax { text: text.to_string(), why: why.into() }
 }
 
 pub(crate) fn illegal(text: &str, why: impl Into<String>) -> MoveError {
-    MoveError::Illegal {
-        text: text.to_string(),
-        why: why.into(),
-    }
+    MoveError::Illegal { text: text.to_string(), why: why.into() }
 }
 
 /// The shape every game has. Positions parse with `FromStr` and print with `Display` in the
@@ -290,15 +280,19 @@ pub enum Variant {
     Crossings,
     Volterra,
     VolterraFree,
+    Ctor8,
+    Ctor10,
 }
 
 impl Variant {
-    pub const ALL: [Variant; 5] = [
+    pub const ALL: [Variant; 7] = [
         Variant::Ordo,
         Variant::OrdoX,
         Variant::Crossings,
         Variant::Volterra,
         Variant::VolterraFree,
+        Variant::Ctor8,
+        Variant::Ctor10,
     ];
 
     /// The variant's name in position strings and on the command line.
@@ -309,6 +303,8 @@ impl Variant {
             Variant::Crossings => "crossings",
             Variant::Volterra => "volterra",
             Variant::VolterraFree => "volterra-free",
+            Variant::Ctor8 => "ctor8",
+            Variant::Ctor10 => "ctor10",
         }
     }
 
@@ -321,6 +317,8 @@ impl Variant {
             (Variant::Crossings, Side::Second) => "black",
             (Variant::Volterra | Variant::VolterraFree, Side::First) => "light",
             (Variant::Volterra | Variant::VolterraFree, Side::Second) => "dark",
+            (Variant::Ctor8 | Variant::Ctor10, Side::First) => "black",
+            (Variant::Ctor8 | Variant::Ctor10, Side::Second) => "white",
         }
     }
 
@@ -329,15 +327,11 @@ impl Variant {
         match self {
             Variant::Ordo => AnyGame::Ordo(ordo::Ordo::initial(ordo::Rules::Classic)),
             Variant::OrdoX => AnyGame::Ordo(ordo::Ordo::initial(ordo::Rules::X)),
-            Variant::Crossings => {
-                AnyGame::Crossings(crossings::Crossings::initial(crossings::Options::default()))
-            }
-            Variant::Volterra => {
-                AnyGame::Volterra(volterra::Volterra::initial(volterra::Options::default()))
-            }
-            Variant::VolterraFree => {
-                AnyGame::Volterra(volterra::Volterra::free_setup(volterra::Options::default()))
-            }
+            Variant::Crossings => AnyGame::Crossings(crossings::Crossings::initial(crossings::Options::default())),
+            Variant::Volterra => AnyGame::Volterra(volterra::Volterra::initial(volterra::Options::default())),
+            Variant::VolterraFree => AnyGame::Volterra(volterra::Volterra::free_setup(volterra::Options::default())),
+            Variant::Ctor8 => AnyGame::Ctor(ctor::Ctor::new(8, ctor::Teams::default(), ctor::Options::default())),
+            Variant::Ctor10 => AnyGame::Ctor(ctor::Ctor::new(10, ctor::Teams::default(), ctor::Options::default())),
         }
     }
 }
@@ -351,16 +345,10 @@ impl fmt::Display for Variant {
 impl FromStr for Variant {
     type Err = String;
     fn from_str(s: &str) -> Result<Variant, String> {
-        Variant::ALL
-            .into_iter()
-            .find(|v| v.name() == s)
-            .ok_or_else(|| {
-                let names: Vec<_> = Variant::ALL.iter().map(|v| v.name()).collect();
-                format!(
-                    "unknown variant '{s}' (expected one of: {})",
-                    names.join(", ")
-                )
-            })
+        Variant::ALL.into_iter().find(|v| v.name() == s).ok_or_else(|| {
+            let names: Vec<_> = Variant::ALL.iter().map(|v| v.name()).collect();
+            format!("unknown variant '{s}' (expected one of: {})", names.join(", "))
+        })
     }
 }
 
@@ -371,6 +359,7 @@ pub enum AnyGame {
     Ordo(ordo::Ordo),
     Crossings(crossings::Crossings),
     Volterra(volterra::Volterra),
+    Ctor(ctor::Ctor),
 }
 
 /// A move of any game.
@@ -379,6 +368,7 @@ pub enum AnyMove {
     Ordo(ordo::OrdoMove),
     Crossings(crossings::CrossingsMove),
     Volterra(volterra::VolterraMove),
+    Ctor(ctor::CtorMove),
 }
 
 macro_rules! each_game {
@@ -387,6 +377,7 @@ macro_rules! each_game {
             AnyGame::Ordo($g) => $body,
             AnyGame::Crossings($g) => $body,
             AnyGame::Volterra($g) => $body,
+            AnyGame::Ctor($g) => $body,
         }
     };
 }
@@ -397,6 +388,7 @@ macro_rules! each_move {
             (AnyGame::Ordo($g), AnyMove::Ordo($m)) => $body,
             (AnyGame::Crossings($g), AnyMove::Crossings($m)) => $body,
             (AnyGame::Volterra($g), AnyMove::Volterra($m)) => $body,
+            (AnyGame::Ctor($g), AnyMove::Ctor($m)) => $body,
             #[allow(unreachable_patterns)]
             _ => panic!("a move of one game played in another"),
         }
@@ -415,6 +407,7 @@ impl fmt::Display for AnyMove {
             AnyMove::Ordo(m) => m.fmt(f),
             AnyMove::Crossings(m) => m.fmt(f),
             AnyMove::Volterra(m) => m.fmt(f),
+            AnyMove::Ctor(m) => m.fmt(f),
         }
     }
 }
@@ -423,15 +416,13 @@ impl FromStr for AnyGame {
     type Err = PositionError;
     /// Reads a position string of any variant; the first field names the variant.
     fn from_str(s: &str) -> Result<AnyGame, PositionError> {
-        let first = s
-            .split_whitespace()
-            .next()
-            .ok_or_else(|| PositionError("the position is empty".into()))?;
+        let first = s.split_whitespace().next().ok_or_else(|| PositionError("the position is empty".into()))?;
         let variant: Variant = first.parse().map_err(PositionError)?;
         Ok(match variant {
             Variant::Ordo | Variant::OrdoX => AnyGame::Ordo(s.parse()?),
             Variant::Crossings => AnyGame::Crossings(s.parse()?),
             Variant::Volterra | Variant::VolterraFree => AnyGame::Volterra(s.parse()?),
+            Variant::Ctor8 | Variant::Ctor10 => AnyGame::Ctor(s.parse()?),
         })
     }
 }
@@ -450,12 +441,9 @@ impl Game for AnyGame {
     fn legal_moves(&self) -> Vec<AnyMove> {
         match self {
             AnyGame::Ordo(g) => g.legal_moves().into_iter().map(AnyMove::Ordo).collect(),
-            AnyGame::Crossings(g) => g
-                .legal_moves()
-                .into_iter()
-                .map(AnyMove::Crossings)
-                .collect(),
+            AnyGame::Crossings(g) => g.legal_moves().into_iter().map(AnyMove::Crossings).collect(),
             AnyGame::Volterra(g) => g.legal_moves().into_iter().map(AnyMove::Volterra).collect(),
+            AnyGame::Ctor(g) => g.legal_moves().into_iter().map(AnyMove::Ctor).collect(),
         }
     }
 
@@ -470,6 +458,7 @@ impl Game for AnyGame {
             (AnyGame::Ordo(g), AnyMove::Ordo(m)) => g.play(m),
             (AnyGame::Crossings(g), AnyMove::Crossings(m)) => g.play(m),
             (AnyGame::Volterra(g), AnyMove::Volterra(m)) => g.play(m),
+            (AnyGame::Ctor(g), AnyMove::Ctor(m)) => g.play(m),
             (_, m) => Err(illegal(&m.to_string(), "a move of another game")),
         }
     }
@@ -483,6 +472,7 @@ impl Game for AnyGame {
             AnyGame::Ordo(g) => g.parse_move(text).map(AnyMove::Ordo),
             AnyGame::Crossings(g) => g.parse_move(text).map(AnyMove::Crossings),
             AnyGame::Volterra(g) => g.parse_move(text).map(AnyMove::Volterra),
+            AnyGame::Ctor(g) => g.parse_move(text).map(AnyMove::Ctor),
         }
     }
 
@@ -496,27 +486,16 @@ impl Game for AnyGame {
 }
 
 /// Splits a position string into its fields after checking the variant name and field count.
-pub(crate) fn fields<'a>(
-    s: &'a str,
-    names: &[&str],
-    expected: &[&str],
-) -> Result<Vec<&'a str>, PositionError> {
+pub(crate) fn fields<'a>(s: &'a str, names: &[&str], expected: &[&str]) -> Result<Vec<&'a str>, PositionError> {
     let fields: Vec<&str> = s.split_whitespace().collect();
     if fields.is_empty() {
         return Err(PositionError("the position is empty".into()));
     }
     if !names.contains(&fields[0]) {
-        return Err(PositionError(format!(
-            "variant field is '{}', expected {}",
-            fields[0],
-            names.join(" or ")
-        )));
+        return Err(PositionError(format!("variant field is '{}', expected {}", fields[0], names.join(" or "))));
     }
     if fields.len() != expected.len() + 1 {
-        let missing = expected
-            .get(fields.len() - 1)
-            .map(|f| format!(": missing the {f} field"))
-            .unwrap_or_default();
+        let missing = expected.get(fields.len() - 1).map(|f| format!(": missing the {f} field")).unwrap_or_default();
         return Err(PositionError(format!(
             "{} fields after the variant, expected {} ({}){missing}",
             fields.len() - 1,

@@ -2,9 +2,7 @@
 //! Owns the connection rule, ordo (line) moves, Classic's reconnection and Ordo X's sub-group
 //! removal and sideways-then-forward turns, and the Ordo notation.
 
-use super::{
-    Cell, Effect, Game, MoveError, Outcome, PositionError, Reason, Side, Variant, illegal, syntax,
-};
+use super::{Cell, Effect, Game, MoveError, Outcome, PositionError, Reason, Side, Variant, illegal, syntax};
 use std::fmt;
 use std::str::FromStr;
 
@@ -161,13 +159,7 @@ impl Step {
 impl fmt::Display for Step {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.is_ordo() {
-            write!(
-                f,
-                "{}:{}-{}",
-                cell(self.first),
-                cell(self.last),
-                cell(self.to)
-            )?;
+            write!(f, "{}:{}-{}", cell(self.first), cell(self.last), cell(self.to))?;
         } else {
             let sep = if self.capture { 'x' } else { '-' };
             write!(f, "{}{sep}{}", cell(self.first), cell(self.to))?;
@@ -231,11 +223,7 @@ pub struct Ordo {
 
 impl Ordo {
     pub fn initial(rules: Rules) -> Ordo {
-        let name = if rules == Rules::Classic {
-            "ordo"
-        } else {
-            "ordo-x"
-        };
+        let name = if rules == Rules::Classic { "ordo" } else { "ordo-x" };
         format!("{name} ..BB..BB../BBBBBBBBBB/BB..BB..BB/........../........../WW..WW..WW/WWWWWWWWWW/..WW..WW.. w")
             .parse()
             .expect("the initial position parses")
@@ -253,9 +241,7 @@ impl Ordo {
     /// The side of the piece on a cell, if any.
     pub fn piece_at(&self, c: Cell) -> Option<Side> {
         let b = bit(square(c)?);
-        [Side::First, Side::Second]
-            .into_iter()
-            .find(|s| self.pieces(*s) & b != 0)
+        [Side::First, Side::Second].into_iter().find(|s| self.pieces(*s) & b != 0)
     }
 
     /// Whether the side to move is cut into several groups (Classic, after a capture).
@@ -276,16 +262,10 @@ impl Ordo {
     fn finished(&self) -> Option<Outcome> {
         let last = self.side.other();
         if self.pieces(last) & Self::goal_row(last) != 0 {
-            return Some(Outcome {
-                winner: Some(last),
-                reason: Reason::HomeRow,
-            });
+            return Some(Outcome { winner: Some(last), reason: Reason::HomeRow });
         }
         if self.pieces(self.side) == 0 {
-            return Some(Outcome {
-                winner: Some(last),
-                reason: Reason::AllCaptured,
-            });
+            return Some(Outcome { winner: Some(last), reason: Reason::AllCaptured });
         }
         None
     }
@@ -335,13 +315,7 @@ impl Ordo {
                     }
                     let to = at.trailing_zeros() as u8;
                     let capture = at & enemy != 0;
-                    out.push(Step {
-                        first: from,
-                        last: from,
-                        to,
-                        capture,
-                        keep: None,
-                    });
+                    out.push(Step { first: from, last: from, to, capture, keep: None });
                     if capture {
                         break;
                     }
@@ -376,13 +350,7 @@ impl Ordo {
                                 break;
                             }
                             let to = (first as i16 + dist * (dx as i16 + 10 * dy as i16)) as u8;
-                            out.push(Step {
-                                first,
-                                last,
-                                to,
-                                capture: false,
-                                keep: None,
-                            });
+                            out.push(Step { first, last, to, capture: false, keep: None });
                         }
                     }
                 }
@@ -416,10 +384,7 @@ impl Ordo {
                 let largest = parts.iter().map(|g| g.count_ones()).max().unwrap_or(0);
                 let mut tied = parts.iter().filter(|g| g.count_ones() == largest);
                 if parts.len() > 1 && tied.clone().count() > 1 {
-                    out.extend(tied.by_ref().map(|g| Step {
-                        keep: Some(g.trailing_zeros() as u8),
-                        ..step
-                    }));
+                    out.extend(tied.by_ref().map(|g| Step { keep: Some(g.trailing_zeros() as u8), ..step }));
                     continue;
                 }
             }
@@ -438,10 +403,7 @@ impl Ordo {
         let mut line: Vec<u8> = squares(step.line()).collect();
         // Front piece first: the one furthest along the direction of travel.
         line.sort_by_key(|&sq| -((sq % 10) as i16 * dx as i16 + (sq / 10) as i16 * dy as i16));
-        effects.extend(line.iter().map(|&sq| Effect::Moved {
-            from: cell(sq),
-            to: cell(step.dest(sq)),
-        }));
+        effects.extend(line.iter().map(|&sq| Effect::Moved { from: cell(sq), to: cell(step.dest(sq)) }));
         self.shift_pieces(step);
         if self.rules == Rules::X && step.capture {
             let o = self.side.other().index();
@@ -475,11 +437,7 @@ impl Ordo {
                 for step in self.steps(Kind::Sideways) {
                     let mut next = self.clone();
                     next.apply_step(&step);
-                    n += if next.pieces(self.side.other()) == 0 {
-                        1
-                    } else {
-                        next.steps(Kind::Forward).len() as u64
-                    };
+                    n += if next.pieces(self.side.other()) == 0 { 1 } else { next.steps(Kind::Forward).len() as u64 };
                 }
                 n
             }
@@ -499,11 +457,7 @@ impl Ordo {
             Rules::X => Kind::Forward,
         };
         let mut out = Vec::new();
-        for first in self
-            .steps(kind)
-            .into_iter()
-            .filter(|s| bare(s) == bare(&wanted.first))
-        {
+        for first in self.steps(kind).into_iter().filter(|s| bare(s) == bare(&wanted.first)) {
             if kind != Kind::Sideways {
                 if wanted.then.is_none() {
                     out.push(OrdoMove { first, then: None });
@@ -513,17 +467,12 @@ impl Ordo {
             let mut next = self.clone();
             next.apply_step(&first);
             match wanted.then {
-                None if next.pieces(self.side.other()) == 0 => {
-                    out.push(OrdoMove { first, then: None })
-                }
+                None if next.pieces(self.side.other()) == 0 => out.push(OrdoMove { first, then: None }),
                 Some(w) if next.pieces(self.side.other()) != 0 => out.extend(
                     next.steps(Kind::Forward)
                         .into_iter()
                         .filter(|t| bare(t) == bare(&w))
-                        .map(|t| OrdoMove {
-                            first,
-                            then: Some(t),
-                        }),
+                        .map(|t| OrdoMove { first, then: Some(t) }),
                 ),
                 _ => {}
             }
@@ -540,32 +489,23 @@ impl Ordo {
         let own = self.pieces(self.side);
         for step in mv.steps() {
             if step.line() & !own != 0 {
-                return format!(
-                    "{name} has no piece on every square from {} to {}",
-                    cell(step.first),
-                    cell(step.last)
-                );
+                return format!("{name} has no piece on every square from {} to {}", cell(step.first), cell(step.last));
             }
         }
         let step = mv.first;
         if self.rules == Rules::X && step.is_sideways() && mv.then.is_none() {
-            return "a sideways move must be followed by a forward move (join both with ',')"
-                .into();
+            return "a sideways move must be followed by a forward move (join both with ',')".into();
         }
         if self.rules == Rules::X && !step.is_sideways() && mv.then.is_some() {
             return "only a sideways move may be followed by a second move".into();
         }
         if !step.is_ordo() {
-            let (dx, dy) = (
-                (step.to % 10) as i8 - (step.first % 10) as i8,
-                (step.to / 10) as i8 - (step.first / 10) as i8,
-            );
+            let (dx, dy) =
+                ((step.to % 10) as i8 - (step.first % 10) as i8, (step.to / 10) as i8 - (step.first / 10) as i8);
             if dx != 0 && dy != 0 && dx.abs() != dy.abs() {
                 return "a piece moves along a rank, a file or a diagonal".into();
             }
-            if dy.signum() == -Self::forward(self.side)
-                && !(self.rules == Rules::Classic && self.is_disconnected())
-            {
+            if dy.signum() == -Self::forward(self.side) && !(self.rules == Rules::Classic && self.is_disconnected()) {
                 return "backward moves are allowed only to reconnect a group split by a capture (Ordo Classic)".into();
             }
             if self.pieces(self.side) & bit(step.to) != 0 {
@@ -596,14 +536,9 @@ impl Ordo {
             },
             &mut cands,
         );
-        if cands
-            .iter()
-            .any(|c| Step { keep: None, ..*c } == Step { keep: None, ..step })
-        {
+        if cands.iter().any(|c| Step { keep: None, ..*c } == Step { keep: None, ..step }) {
             if self.is_disconnected() {
-                return format!(
-                    "{name} is disconnected and this move does not reconnect every piece"
-                );
+                return format!("{name} is disconnected and this move does not reconnect every piece");
             }
             return "it would split your group".into();
         }
@@ -630,17 +565,12 @@ impl Game for Ordo {
             return Vec::new();
         }
         match self.rules {
-            Rules::Classic => self
-                .steps(Kind::Classic)
-                .into_iter()
-                .map(|first| OrdoMove { first, then: None })
-                .collect(),
+            Rules::Classic => {
+                self.steps(Kind::Classic).into_iter().map(|first| OrdoMove { first, then: None }).collect()
+            }
             Rules::X => {
-                let mut moves: Vec<OrdoMove> = self
-                    .steps(Kind::Forward)
-                    .into_iter()
-                    .map(|first| OrdoMove { first, then: None })
-                    .collect();
+                let mut moves: Vec<OrdoMove> =
+                    self.steps(Kind::Forward).into_iter().map(|first| OrdoMove { first, then: None }).collect();
                 for first in self.steps(Kind::Sideways) {
                     let mut next = self.clone();
                     next.apply_step(&first);
@@ -648,10 +578,8 @@ impl Game for Ordo {
                         moves.push(OrdoMove { first, then: None });
                         continue;
                     }
-                    moves.extend(next.steps(Kind::Forward).into_iter().map(|then| OrdoMove {
-                        first,
-                        then: Some(then),
-                    }));
+                    moves
+                        .extend(next.steps(Kind::Forward).into_iter().map(|then| OrdoMove { first, then: Some(then) }));
                 }
                 moves
             }
@@ -677,10 +605,7 @@ impl Game for Ordo {
             } else {
                 Reason::NoLegalMove
             };
-            return Some(Outcome {
-                winner: Some(self.side.other()),
-                reason,
-            });
+            return Some(Outcome { winner: Some(self.side.other()), reason });
         }
         None
     }
@@ -724,11 +649,8 @@ impl Game for Ordo {
 fn parse_move_text(text: &str, rules: Rules) -> Result<OrdoMove, MoveError> {
     let parts: Vec<&str> = text.split(',').collect();
     if parts.len() > 2 || (parts.len() == 2 && rules == Rules::Classic) {
-        let why = if rules == Rules::Classic {
-            "Ordo Classic moves have one part"
-        } else {
-            "a turn has at most two parts"
-        };
+        let why =
+            if rules == Rules::Classic { "Ordo Classic moves have one part" } else { "a turn has at most two parts" };
         return Err(syntax(text, why));
     }
     let first = parse_step(parts[0], text)?;
@@ -747,29 +669,14 @@ fn parse_step(part: &str, text: &str) -> Result<Step, MoveError> {
         None => (part, None),
     };
     if let Some((line, to)) = body.split_once(':').map(|(a, rest)| (a, rest)) {
-        let (last, to) = to
-            .split_once('-')
-            .ok_or_else(|| syntax(text, "an ordo move is written first:last-dest"))?;
-        let (first, last, to) = (
-            parse_square(line, text)?,
-            parse_square(last, text)?,
-            parse_square(to, text)?,
-        );
+        let (last, to) = to.split_once('-').ok_or_else(|| syntax(text, "an ordo move is written first:last-dest"))?;
+        let (first, last, to) = (parse_square(line, text)?, parse_square(last, text)?, parse_square(to, text)?);
         let same_rank = first / 10 == last / 10;
         let same_file = first % 10 == last % 10;
         if first >= last || !(same_rank || same_file) {
-            return Err(syntax(
-                text,
-                "an ordo is named by its two ends along one rank or file, the lower one first",
-            ));
+            return Err(syntax(text, "an ordo is named by its two ends along one rank or file, the lower one first"));
         }
-        return Ok(Step {
-            first,
-            last,
-            to,
-            capture: false,
-            keep,
-        });
+        return Ok(Step { first, last, to, capture: false, keep });
     }
     let (from, to, capture) = if let Some((a, b)) = body.split_once('x') {
         (a, b, true)
@@ -779,13 +686,7 @@ fn parse_step(part: &str, text: &str) -> Result<Step, MoveError> {
         return Err(syntax(text, "expected from-to, fromxto or first:last-dest"));
     };
     let (from, to) = (parse_square(from, text)?, parse_square(to, text)?);
-    Ok(Step {
-        first: from,
-        last: from,
-        to,
-        capture,
-        keep,
-    })
+    Ok(Step { first: from, last: from, to, capture, keep })
 }
 
 impl fmt::Display for Ordo {
@@ -815,27 +716,17 @@ impl FromStr for Ordo {
     type Err = PositionError;
     fn from_str(s: &str) -> Result<Ordo, PositionError> {
         let f = super::fields(s, &["ordo", "ordo-x"], &["board", "side"])?;
-        let rules = if f[0] == "ordo" {
-            Rules::Classic
-        } else {
-            Rules::X
-        };
+        let rules = if f[0] == "ordo" { Rules::Classic } else { Rules::X };
         let ranks: Vec<&str> = f[1].split('/').collect();
         if ranks.len() != 8 {
-            return Err(PositionError(format!(
-                "the board has {} ranks, expected 8 separated by '/'",
-                ranks.len()
-            )));
+            return Err(PositionError(format!("the board has {} ranks, expected 8 separated by '/'", ranks.len())));
         }
         let mut pieces = [0 as Bb; 2];
         for (i, row) in ranks.iter().enumerate() {
             let rank = 7 - i as u8;
             let n = row.chars().count();
             if n != 10 {
-                return Err(PositionError(format!(
-                    "rank {} has {n} squares, expected 10",
-                    rank + 1
-                )));
+                return Err(PositionError(format!("rank {} has {n} squares, expected 10", rank + 1)));
             }
             for (file, ch) in row.chars().enumerate() {
                 let b = bit(rank * 10 + file as u8);
@@ -856,24 +747,16 @@ impl FromStr for Ordo {
             "w" => Side::First,
             "b" => Side::Second,
             other => {
-                return Err(PositionError(format!(
-                    "side field is '{other}', expected w or b"
-                )));
+                return Err(PositionError(format!("side field is '{other}', expected w or b")));
             }
         };
         for (s, name) in [(Side::First, "white"), (Side::Second, "blue")] {
             let n = pieces[s.index()].count_ones();
             if n > MAX_PIECES {
-                return Err(PositionError(format!(
-                    "{name} has {n} pieces, at most {MAX_PIECES} exist"
-                )));
+                return Err(PositionError(format!("{name} has {n} pieces, at most {MAX_PIECES} exist")));
             }
         }
-        let pos = Ordo {
-            pieces,
-            side,
-            rules,
-        };
+        let pos = Ordo { pieces, side, rules };
         // Positions no game can reach: the side to move already won, or the side that just
         // moved has no pieces.
         let (mover, last) = (side, side.other());
@@ -885,23 +768,13 @@ impl FromStr for Ordo {
             )));
         }
         if pos.pieces(last) == 0 {
-            return Err(PositionError(format!(
-                "{} has no pieces but {} is to move",
-                name(last),
-                name(mover)
-            )));
+            return Err(PositionError(format!("{} has no pieces but {} is to move", name(last), name(mover))));
         }
         if !is_connected(pos.pieces(last)) {
-            return Err(PositionError(format!(
-                "{} has just moved but its pieces are not one group",
-                name(last)
-            )));
+            return Err(PositionError(format!("{} has just moved but its pieces are not one group", name(last))));
         }
         if rules == Rules::X && !is_connected(pos.pieces(mover)) {
-            return Err(PositionError(format!(
-                "{} is disconnected, which Ordo X never allows",
-                name(mover)
-            )));
+            return Err(PositionError(format!("{} is disconnected, which Ordo X never allows", name(mover))));
         }
         Ok(pos)
     }

@@ -2,9 +2,7 @@
 //! Owns pawn steps, builds (one or two tiles, the free-side rule, `build-near-source`),
 //! splitting into parts, the end and the tallest-first scoring, and the Volterra notation.
 
-use super::{
-    Cell, Effect, Game, MoveError, Outcome, PositionError, Reason, Side, Variant, illegal, syntax,
-};
+use super::{Cell, Effect, Game, MoveError, Outcome, PositionError, Reason, Side, Variant, illegal, syntax};
 use std::fmt;
 use std::str::FromStr;
 
@@ -15,9 +13,7 @@ const CELLS: usize = 20;
 pub const TILES_PER_COLOUR: u32 = 10;
 
 /// Rule options for a Volterra game.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Options {
     /// A build's destination must be next to the source tower instead of next to the pawn.
     pub build_near_source: bool,
@@ -34,11 +30,7 @@ pub struct Tower {
 impl Tower {
     /// The colour of tile `i` from the bottom: the side that owns that colour.
     pub fn tile(&self, i: u8) -> Side {
-        if self.dark >> i & 1 == 1 {
-            Side::Second
-        } else {
-            Side::First
-        }
+        if self.dark >> i & 1 == 1 { Side::Second } else { Side::First }
     }
 
     /// The owner: the colour of the top tile.
@@ -66,12 +58,7 @@ fn index(c: Cell) -> Option<u8> {
 
 /// Whether two cells touch, corners included.
 fn adjacent(a: u8, b: u8) -> bool {
-    let (ax, ay, bx, by) = (
-        (a % FILES) as i8,
-        (a / FILES) as i8,
-        (b % FILES) as i8,
-        (b / FILES) as i8,
-    );
+    let (ax, ay, bx, by) = ((a % FILES) as i8, (a / FILES) as i8, (b % FILES) as i8, (b / FILES) as i8);
     a != b && (ax - bx).abs() <= 1 && (ay - by).abs() <= 1
 }
 
@@ -88,13 +75,7 @@ impl fmt::Display for Action {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             Action::Step { from, to } => write!(f, "P{}-{}", cell(from), cell(to)),
-            Action::Build { src, dst, two } => write!(
-                f,
-                "{}{}{}",
-                cell(src),
-                if two { '=' } else { '-' },
-                cell(dst)
-            ),
+            Action::Build { src, dst, two } => write!(f, "{}{}{}", cell(src), if two { '=' } else { '-' }, cell(dst)),
         }
     }
 }
@@ -147,22 +128,15 @@ pub struct Volterra {
 
 impl Volterra {
     pub fn initial(options: Options) -> Volterra {
-        let mut v: Volterra = "volterra D,L,D,L/L,D,L,D/D,Ll,Dd,L/L,D,L,D/D,L,D,L l"
-            .parse()
-            .expect("the initial position parses");
+        let mut v: Volterra =
+            "volterra D,L,D,L/L,D,L,D/D,Ll,Dd,L/L,D,L,D/D,L,D,L l".parse().expect("the initial position parses");
         v.options = options;
         v
     }
 
     /// The empty grid of the free-setup variant, light to lay the first tile.
     pub fn free_setup(options: Options) -> Volterra {
-        Volterra {
-            towers: [Tower::default(); CELLS],
-            pawns: [None; 2],
-            side: Side::First,
-            free: true,
-            options,
-        }
+        Volterra { towers: [Tower::default(); CELLS], pawns: [None; 2], side: Side::First, free: true, options }
     }
 
     pub fn options(&self) -> Options {
@@ -198,19 +172,12 @@ impl Volterra {
             || y == 0
             || x == FILES - 1
             || y == RANKS - 1
-            || [i - 1, i + 1, i - FILES, i + FILES]
-                .iter()
-                .any(|&n| self.towers[n as usize].is_hole())
+            || [i - 1, i + 1, i - FILES, i + FILES].iter().any(|&n| self.towers[n as usize].is_hole())
     }
 
     /// The heights of a side's towers, tallest first.
     pub fn heights(&self, side: Side) -> Vec<u8> {
-        let mut h: Vec<u8> = self
-            .towers
-            .iter()
-            .filter(|t| t.owner() == Some(side))
-            .map(|t| t.height)
-            .collect();
+        let mut h: Vec<u8> = self.towers.iter().filter(|t| t.owner() == Some(side)).map(|t| t.height).collect();
         h.sort_unstable_by(|a, b| b.cmp(a));
         h
     }
@@ -220,10 +187,7 @@ impl Volterra {
             return;
         };
         for to in 0..CELLS as u8 {
-            if adjacent(from, to)
-                && self.towers[to as usize].owner() == Some(self.side)
-                && !self.has_pawn(to)
-            {
+            if adjacent(from, to) && self.towers[to as usize].owner() == Some(self.side) && !self.has_pawn(to) {
                 out.push(Action::Step { from, to });
             }
         }
@@ -235,35 +199,15 @@ impl Volterra {
         };
         for src in 0..CELLS as u8 {
             let t = self.towers[src as usize];
-            if !adjacent(pawn, src)
-                || t.owner() != Some(self.side)
-                || self.has_pawn(src)
-                || !self.has_free_side(src)
-            {
+            if !adjacent(pawn, src) || t.owner() != Some(self.side) || self.has_pawn(src) || !self.has_free_side(src) {
                 continue;
             }
-            let near = if self.options.build_near_source {
-                src
-            } else {
-                pawn
-            };
+            let near = if self.options.build_near_source { src } else { pawn };
             for dst in 0..CELLS as u8 {
-                if dst != src
-                    && adjacent(near, dst)
-                    && !self.towers[dst as usize].is_hole()
-                    && !self.has_pawn(dst)
-                {
-                    out.push(Action::Build {
-                        src,
-                        dst,
-                        two: false,
-                    });
+                if dst != src && adjacent(near, dst) && !self.towers[dst as usize].is_hole() && !self.has_pawn(dst) {
+                    out.push(Action::Build { src, dst, two: false });
                     if t.height >= 2 {
-                        out.push(Action::Build {
-                            src,
-                            dst,
-                            two: true,
-                        });
+                        out.push(Action::Build { src, dst, two: true });
                     }
                 }
             }
@@ -275,19 +219,12 @@ impl Volterra {
         match *action {
             Action::Step { from, to } => {
                 self.pawns[self.side.index()] = Some(to);
-                vec![Effect::PawnMoved {
-                    side: self.side,
-                    from: cell(from),
-                    to: cell(to),
-                }]
+                vec![Effect::PawnMoved { side: self.side, from: cell(from), to: cell(to) }]
             }
             Action::Build { src, dst, two } => {
                 let n = if two { 2 } else { 1 };
                 let (s, d) = (self.towers[src as usize], self.towers[dst as usize]);
-                let lifted = Tower {
-                    height: n,
-                    dark: (s.dark >> (s.height - n)) & ((1 << n) - 1),
-                };
+                let lifted = Tower { height: n, dark: (s.dark >> (s.height - n)) & ((1 << n) - 1) };
                 let mut effects = vec![Effect::Stacked {
                     from: cell(src),
                     to: cell(dst),
@@ -296,14 +233,8 @@ impl Volterra {
                     to_height: d.height,
                 }];
                 let rest = s.height - n;
-                self.towers[src as usize] = Tower {
-                    height: rest,
-                    dark: s.dark & ((1u32 << rest) - 1),
-                };
-                self.towers[dst as usize] = Tower {
-                    height: d.height + n,
-                    dark: d.dark | (lifted.dark << d.height),
-                };
+                self.towers[src as usize] = Tower { height: rest, dark: s.dark & ((1u32 << rest) - 1) };
+                self.towers[dst as usize] = Tower { height: d.height + n, dark: d.dark | (lifted.dark << d.height) };
                 effects.extend(self.split());
                 effects
             }
@@ -323,10 +254,7 @@ impl Volterra {
             part[start] = parts;
             while let Some(i) = stack.pop() {
                 for n in 0..CELLS {
-                    if part[n] == usize::MAX
-                        && !self.towers[n].is_hole()
-                        && adjacent(i as u8, n as u8)
-                    {
+                    if part[n] == usize::MAX && !self.towers[n].is_hole() && adjacent(i as u8, n as u8) {
                         part[n] = parts;
                         stack.push(n);
                     }
@@ -376,10 +304,9 @@ impl Volterra {
             (Phase::Laying, _) => {
                 format!("the grid is being filled: {name} lays a tile with +cell")
             }
-            (Phase::PlacingPawns, VolterraMove::Place(c)) => format!(
-                "{} is not a tower of {name}'s colour without a pawn",
-                cell(*c)
-            ),
+            (Phase::PlacingPawns, VolterraMove::Place(c)) => {
+                format!("{} is not a tower of {name}'s colour without a pawn", cell(*c))
+            }
             (Phase::PlacingPawns, _) => format!("{name} puts the pawn on a tower with @cell"),
             (Phase::Play, VolterraMove::Turn(a, b)) => {
                 if self.outcome().is_some() {
@@ -387,8 +314,7 @@ impl Volterra {
                 }
                 if matches!(
                     (a, b),
-                    (Action::Step { .. }, Action::Step { .. })
-                        | (Action::Build { .. }, Action::Build { .. })
+                    (Action::Step { .. }, Action::Step { .. }) | (Action::Build { .. }, Action::Build { .. })
                 ) {
                     return "a turn is one pawn step and one build, in either order".into();
                 }
@@ -400,9 +326,7 @@ impl Volterra {
                     if !options.contains(action) {
                         let which = if k == 0 { "first" } else { "second" };
                         return match *action {
-                            Action::Step { from, .. }
-                                if pos.pawns[self.side.index()] != Some(from) =>
-                            {
+                            Action::Step { from, .. } if pos.pawns[self.side.index()] != Some(from) => {
                                 format!("{name}'s pawn is not on {}", cell(from))
                             }
                             Action::Step { to, .. } => format!(
@@ -410,8 +334,7 @@ impl Volterra {
                                 cell(to)
                             ),
                             Action::Build { src, .. }
-                                if pos.towers[src as usize].owner() == Some(self.side)
-                                    && !pos.has_free_side(src) =>
+                                if pos.towers[src as usize].owner() == Some(self.side) && !pos.has_free_side(src) =>
                             {
                                 format!("the tower on {} has no free side", cell(src))
                             }
@@ -431,11 +354,7 @@ impl Game for Volterra {
     type Move = VolterraMove;
 
     fn variant(&self) -> Variant {
-        if self.free {
-            Variant::VolterraFree
-        } else {
-            Variant::Volterra
-        }
+        if self.free { Variant::VolterraFree } else { Variant::Volterra }
     }
 
     fn side_to_move(&self) -> Side {
@@ -444,14 +363,11 @@ impl Game for Volterra {
 
     fn legal_moves(&self) -> Vec<VolterraMove> {
         match self.phase() {
-            Phase::Laying => (0..CELLS as u8)
-                .filter(|&i| self.towers[i as usize].is_hole())
-                .map(VolterraMove::Lay)
-                .collect(),
+            Phase::Laying => {
+                (0..CELLS as u8).filter(|&i| self.towers[i as usize].is_hole()).map(VolterraMove::Lay).collect()
+            }
             Phase::PlacingPawns => (0..CELLS as u8)
-                .filter(|&i| {
-                    self.towers[i as usize].owner() == Some(self.side) && !self.has_pawn(i)
-                })
+                .filter(|&i| self.towers[i as usize].owner() == Some(self.side) && !self.has_pawn(i))
                 .map(VolterraMove::Place)
                 .collect(),
             Phase::Play => self.turns(),
@@ -466,21 +382,12 @@ impl Game for Volterra {
                 e
             }
             VolterraMove::Lay(i) => {
-                self.towers[i as usize] = Tower {
-                    height: 1,
-                    dark: if self.side == Side::Second { 1 } else { 0 },
-                };
-                vec![Effect::Placed {
-                    at: cell(i),
-                    side: self.side,
-                }]
+                self.towers[i as usize] = Tower { height: 1, dark: if self.side == Side::Second { 1 } else { 0 } };
+                vec![Effect::Placed { at: cell(i), side: self.side }]
             }
             VolterraMove::Place(i) => {
                 self.pawns[self.side.index()] = Some(i);
-                vec![Effect::PawnPlaced {
-                    at: cell(i),
-                    side: self.side,
-                }]
+                vec![Effect::PawnPlaced { at: cell(i), side: self.side }]
             }
         };
         self.side = self.side.other();
@@ -496,21 +403,11 @@ impl Game for Volterra {
         let at = |v: &Vec<u8>, i: usize| v.get(i).copied().unwrap_or(0);
         for i in 0..n {
             if at(&a, i) != at(&b, i) {
-                let winner = if at(&a, i) > at(&b, i) {
-                    Side::First
-                } else {
-                    Side::Second
-                };
-                return Some(Outcome {
-                    winner: Some(winner),
-                    reason: Reason::TallerTowers,
-                });
+                let winner = if at(&a, i) > at(&b, i) { Side::First } else { Side::Second };
+                return Some(Outcome { winner: Some(winner), reason: Reason::TallerTowers });
             }
         }
-        Some(Outcome {
-            winner: None,
-            reason: Reason::EqualTowers,
-        })
+        Some(Outcome { winner: None, reason: Reason::EqualTowers })
     }
 
     fn parse_move(&self, text: &str) -> Result<VolterraMove, MoveError> {
@@ -530,29 +427,17 @@ fn parse_cell(s: &str, text: &str) -> Result<u8, MoveError> {
 
 fn parse_action(s: &str, text: &str) -> Result<Action, MoveError> {
     if let Some(step) = s.strip_prefix('P') {
-        let (a, b) = step
-            .split_once('-')
-            .ok_or_else(|| syntax(text, "a pawn step is written Pfrom-to"))?;
-        return Ok(Action::Step {
-            from: parse_cell(a, text)?,
-            to: parse_cell(b, text)?,
-        });
+        let (a, b) = step.split_once('-').ok_or_else(|| syntax(text, "a pawn step is written Pfrom-to"))?;
+        return Ok(Action::Step { from: parse_cell(a, text)?, to: parse_cell(b, text)? });
     }
     let (a, b, two) = if let Some((a, b)) = s.split_once('=') {
         (a, b, true)
     } else if let Some((a, b)) = s.split_once('-') {
         (a, b, false)
     } else {
-        return Err(syntax(
-            text,
-            "expected a pawn step Pfrom-to or a build src-dst (one tile) or src=dst (two tiles)",
-        ));
+        return Err(syntax(text, "expected a pawn step Pfrom-to or a build src-dst (one tile) or src=dst (two tiles)"));
     };
-    Ok(Action::Build {
-        src: parse_cell(a, text)?,
-        dst: parse_cell(b, text)?,
-        two,
-    })
+    Ok(Action::Build { src: parse_cell(a, text)?, dst: parse_cell(b, text)?, two })
 }
 
 fn parse_move_text(text: &str) -> Result<VolterraMove, MoveError> {
@@ -564,15 +449,9 @@ fn parse_move_text(text: &str) -> Result<VolterraMove, MoveError> {
     }
     let parts: Vec<&str> = text.split(',').collect();
     let [a, b] = parts[..] else {
-        return Err(syntax(
-            text,
-            "a turn is two actions joined by ',' (for example Pb3-a4,a3-b4)",
-        ));
+        return Err(syntax(text, "a turn is two actions joined by ',' (for example Pb3-a4,a3-b4)"));
     };
-    Ok(VolterraMove::Turn(
-        parse_action(a, text)?,
-        parse_action(b, text)?,
-    ))
+    Ok(VolterraMove::Turn(parse_action(a, text)?, parse_action(b, text)?))
 }
 
 impl fmt::Display for Volterra {
@@ -630,10 +509,7 @@ impl FromStr for Volterra {
         let free = f[0] == "volterra-free";
         let ranks: Vec<&str> = f[1].split('/').collect();
         if ranks.len() != RANKS as usize {
-            return Err(PositionError(format!(
-                "the board has {} ranks, expected 5 separated by '/'",
-                ranks.len()
-            )));
+            return Err(PositionError(format!("the board has {} ranks, expected 5 separated by '/'", ranks.len())));
         }
         let mut towers = [Tower::default(); CELLS];
         let mut pawns = [None; 2];
@@ -651,8 +527,7 @@ impl FromStr for Volterra {
             for (file, text) in cells.iter().enumerate() {
                 let i = rank * FILES + file as u8;
                 let name = cell(i);
-                let (stack, pawn) = match text.char_indices().find(|(_, c)| c.is_ascii_lowercase())
-                {
+                let (stack, pawn) = match text.char_indices().find(|(_, c)| c.is_ascii_lowercase()) {
                     Some((k, _)) => (&text[..k], &text[k..]),
                     None => (*text, ""),
                 };
@@ -663,11 +538,7 @@ impl FromStr for Volterra {
                     continue;
                 }
                 if stack.is_empty() {
-                    let why = if pawn.is_empty() {
-                        "is empty (write - for a hole)"
-                    } else {
-                        "has a pawn but no tiles"
-                    };
+                    let why = if pawn.is_empty() { "is empty (write - for a hole)" } else { "has a pawn but no tiles" };
                     return Err(PositionError(format!("cell {name} {why}")));
                 }
                 let mut t = Tower::default();
@@ -703,9 +574,7 @@ impl FromStr for Volterra {
                     };
                     let colour = if side == Side::First { "light" } else { "dark" };
                     if pawns[side.index()].is_some() {
-                        return Err(PositionError(format!(
-                            "two {colour} pawns (the second on {name})"
-                        )));
+                        return Err(PositionError(format!("two {colour} pawns (the second on {name})")));
                     }
                     if t.owner() != Some(side) {
                         return Err(PositionError(format!(
@@ -721,18 +590,10 @@ impl FromStr for Volterra {
             "l" => Side::First,
             "d" => Side::Second,
             other => {
-                return Err(PositionError(format!(
-                    "side field is '{other}', expected l or d"
-                )));
+                return Err(PositionError(format!("side field is '{other}', expected l or d")));
             }
         };
-        let pos = Volterra {
-            towers,
-            pawns,
-            side,
-            free,
-            options,
-        };
+        let pos = Volterra { towers, pawns, side, free, options };
         let missing: Vec<&str> = [(Side::First, "light"), (Side::Second, "dark")]
             .iter()
             .filter(|(s, _)| pawns[s.index()].is_none())
@@ -740,40 +601,25 @@ impl FromStr for Volterra {
             .collect();
         if !missing.is_empty() {
             if !free {
-                return Err(PositionError(format!(
-                    "the {} pawn is missing",
-                    missing.join(" and ")
-                )));
+                return Err(PositionError(format!("the {} pawn is missing", missing.join(" and "))));
             }
             // Free setup: tiles alternate from light, then light's pawn, then dark's.
             let laid = tiles[0] + tiles[1];
             let (expected, why) = match pos.phase() {
                 Phase::Laying if pawns.iter().any(Option::is_some) => {
-                    return Err(PositionError(
-                        "a pawn stands on the grid before it is full".into(),
-                    ));
+                    return Err(PositionError("a pawn stands on the grid before it is full".into()));
                 }
-                Phase::Laying => (
-                    if laid % 2 == 0 {
-                        Side::First
-                    } else {
-                        Side::Second
-                    },
-                    "tiles are laid alternately, light first",
-                ),
+                Phase::Laying => {
+                    (if laid % 2 == 0 { Side::First } else { Side::Second }, "tiles are laid alternately, light first")
+                }
                 _ => (
-                    if pawns[0].is_none() {
-                        Side::First
-                    } else {
-                        Side::Second
-                    },
+                    if pawns[0].is_none() { Side::First } else { Side::Second },
                     "light puts its pawn first, then dark",
                 ),
             };
             if towers.iter().any(|t| t.height > 1) {
                 return Err(PositionError(
-                    "a tower of several tiles before setup is over: setup lays one tile per cell"
-                        .into(),
+                    "a tower of several tiles before setup is over: setup lays one tile per cell".into(),
                 ));
             }
             if pos.phase() == Phase::Laying && tiles[0] != tiles[1] + (laid % 2) {
@@ -783,10 +629,7 @@ impl FromStr for Volterra {
                 )));
             }
             if side != expected {
-                return Err(PositionError(format!(
-                    "side field is '{}', but {why}",
-                    f[2]
-                )));
+                return Err(PositionError(format!("side field is '{}', but {why}", f[2])));
             }
         }
         Ok(pos)

@@ -54,9 +54,7 @@ pub fn check_fixture(name: &str, parse: impl Fn(&str) -> AnyGame) -> Vec<String>
 pub fn check_round_trip(game: &AnyGame) {
     for mv in game.legal_moves() {
         let text = mv.to_string();
-        let back = game
-            .parse_move(&text)
-            .unwrap_or_else(|e| panic!("{game}: {text} does not parse back: {e}"));
+        let back = game.parse_move(&text).unwrap_or_else(|e| panic!("{game}: {text} does not parse back: {e}"));
         assert_eq!(back, mv, "{game}: {text}");
         assert_eq!(back.to_string(), text);
     }

@@ -1,0 +1,834 @@
+//! CTOR on an N × N torus (N = 8 or 10): Put, Move, Landing and End of turn, the automatic
+//! replace cascade, the allowance table and opening turns, secret squares as hidden
+//! information, the sand-glass timeout, team data, the auxiliary border, and the notation.
+
+use super::{Cell, Effect, Game, MoveError, Outcome, PositionError, Reason, Side, Variant, illegal, syntax};
+use std::fmt;
+use std::str::FromStr;
+
+/// Squares are numbered 1…N² row by row from the top left, as on the kit's record sheets.
+pub type Square = u16;
+
+/// Discs of one colour: bit `sq - 1`.
+type Bb = u128;
+
+/// How many of its 8 neighbours a disc needs of the other colour to be turned over.
+pub const REPLACE_AT: u32 = 5;
+/// Secret squares per team.
+pub const SECRETS: usize = 5;
+/// The sand-glass settings of the kit, in seconds.
+pub const TIMERS: [u8; 4] = [5, 10, 15, 30];
+
+/// What a team may still do in a turn.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct Allowance {
+    pub puts: u8,
+    pub steps: u8,
+    pub landings: u8,
+}
+
+impl fmt::Display for Allowance {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "P{}M{}L{}", self.puts, self.steps, self.landings)
+    }
+}
+
+impl Allowance {
+    fn fits_in(&self, full: &Allowance) -> bool {
+        self.puts <= full.puts && self.steps <= full.steps && self.landings <= full.landings
+    }
+}
+
+/// The two teams: their sizes (1 to 3 players) and, for team play, the members' names.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct Teams {
+    /// Players in the black team (first) and the white team.
+    pub sizes: [u8; 2],
+    /// Names of the members, in the order they take the team's Puts (may be empty).
+    pub members: [Vec<String>; 2],
+}
+
+impl Default for Teams {
+    fn default() -> Teams {
+        Teams { sizes: [1, 1], members: [Vec::new(), Vec::new()] }
+    }
+}
+
+impl Teams {
+    /// The allowance of a normal turn, from the seed's table: the row of the larger team,
+    /// with no Landing when the teams are unequal; `landing` overrides the Landing column.
+    pub fn allowance(&self, landing: Option<u8>) -> Allowance {
+        let larger = self.sizes[0].max(self.sizes[1]);
+        let mut a = match larger {
+            1 => Allowance { puts: 2, steps: 2, landings: 1 },
+            2 => Allowance { puts: 2, steps: 2, landings: 0 },
+            _ => Allowance { puts: 3, steps: 3, landings: 0 },
+        };
+        if self.sizes[0] != self.sizes[1] {
+            a.landings = 0;
+        }
+        if let Some(l) = landing {
+            a.landings = l;
+        }
+        a
+    }
+}
+
+impl fmt::Display for Teams {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}v{}", self.sizes[0], self.sizes[1])
+    }
+}
+
+/// Rule options that the position string does not carry (except `landing`, written as a
+/// trailing `landing=N` field).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct Options {
+    /// Landings per normal turn, instead of the table's.
+    pub landing: Option<u8>,
+    /// The sand-glass: seconds per turn (5, 10, 15 or 30), after which the turn ends.
+    pub timer: Option<u8>,
+}
+
+/// The state of one secret square.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum SecretState {
+    /// Not yet hit.
+    Hidden,
+    /// The opponent put a disc on it this turn: it works when the owner's turn starts.
+    Pending,
+    /// It worked and is known to both teams.
+    Revealed,
+}
+
+/// An operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CtorMove {
+    Put(Square),
+    Move(Square, Square),
+    /// Two own discs off (`a < b`), one on `dest`.
+    Landing(Square, Square, Square),
+    /// End of turn.
+    End,
+    /// The sand-glass ran out: the turn ends (only with a turn timer).
+    Timeout,
+}
+
+impl fmt::Display for CtorMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CtorMove::Put(s) => write!(f, "P{s}"),
+            CtorMove::Move(a, b) => write!(f, "M{a}-{b}"),
+            CtorMove::Landing(a, b, d) => write!(f, "L{a},{b}>{d}"),
+            CtorMove::End => write!(f, "E"),
+            CtorMove::Timeout => write!(f, "T"),
+        }
+    }
+}
+
+/// The result of a blind team Put: the accepted choices, and the members who must choose again.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BlindPut {
+    pub accepted: Vec<(u8, Square)>,
+    pub choose_again: Vec<u8>,
+}
+
+/// A CTOR game: the public position, the options, and the hidden secret squares.
+///
+/// ```
+/// use tablero::rules::{Game, ctor::{Ctor, Options, Teams}};
+/// let g = Ctor::new(8, Teams::default(), Options::default());
+/// assert_eq!(g.legal_moves().len(), 65); // 64 Puts and End of turn
+/// assert_eq!(g.perft(2), 129);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Ctor {
+    n: u8,
+    discs: [Bb; 2],
+    side: Side,
+    turn: u32,
+    left: Allowance,
+    teams: Teams,
+    /// Consecutive finished turns without an operation (2 ends the game).
+    idle: u8,
+    options: Options,
+    secrets: [Vec<(Square, SecretState)>; 2],
+    /// Turns that ended because the sand-glass ran out.
+    timeouts: Vec<u32>,
+    /// Operations in the current turn, in order: for the record of team Puts.
+    puts_this_turn: u8,
+}
+
+/// The 8 neighbours of every square on an N × N torus, as masks.
+fn neighbour_masks(n: u8) -> Vec<Bb> {
+    let n = n as i32;
+    (0..n * n)
+        .map(|i| {
+            let (r, c) = (i / n, i % n);
+            let mut m: Bb = 0;
+            for dr in -1..=1 {
+                for dc in -1..=1 {
+                    if (dr, dc) != (0, 0) {
+                        m |= 1 << (((r + dr).rem_euclid(n)) * n + (c + dc).rem_euclid(n));
+                    }
+                }
+            }
+            m
+        })
+        .collect()
+}
+
+thread_local! {
+    static MASKS: [Vec<Bb>; 2] = [neighbour_masks(8), neighbour_masks(10)];
+}
+
+fn with_masks<R>(n: u8, f: impl FnOnce(&[Bb]) -> R) -> R {
+    MASKS.with(|m| f(&m[if n == 8 { 0 } else { 1 }]))
+}
+
+fn bits(mut bb: Bb) -> impl Iterator<Item = Square> {
+    std::iter::from_fn(move || {
+        (bb != 0).then(|| {
+            let i = bb.trailing_zeros() as Square;
+            bb &= bb - 1;
+            i + 1
+        })
+    })
+}
+
+impl Ctor {
+    /// The empty field at the start of the game.
+    pub fn new(n: u8, teams: Teams, options: Options) -> Ctor {
+        assert!(n == 8 || n == 10, "CTOR is played on 8 × 8 or 10 × 10");
+        let mut g = Ctor {
+            n,
+            discs: [0; 2],
+            side: Side::First,
+            turn: 1,
+            left: Allowance::default(),
+            teams,
+            idle: 0,
+            options,
+            secrets: [Vec::new(), Vec::new()],
+            timeouts: Vec::new(),
+            puts_this_turn: 0,
+        };
+        g.left = g.allowance(1);
+        g
+    }
+
+    pub fn size(&self) -> u8 {
+        self.n
+    }
+
+    pub fn teams(&self) -> &Teams {
+        &self.teams
+    }
+
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    pub fn turn(&self) -> u32 {
+        self.turn
+    }
+
+    /// What the side to move may still do this turn.
+    pub fn left(&self) -> Allowance {
+        self.left
+    }
+
+    pub fn timeouts(&self) -> &[u32] {
+        &self.timeouts
+    }
+
+    fn squares(&self) -> Square {
+        self.n as Square * self.n as Square
+    }
+
+    fn full_mask(&self) -> Bb {
+        (1 << self.squares()) - 1
+    }
+
+    fn bit(sq: Square) -> Bb {
+        1 << (sq - 1)
+    }
+
+    /// The disc on a square (1…N²).
+    pub fn disc(&self, sq: Square) -> Option<Side> {
+        if sq == 0 || sq > self.squares() {
+            return None;
+        }
+        [Side::First, Side::Second].into_iter().find(|s| self.discs[s.index()] & Self::bit(sq) != 0)
+    }
+
+    pub fn count(&self, side: Side) -> u32 {
+        self.discs[side.index()].count_ones()
+    }
+
+    /// The square's cell: file from the left, rank from the bottom.
+    pub fn cell(&self, sq: Square) -> Cell {
+        let i = sq - 1;
+        let n = self.n as Square;
+        Cell::new((i % n) as u8, (self.n - 1) - (i / n) as u8)
+    }
+
+    /// The square at a cell of the main field.
+    pub fn square(&self, c: Cell) -> Option<Square> {
+        (c.file < self.n && c.rank < self.n)
+            .then(|| (self.n - 1 - c.rank) as Square * self.n as Square + c.file as Square + 1)
+    }
+
+    /// The 8 neighbours of a square across the wrap.
+    pub fn neighbours(&self, sq: Square) -> Vec<Square> {
+        with_masks(self.n, |m| bits(m[sq as usize - 1]).collect())
+    }
+
+    /// The 4 orthogonal neighbours of a square across the wrap.
+    pub fn orthogonal(&self, sq: Square) -> [Square; 4] {
+        let n = self.n as i32;
+        let i = sq as i32 - 1;
+        let (r, c) = (i / n, i % n);
+        [(-1, 0), (1, 0), (0, -1), (0, 1)]
+            .map(|(dr, dc)| ((r + dr).rem_euclid(n) * n + (c + dc).rem_euclid(n) + 1) as Square)
+    }
+
+    /// The auxiliary border: every cell of the ring (file, rank in -1…N, outside the field) with
+    /// the main-field square it duplicates. 4N + 4 cells; a corner square has 3 duplicates.
+    pub fn border(&self) -> Vec<((i8, i8), Square)> {
+        let n = self.n as i8;
+        let mut out = Vec::with_capacity(4 * n as usize + 4);
+        for rank in -1..=n {
+            for file in -1..=n {
+                if (0..n).contains(&file) && (0..n).contains(&rank) {
+                    continue;
+                }
+                let c = Cell::new(file.rem_euclid(n) as u8, rank.rem_euclid(n) as u8);
+                out.push(((file, rank), self.square(c).expect("wrapped into the field")));
+            }
+        }
+        out
+    }
+
+    /// The border cells that show a square.
+    pub fn duplicates(&self, sq: Square) -> Vec<(i8, i8)> {
+        self.border().into_iter().filter(|(_, s)| *s == sq).map(|(at, _)| at).collect()
+    }
+
+    /// The allowance of a turn, the opening turns included.
+    pub fn allowance(&self, turn: u32) -> Allowance {
+        let full = self.teams.allowance(self.options.landing);
+        match turn {
+            1 => Allowance { puts: 1, steps: 0, landings: 0 },
+            2 => Allowance { puts: 2, steps: 0, landings: 0 },
+            3 if full.puts == 3 => Allowance { puts: 3, steps: 0, landings: 0 },
+            _ => full,
+        }
+    }
+
+    /// Whether a turn is one of the opening turns (Puts only).
+    pub fn is_opening(&self, turn: u32) -> bool {
+        turn <= 2 || (turn == 3 && self.teams.allowance(self.options.landing).puts == 3)
+    }
+
+    /// Whether the current turn has had an operation.
+    pub fn had_operation(&self) -> bool {
+        self.left != self.allowance(self.turn)
+    }
+
+    /// Sets a team's secret squares (before the game).
+    pub fn set_secrets(&mut self, team: Side, squares: &[Square]) -> Result<(), String> {
+        if squares.len() != SECRETS {
+            return Err(format!("{} secret squares given, a team chooses {SECRETS}", squares.len()));
+        }
+        for (i, &sq) in squares.iter().enumerate() {
+            if sq == 0 || sq > self.squares() {
+                return Err(format!("secret square {sq} is not on the field (1 to {})", self.squares()));
+            }
+            if squares[..i].contains(&sq) {
+                return Err(format!("secret square {sq} is chosen twice"));
+            }
+        }
+        self.secrets[team.index()] = squares.iter().map(|&s| (s, SecretState::Hidden)).collect();
+        Ok(())
+    }
+
+    /// A team's secret squares with their states.
+    pub fn secrets(&self, team: Side) -> &[(Square, SecretState)] {
+        &self.secrets[team.index()]
+    }
+
+    /// The game as `team` may see it: the other team's secrets that have not worked are gone.
+    pub fn view(&self, team: Side) -> Ctor {
+        let mut v = self.clone();
+        v.secrets[team.other().index()].retain(|(_, st)| *st == SecretState::Revealed);
+        v
+    }
+
+    /// The member of the side to move who performs its next Put (the team's Puts are shared
+    /// in turn among its members).
+    pub fn put_member(&self) -> u8 {
+        self.puts_this_turn % self.teams.sizes[self.side.index()].max(1)
+    }
+
+    /// Resolves a blind team Put: members choose squares at the same time, in the order given;
+    /// a member whose square is taken (by the field or by an earlier member) must choose again.
+    pub fn resolve_blind_put(&self, choices: &[(u8, Square)]) -> BlindPut {
+        let mut accepted: Vec<(u8, Square)> = Vec::new();
+        let mut choose_again = Vec::new();
+        for &(member, sq) in choices {
+            let free = self.disc(sq).is_none() && sq >= 1 && sq <= self.squares();
+            if free && !accepted.iter().any(|(_, s)| *s == sq) && accepted.len() < self.left.puts as usize {
+                accepted.push((member, sq));
+            } else {
+                choose_again.push(member);
+            }
+        }
+        BlindPut { accepted, choose_again }
+    }
+
+    fn over(&self) -> Option<Outcome> {
+        let full = (self.discs[0] | self.discs[1]) == self.full_mask();
+        if !full && self.idle < 2 {
+            return None;
+        }
+        let (b, w) = (self.count(Side::First), self.count(Side::Second));
+        let winner = match b.cmp(&w) {
+            std::cmp::Ordering::Greater => Some(Side::First),
+            std::cmp::Ordering::Less => Some(Side::Second),
+            std::cmp::Ordering::Equal => None,
+        };
+        Some(Outcome { winner, reason: if full { Reason::FullField } else { Reason::IdleTurns } })
+    }
+
+    /// Records a change of a square and of its border duplicates.
+    fn changed(&self, sq: Square, effects: &mut Vec<Effect>) {
+        let side = self.disc(sq);
+        for (file, rank) in self.duplicates(sq) {
+            effects.push(Effect::Border { file, rank, side });
+        }
+    }
+
+    fn set(&mut self, sq: Square, side: Option<Side>, effects: &mut Vec<Effect>) {
+        let b = Self::bit(sq);
+        self.discs[0] &= !b;
+        self.discs[1] &= !b;
+        if let Some(s) = side {
+            self.discs[s.index()] |= b;
+        }
+        self.changed(sq, effects);
+    }
+
+    /// Runs the replace cascade for the side to move and returns its effects (the rules run it
+    /// by themselves at the start of a turn and after each operation).
+    pub fn replace_cascade(&mut self) -> Vec<Effect> {
+        let mut effects = Vec::new();
+        self.cascade(&mut effects);
+        effects
+    }
+
+    /// The replace cascade for the side to move: opponent discs with 5 or more of their 8
+    /// neighbours in the mover's colour turn over, a turned disc counting at once. Squares are
+    /// scanned in number order, again until none turns, so each flip is justified when it happens.
+    fn cascade(&mut self, effects: &mut Vec<Effect>) {
+        let (me, them) = (self.side.index(), self.side.other().index());
+        let n = self.n;
+        loop {
+            let mut changed = false;
+            for sq in bits(self.discs[them]) {
+                let hits = with_masks(n, |m| (m[sq as usize - 1] & self.discs[me]).count_ones());
+                if hits >= REPLACE_AT {
+                    self.set(sq, Some(self.side), effects);
+                    effects.push(Effect::Flipped { at: self.cell(sq), to: self.side });
+                    changed = true;
+                }
+            }
+            if !changed {
+                return;
+            }
+        }
+    }
+
+    /// A disc of the mover's was put on `sq` (Put or Landing): the opponent's secret there, if
+    /// any, will work at the start of the opponent's next turn.
+    fn hit_secret(&mut self, sq: Square) {
+        for s in self.secrets[self.side.other().index()].iter_mut() {
+            if s.0 == sq && s.1 == SecretState::Hidden {
+                s.1 = SecretState::Pending;
+            }
+        }
+    }
+
+    fn end_turn(&mut self, effects: &mut Vec<Effect>) {
+        self.idle = if self.had_operation() { 0 } else { self.idle + 1 };
+        self.side = self.side.other();
+        self.turn += 1;
+        self.left = self.allowance(self.turn);
+        self.puts_this_turn = 0;
+        if self.idle >= 2 {
+            return;
+        }
+        // Just before the owner's turn starts, its secret squares that were hit turn over.
+        let me = self.side;
+        let pending: Vec<Square> =
+            self.secrets[me.index()].iter().filter(|s| s.1 == SecretState::Pending).map(|s| s.0).collect();
+        for sq in pending {
+            if self.disc(sq) == Some(me.other()) {
+                self.set(sq, Some(me), effects);
+                effects.push(Effect::Flipped { at: self.cell(sq), to: me });
+            }
+            effects.push(Effect::SecretRevealed { at: self.cell(sq), owner: me });
+            for s in self.secrets[me.index()].iter_mut().filter(|s| s.0 == sq) {
+                s.1 = SecretState::Revealed;
+            }
+        }
+        self.cascade(effects);
+    }
+
+    fn parse_square(&self, s: &str, text: &str) -> Result<Square, MoveError> {
+        let sq: Square = s.parse().map_err(|_| syntax(text, format!("'{s}' is not a square number")))?;
+        if sq == 0 || sq > self.squares() {
+            return Err(syntax(text, format!("square {sq} is not on the field (1 to {})", self.squares())));
+        }
+        Ok(sq)
+    }
+
+    fn parse_move_text(&self, text: &str) -> Result<CtorMove, MoveError> {
+        let body = &text.get(1..).unwrap_or("");
+        match text.chars().next() {
+            Some('E') if body.is_empty() => Ok(CtorMove::End),
+            Some('T') if body.is_empty() => Ok(CtorMove::Timeout),
+            Some('P') => Ok(CtorMove::Put(self.parse_square(body, text)?)),
+            Some('M') => {
+                let (a, b) = body.split_once('-').ok_or_else(|| syntax(text, "a Move is written M<from>-<to>"))?;
+                Ok(CtorMove::Move(self.parse_square(a, text)?, self.parse_square(b, text)?))
+            }
+            Some('L') => {
+                let (pair, d) =
+                    body.split_once('>').ok_or_else(|| syntax(text, "a Landing is written L<a>,<b>><dest>"))?;
+                let (a, b) =
+                    pair.split_once(',').ok_or_else(|| syntax(text, "a Landing is written L<a>,<b>><dest>"))?;
+                let (a, b, d) = (self.parse_square(a, text)?, self.parse_square(b, text)?, self.parse_square(d, text)?);
+                if a == b {
+                    return Err(syntax(text, "a Landing takes two different discs off"));
+                }
+                Ok(CtorMove::Landing(a.min(b), a.max(b), d))
+            }
+            _ => Err(syntax(text, "expected P<sq>, M<from>-<to>, L<a>,<b>><dest> or E")),
+        }
+    }
+
+    fn why_illegal(&self, mv: &CtorMove) -> String {
+        if let Some(o) = self.over() {
+            return format!("the game is over ({})", o.reason);
+        }
+        let name = self.variant().side_name(self.side);
+        let opening = if self.is_opening(self.turn) { " (an opening turn only puts)" } else { "" };
+        match *mv {
+            CtorMove::Put(sq) if self.left.puts == 0 => format!("no Put left this turn{opening}, so not P{sq}"),
+            CtorMove::Put(sq) => format!("square {sq} is not empty"),
+            CtorMove::Move(..) if self.left.steps == 0 => format!("no Move step left this turn{opening}"),
+            CtorMove::Move(a, _) if self.disc(a) != Some(self.side) => format!("square {a} holds no {name} disc"),
+            CtorMove::Move(a, b) if !self.orthogonal(a).contains(&b) => format!("{b} is not orthogonally next to {a}"),
+            CtorMove::Move(_, b) => format!("square {b} is not empty"),
+            CtorMove::Landing(..) if self.left.landings == 0 => format!("no Landing left this turn{opening}"),
+            CtorMove::Landing(a, b, _) if self.disc(a) != Some(self.side) || self.disc(b) != Some(self.side) => {
+                format!("a Landing takes two {name} discs off, and {a} and {b} are not both {name}")
+            }
+            CtorMove::Landing(_, _, d) => format!("square {d} is not empty"),
+            CtorMove::Timeout => "there is no sand-glass in this game".into(),
+            CtorMove::End => "the turn cannot end now".into(),
+        }
+    }
+}
+
+impl Game for Ctor {
+    type Move = CtorMove;
+
+    fn variant(&self) -> Variant {
+        if self.n == 8 { Variant::Ctor8 } else { Variant::Ctor10 }
+    }
+
+    fn side_to_move(&self) -> Side {
+        self.side
+    }
+
+    fn legal_moves(&self) -> Vec<CtorMove> {
+        let mut out = Vec::new();
+        if self.over().is_some() {
+            return out;
+        }
+        let own = self.discs[self.side.index()];
+        let empty = self.full_mask() & !(self.discs[0] | self.discs[1]);
+        if self.left.puts > 0 {
+            out.extend(bits(empty).map(CtorMove::Put));
+        }
+        if self.left.steps > 0 {
+            for a in bits(own) {
+                for b in self.orthogonal(a) {
+                    // On 8 × 8 and 10 × 10 the four orthogonal neighbours are distinct.
+                    if empty & Self::bit(b) != 0 {
+                        out.push(CtorMove::Move(a, b));
+                    }
+                }
+            }
+        }
+        if self.left.landings > 0 {
+            let discs: Vec<Square> = bits(own).collect();
+            for (i, &a) in discs.iter().enumerate() {
+                for &b in &discs[i + 1..] {
+                    for d in bits(empty | Self::bit(a) | Self::bit(b)) {
+                        out.push(CtorMove::Landing(a, b, d));
+                    }
+                }
+            }
+        }
+        out.push(CtorMove::End);
+        out
+    }
+
+    /// Counts without listing: a Landing count alone can run to tens of thousands.
+    fn count_moves(&self) -> u64 {
+        if self.over().is_some() {
+            return 0;
+        }
+        let own = self.discs[self.side.index()];
+        let empty = self.full_mask() & !(self.discs[0] | self.discs[1]);
+        let mut n = 1u64;
+        if self.left.puts > 0 {
+            n += empty.count_ones() as u64;
+        }
+        if self.left.steps > 0 {
+            n += bits(own)
+                .map(|a| self.orthogonal(a).iter().filter(|&&b| empty & Self::bit(b) != 0).count() as u64)
+                .sum::<u64>();
+        }
+        if self.left.landings > 0 {
+            let k = own.count_ones() as u64;
+            n += k * k.saturating_sub(1) / 2 * (empty.count_ones() as u64 + 2);
+        }
+        n
+    }
+
+    fn play_unchecked(&mut self, mv: &CtorMove) -> Vec<Effect> {
+        let mut effects = Vec::new();
+        let me = self.side;
+        match *mv {
+            CtorMove::Put(sq) => {
+                self.set(sq, Some(me), &mut effects);
+                effects.insert(0, Effect::Placed { at: self.cell(sq), side: me });
+                self.hit_secret(sq);
+                self.left.puts -= 1;
+                self.puts_this_turn += 1;
+            }
+            CtorMove::Move(a, b) => {
+                effects.push(Effect::Moved { from: self.cell(a), to: self.cell(b) });
+                self.set(a, None, &mut effects);
+                self.set(b, Some(me), &mut effects);
+                self.left.steps -= 1;
+            }
+            CtorMove::Landing(a, b, d) => {
+                effects.push(Effect::Removed { at: self.cell(a) });
+                effects.push(Effect::Removed { at: self.cell(b) });
+                self.set(a, None, &mut effects);
+                self.set(b, None, &mut effects);
+                effects.push(Effect::Placed { at: self.cell(d), side: me });
+                self.set(d, Some(me), &mut effects);
+                self.hit_secret(d);
+                self.left.landings -= 1;
+            }
+            CtorMove::End => {
+                self.end_turn(&mut effects);
+                return effects;
+            }
+            CtorMove::Timeout => {
+                self.timeouts.push(self.turn);
+                self.end_turn(&mut effects);
+                return effects;
+            }
+        }
+        self.cascade(&mut effects);
+        effects
+    }
+
+    /// A timeout is accepted whenever the game has a sand-glass and is not over; every other
+    /// operation must be among the legal moves.
+    fn play(&mut self, mv: &CtorMove) -> Result<Vec<Effect>, MoveError> {
+        let ok = match mv {
+            CtorMove::Timeout => self.options.timer.is_some() && self.over().is_none(),
+            _ => self.legal_moves().contains(mv),
+        };
+        if !ok {
+            return Err(illegal(&mv.to_string(), self.why_illegal(mv)));
+        }
+        Ok(self.play_unchecked(mv))
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.over()
+    }
+
+    fn parse_move(&self, text: &str) -> Result<CtorMove, MoveError> {
+        let text = text.trim();
+        let mv = self.parse_move_text(text)?;
+        let ok = match mv {
+            CtorMove::Timeout => self.options.timer.is_some() && self.over().is_none(),
+            CtorMove::End => self.over().is_none(),
+            _ => self.legal_moves().contains(&mv),
+        };
+        if ok { Ok(mv) } else { Err(illegal(text, self.why_illegal(&mv))) }
+    }
+}
+
+impl fmt::Display for Ctor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ", self.variant().name())?;
+        let n = self.n as Square;
+        for row in 0..n {
+            for col in 0..n {
+                let ch = match self.disc(row * n + col + 1) {
+                    Some(Side::First) => 'B',
+                    Some(Side::Second) => 'W',
+                    None => '.',
+                };
+                write!(f, "{ch}")?;
+            }
+            if row + 1 < n {
+                write!(f, "/")?;
+            }
+        }
+        let side = if self.side == Side::First { 'b' } else { 'w' };
+        write!(f, " {side} {} {} {} {}", self.turn, self.left, self.teams, self.idle)?;
+        if let Some(l) = self.options.landing {
+            write!(f, " landing={l}")?;
+        }
+        Ok(())
+    }
+}
+
+fn parse_allowance(s: &str) -> Option<Allowance> {
+    let rest = s.strip_prefix('P')?;
+    let (p, rest) = rest.split_once('M')?;
+    let (m, l) = rest.split_once('L')?;
+    let num = |t: &str| (t.len() <= 2 && !t.is_empty()).then(|| t.parse::<u8>().ok()).flatten();
+    Some(Allowance { puts: num(p)?, steps: num(m)?, landings: num(l)? })
+}
+
+impl FromStr for Ctor {
+    type Err = PositionError;
+    /// `ctor8|ctor10 <board> <side> <turn> <left> <teams> <idle> [landing=N]`.
+    fn from_str(s: &str) -> Result<Ctor, PositionError> {
+        let words: Vec<&str> = s.split_whitespace().collect();
+        let mut options = Options::default();
+        let mut text = s.to_string();
+        if words.len() == 8 {
+            let l =
+                words[7].strip_prefix("landing=").and_then(|v| v.parse::<u8>().ok()).filter(|l| *l <= 9).ok_or_else(
+                    || {
+                        PositionError(format!(
+                            "unknown option '{}' (the only option is landing=N, N from 0 to 9)",
+                            words[7]
+                        ))
+                    },
+                )?;
+            options.landing = Some(l);
+            text = words[..7].join(" ");
+        }
+        let f = super::fields(&text, &["ctor8", "ctor10"], &["board", "side", "turn", "left", "teams", "idle"])?;
+        let n: u8 = if f[0] == "ctor8" { 8 } else { 10 };
+        let rows: Vec<&str> = f[1].split('/').collect();
+        if rows.len() != n as usize {
+            return Err(PositionError(format!("the board has {} ranks, expected {n} separated by '/'", rows.len())));
+        }
+        let mut discs = [0 as Bb; 2];
+        for (r, row) in rows.iter().enumerate() {
+            let len = row.chars().count();
+            if len != n as usize {
+                return Err(PositionError(format!("rank {} from the top has {len} squares, expected {n}", r + 1)));
+            }
+            for (c, ch) in row.chars().enumerate() {
+                let b: Bb = 1 << (r * n as usize + c);
+                match ch {
+                    'B' => discs[0] |= b,
+                    'W' => discs[1] |= b,
+                    '.' => {}
+                    other => {
+                        return Err(PositionError(format!(
+                            "unknown character '{other}' in rank {} from the top (expected B, W or .)",
+                            r + 1
+                        )));
+                    }
+                }
+            }
+        }
+        let side = match f[2] {
+            "b" => Side::First,
+            "w" => Side::Second,
+            other => return Err(PositionError(format!("side field is '{other}', expected b or w"))),
+        };
+        let turn: u32 = f[3]
+            .parse()
+            .ok()
+            .filter(|t| *t >= 1)
+            .ok_or_else(|| PositionError(format!("turn field is '{}', expected a turn number from 1", f[3])))?;
+        if (turn % 2 == 1) != (side == Side::First) {
+            return Err(PositionError(format!(
+                "turn {turn} is {}'s, but the side field says {}",
+                if turn % 2 == 1 { "black" } else { "white" },
+                f[2]
+            )));
+        }
+        let left = parse_allowance(f[4]).ok_or_else(|| {
+            PositionError(format!("left field is '{}', expected P<puts>M<steps>L<landings> like P2M2L1", f[4]))
+        })?;
+        let sizes: Vec<u8> = f[5].split('v').map(|t| t.parse::<u8>().unwrap_or(0)).collect();
+        let teams = match sizes[..] {
+            [a, b] if (1..=3).contains(&a) && (1..=3).contains(&b) => {
+                Teams { sizes: [a, b], members: [Vec::new(), Vec::new()] }
+            }
+            _ => {
+                return Err(PositionError(format!(
+                    "teams field is '{}', expected sizes from 1 to 3 like 1v1, 2v2 or 1v2",
+                    f[5]
+                )));
+            }
+        };
+        let idle: u8 = match f[6] {
+            "0" => 0,
+            "1" => 1,
+            "2" => 2,
+            other => {
+                return Err(PositionError(format!(
+                    "idle field is '{other}', expected 0 or 1 (2 once two turns in a row had no operation)"
+                )));
+            }
+        };
+        let mut g = Ctor {
+            n,
+            discs,
+            side,
+            turn,
+            left,
+            teams,
+            idle,
+            options,
+            secrets: [Vec::new(), Vec::new()],
+            timeouts: Vec::new(),
+            puts_this_turn: 0,
+        };
+        let full = g.allowance(turn);
+        if !left.fits_in(&full) {
+            return Err(PositionError(format!("left field {left} is above the turn's allowance {full}")));
+        }
+        if turn == 1 && idle > 0 {
+            return Err(PositionError("idle field is 1 on turn 1, which follows no turn".into()));
+        }
+        if idle == 2 && g.had_operation() {
+            return Err(PositionError(
+                "the game ended after two idle turns, yet this turn has had an operation".into(),
+            ));
+        }
+        g.puts_this_turn = full.puts - left.puts;
+        Ok(g)
+    }
+}

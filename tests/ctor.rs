@@ -1,0 +1,448 @@
+//! CTOR: every fixture row, the torus and its border, the allowances and opening turns,
+//! cascades, Landing, secret squares, the sand-glass, team data, the two ends, bad input and
+//! a seeded soak.
+mod common;
+
+use common::*;
+use rand::{Rng, SeedableRng, rngs::StdRng};
+use tablero::rules::ctor::{Allowance, Ctor, CtorMove, Options, SecretState, Teams};
+use tablero::rules::{AnyGame, Effect, Game, Reason, Side};
+
+fn parse(s: &str) -> AnyGame {
+    s.parse().unwrap_or_else(|e| panic!("{s}: {e}"))
+}
+
+fn c(s: &str) -> Ctor {
+    s.parse().unwrap_or_else(|e| panic!("{s}: {e}"))
+}
+
+fn new(n: u8, a: u8, b: u8) -> Ctor {
+    Ctor::new(n, Teams { sizes: [a, b], members: [vec![], vec![]] }, Options::default())
+}
+
+/// A board from (square, side) pairs, written as a position string.
+fn board(n: u8, discs: &[(u16, char)], rest: &str) -> Ctor {
+    let mut cells = vec!['.'; n as usize * n as usize];
+    for &(sq, ch) in discs {
+        cells[sq as usize - 1] = ch;
+    }
+    let rows: Vec<String> = cells.chunks(n as usize).map(|r| r.iter().collect()).collect();
+    c(&format!("ctor{n} {} {rest}", rows.join("/")))
+}
+
+#[test]
+fn fixtures() {
+    let bad = check_fixture("ctor.tsv", parse);
+    assert!(bad.is_empty(), "{} mismatches:\n{}", bad.len(), bad.join("\n"));
+}
+
+#[test]
+fn perft_from_the_empty_field() {
+    let g = new(8, 1, 1);
+    assert_eq!(
+        g.to_string(),
+        "ctor8 ......../......../......../......../......../......../......../........ b 1 P1M0L0 1v1 0"
+    );
+    assert_eq!((g.perft(1), g.perft(2), g.perft(3)), (65, 129, 8192));
+}
+
+#[test]
+fn every_legal_move_round_trips_and_positions_print_back() {
+    for row in fixture("ctor.tsv").into_iter().filter(|r| r.moves < 3000) {
+        let g = parse(&row.position);
+        assert_eq!(g.to_string(), row.position);
+        check_round_trip(&g);
+    }
+    // A Landing is read with its pair in either order and printed with a < b.
+    let g = board(8, &[(3, 'B'), (40, 'B'), (10, 'W')], "b 5 P2M2L1 1v1 0");
+    assert_eq!(g.parse_move("L40,3>12").unwrap(), CtorMove::Landing(3, 40, 12));
+    assert_eq!(g.parse_move("L40,3>12").unwrap().to_string(), "L3,40>12");
+}
+
+#[test]
+fn neighbours_wrap_on_both_sizes() {
+    let g = new(8, 1, 1);
+    let sorted = |mut v: Vec<u16>| {
+        v.sort();
+        v
+    };
+    assert_eq!(sorted(g.neighbours(1)), [2, 8, 9, 10, 16, 57, 58, 64]);
+    assert_eq!(sorted(g.neighbours(8)), [1, 7, 9, 15, 16, 57, 63, 64]);
+    assert_eq!(sorted(g.neighbours(57)), [1, 2, 8, 49, 50, 56, 58, 64]);
+    assert_eq!(sorted(g.neighbours(64)), [1, 7, 8, 49, 55, 56, 57, 63]);
+    assert_eq!(sorted(g.neighbours(4)), [3, 5, 11, 12, 13, 59, 60, 61], "top edge wraps to the bottom row");
+    assert_eq!(sorted(g.neighbours(25)), [17, 18, 24, 26, 32, 33, 34, 40], "left edge wraps to the right column");
+    let g = new(10, 1, 1);
+    assert_eq!(sorted(g.neighbours(1)), [2, 10, 11, 12, 20, 91, 92, 100]);
+    assert_eq!(sorted(g.neighbours(100)), [1, 9, 10, 81, 89, 90, 91, 99]);
+    assert_eq!(sorted(g.neighbours(95)), [4, 5, 6, 84, 85, 86, 94, 96]);
+    for n in [8u8, 10] {
+        let g = new(n, 1, 1);
+        for sq in 1..=(n as u16 * n as u16) {
+            let nb = g.neighbours(sq);
+            assert_eq!(nb.len(), 8, "every square has exactly 8 neighbours");
+            for other in nb {
+                assert!(g.neighbours(other).contains(&sq), "neighbourhood is symmetric");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_border_duplicates_the_opposite_edges() {
+    for n in [8u8, 10] {
+        let g = new(n, 1, 1);
+        let border = g.border();
+        assert_eq!(border.len(), 4 * n as usize + 4);
+        let nn = n as u16 * n as u16;
+        for corner in [1, n as u16, nn - n as u16 + 1, nn] {
+            assert_eq!(g.duplicates(corner).len(), 3, "corner {corner}");
+        }
+        assert_eq!(g.duplicates(2).len(), 1);
+        assert_eq!(g.duplicates(n as u16 + 1).len(), 1);
+        assert!(g.duplicates(n as u16 + 2).is_empty(), "an inner square has no duplicate");
+        // The top-left square (1) shows to the right (file N), below (rank -1) and at that corner.
+        let mut d = g.duplicates(1);
+        d.sort();
+        let n = n as i8;
+        assert_eq!(d, [(0, -1), (n, -1), (n, n - 1)]);
+    }
+    // A put on a corner changes its three duplicates.
+    let mut g = new(8, 1, 1);
+    let fx = g.play_text("P1").unwrap();
+    let shown: Vec<_> = fx.iter().filter(|e| matches!(e, Effect::Border { side: Some(Side::First), .. })).collect();
+    assert_eq!(shown.len(), 3);
+}
+
+#[test]
+fn opening_allowances_turn_by_turn() {
+    for (a, b, normal) in [
+        (1, 1, Allowance { puts: 2, steps: 2, landings: 1 }),
+        (2, 2, Allowance { puts: 2, steps: 2, landings: 0 }),
+        (1, 2, Allowance { puts: 2, steps: 2, landings: 0 }),
+        (3, 3, Allowance { puts: 3, steps: 3, landings: 0 }),
+        (2, 3, Allowance { puts: 3, steps: 3, landings: 0 }),
+    ] {
+        let mut g = new(8, a, b);
+        let power3 = normal.puts == 3;
+        let expect = |t: u32| match t {
+            1 => Allowance { puts: 1, steps: 0, landings: 0 },
+            2 => Allowance { puts: 2, steps: 0, landings: 0 },
+            3 if power3 => Allowance { puts: 3, steps: 0, landings: 0 },
+            _ => normal,
+        };
+        for t in 1..=5u32 {
+            assert_eq!(g.turn(), t);
+            assert_eq!(g.left(), expect(t), "{a}v{b} turn {t}");
+            assert_eq!(g.is_opening(t), t <= 2 || (t == 3 && power3));
+            if g.is_opening(t) {
+                assert!(g.legal_moves().iter().all(|m| matches!(m, CtorMove::Put(_) | CtorMove::End)));
+            }
+            // Put everything the turn allows, then end it.
+            for _ in 0..g.left().puts {
+                let sq = (1..=64).find(|s| g.disc(*s).is_none()).unwrap();
+                g.play(&CtorMove::Put(sq)).unwrap();
+            }
+            g.play(&CtorMove::End).unwrap();
+        }
+    }
+    let landing =
+        c("ctor8 ......../......../......../......../......../......../......../........ b 5 P2M2L3 2v2 0 landing=3");
+    assert_eq!(landing.left().landings, 3, "the landing allowance is configurable");
+}
+
+#[test]
+fn a_cascade_runs_through_the_wrap_edge() {
+    // Black puts on 2; white discs on 1 and 8 (across the wrap) each end up with 5 black
+    // neighbours, the second only once the first has turned.
+    let g = board(
+        8,
+        &[(57, 'B'), (58, 'B'), (64, 'B'), (9, 'B'), (10, 'B'), (16, 'B'), (1, 'W'), (8, 'W'), (7, 'B'), (15, 'B')],
+        "b 5 P2M2L1 1v1 0",
+    );
+    // Square 1 has B on 57 58 64 9 10 16 = 6 black neighbours already, so the position's cascade
+    // is pending; apply it and check that 8 (neighbours 1 7 9 15 16 56 57 63) follows.
+    let mut g2 = g.clone();
+    let fx = g2.replace_cascade();
+    let flips: Vec<String> = fx
+        .iter()
+        .filter_map(
+            |e| if let Effect::Flipped { at, .. } = e { Some(g.square(*at).unwrap().to_string()) } else { None },
+        )
+        .collect();
+    assert_eq!(flips, ["1", "8"], "1 turns, then 8 counts it at once");
+    assert_eq!(g2.count(Side::Second), 0);
+}
+
+/// An independent cascade, in a random order, through the public API only.
+fn reference_cascade(g: &Ctor, rng: &mut StdRng) -> Vec<Option<Side>> {
+    let n = g.size() as u16;
+    let me = g.side_to_move();
+    let mut cells: Vec<Option<Side>> = (1..=n * n).map(|s| g.disc(s)).collect();
+    loop {
+        let mut order: Vec<u16> = (1..=n * n).collect();
+        for i in (1..order.len()).rev() {
+            order.swap(i, rng.random_range(0..=i));
+        }
+        let target = order.into_iter().find(|&sq| {
+            cells[sq as usize - 1] == Some(me.other())
+                && g.neighbours(sq).iter().filter(|&&x| cells[x as usize - 1] == Some(me)).count() >= 5
+        });
+        match target {
+            Some(sq) => cells[sq as usize - 1] = Some(me),
+            None => return cells,
+        }
+    }
+}
+
+#[test]
+fn the_cascade_does_not_depend_on_order() {
+    let mut rng = StdRng::seed_from_u64(99);
+    for case in 0..300 {
+        let n = if case % 2 == 0 { 8u8 } else { 10 };
+        let density = rng.random_range(0.3..0.95);
+        let mut discs: Vec<(u16, char)> = Vec::new();
+        for s in 1..=n as u16 * n as u16 {
+            if rng.random_bool(density) {
+                discs.push((s, if rng.random_bool(0.55) { 'B' } else { 'W' }));
+            }
+        }
+        let g = board(n, &discs, "b 5 P0M0L0 1v1 0");
+        let expected = reference_cascade(&g, &mut rng);
+        let mut ours = g.clone();
+        ours.replace_cascade();
+        let got: Vec<Option<Side>> = (1..=n as u16 * n as u16).map(|s| ours.disc(s)).collect();
+        assert_eq!(got, expected, "case {case}: {g}");
+    }
+}
+
+#[test]
+fn landing_may_drop_on_a_vacated_square() {
+    let mut g = board(8, &[(20, 'B'), (30, 'B'), (50, 'W')], "b 5 P2M2L1 1v1 0");
+    let fx = g.play_text("L20,30>20").unwrap();
+    assert_eq!(fx.iter().filter(|e| matches!(e, Effect::Removed { .. })).count(), 2);
+    assert_eq!(g.disc(20), Some(Side::First));
+    assert_eq!(g.disc(30), None);
+    assert_eq!(g.left().landings, 0);
+    assert!(g.parse_move("L20,50>1").is_err());
+}
+
+#[test]
+fn move_steps_one_disc_twice_or_two_discs_once() {
+    let g = board(8, &[(20, 'B'), (30, 'B'), (50, 'W')], "b 5 P2M2L1 1v1 0");
+    let mut a = g.clone();
+    a.play_text("M20-21").unwrap();
+    a.play_text("M21-22").unwrap();
+    assert_eq!(a.left().steps, 0);
+    assert!(a.parse_move("M22-23").unwrap_err().to_string().contains("no Move step left"));
+    let mut b = g.clone();
+    b.play_text("M20-12").unwrap();
+    b.play_text("M30-38").unwrap();
+    assert_eq!((b.disc(12), b.disc(38)), (Some(Side::First), Some(Side::First)));
+    // Across the wrap: 57 (bottom left) to 1 (top left) and 64 to 57.
+    let mut w = board(8, &[(57, 'B'), (64, 'B')], "b 5 P2M2L1 1v1 0");
+    w.play_text("M57-1").unwrap();
+    w.play_text("M64-57").unwrap();
+    assert_eq!((w.disc(1), w.disc(57), w.disc(64)), (Some(Side::First), Some(Side::First), None));
+    assert!(g.parse_move("M20-29").unwrap_err().to_string().contains("not orthogonally next"));
+}
+
+#[test]
+fn secret_squares_work_on_put_and_landing_once_and_stay_hidden() {
+    let mut g = board(8, &[(20, 'B'), (30, 'B'), (40, 'W')], "b 5 P2M2L1 1v1 0");
+    g.set_secrets(Side::Second, &[11, 12, 13, 21, 41]).unwrap();
+    g.set_secrets(Side::First, &[60, 61, 62, 63, 64]).unwrap();
+    // Black's view does not show white's secrets; white's own view does.
+    assert!(g.view(Side::First).secrets(Side::Second).is_empty());
+    assert_eq!(g.view(Side::Second).secrets(Side::Second).len(), 5);
+    assert!(g.view(Side::Second).secrets(Side::First).is_empty());
+    // Black puts on 11 (white's secret), moves 20 -> 21 (a secret, but by Move), lands on 41.
+    g.play_text("P11").unwrap();
+    g.play_text("M20-21").unwrap();
+    g.play_text("L30,21>41").unwrap();
+    assert_eq!(g.disc(11), Some(Side::First), "nothing shows until white's turn starts");
+    assert_eq!(g.secrets(Side::Second).iter().filter(|s| s.1 == SecretState::Pending).count(), 2);
+    assert!(g.view(Side::First).secrets(Side::Second).is_empty(), "still hidden from black");
+    let fx = g.play_text("E").unwrap();
+    assert_eq!(g.disc(11), Some(Side::Second), "Put on a secret square turned");
+    assert_eq!(g.disc(41), Some(Side::Second), "Landing on a secret square turned");
+    let revealed: Vec<_> = fx.iter().filter(|e| matches!(e, Effect::SecretRevealed { .. })).collect();
+    assert_eq!(revealed.len(), 2);
+    let seen: Vec<u16> = g.view(Side::First).secrets(Side::Second).iter().map(|s| s.0).collect();
+    assert_eq!(seen, [11, 41], "revealed squares are known to both");
+    // Once only: white ends, black puts on 41's neighbourhood... and on 11 again after it empties.
+    g.play_text("E").unwrap();
+    g.play_text("L11,41>11").unwrap_err();
+    let mut h = board(8, &[(5, 'W')], "b 5 P2M2L1 1v1 0");
+    h.set_secrets(Side::Second, &[1, 2, 3, 4, 6]).unwrap();
+    h.play_text("P1").unwrap();
+    h.play_text("E").unwrap();
+    assert_eq!(h.disc(1), Some(Side::Second));
+    h.play_text("M1-9").unwrap();
+    h.play_text("E").unwrap();
+    h.play_text("P1").unwrap();
+    h.play_text("E").unwrap();
+    assert_eq!(h.disc(1), Some(Side::First), "a secret square works once");
+    // Bad secret choices.
+    let mut e = new(8, 1, 1);
+    assert!(e.set_secrets(Side::First, &[1, 2, 3, 4, 65]).unwrap_err().contains("65 is not on the field"));
+    assert!(e.set_secrets(Side::First, &[1, 2, 3, 4, 4]).unwrap_err().contains("chosen twice"));
+    assert!(e.set_secrets(Side::First, &[0, 2, 3, 4, 5]).unwrap_err().contains("0 is not on the field"));
+    assert!(e.set_secrets(Side::First, &[1, 2]).unwrap_err().contains("chooses 5"));
+}
+
+#[test]
+fn the_sand_glass_ends_the_turn_and_is_recorded() {
+    let mut g = Ctor::new(8, Teams::default(), Options { timer: Some(10), ..Options::default() });
+    g.play_text("P1").unwrap();
+    let before = g.turn();
+    g.play_text("T").unwrap();
+    assert_eq!(g.turn(), before + 1);
+    assert_eq!(g.side_to_move(), Side::Second);
+    assert_eq!(g.timeouts(), [1]);
+    let mut plain = new(8, 1, 1);
+    assert!(plain.play_text("T").unwrap_err().to_string().contains("no sand-glass"));
+}
+
+#[test]
+fn team_puts_are_shared_and_blind_collisions_choose_again() {
+    let teams = Teams { sizes: [3, 3], members: [vec!["ana".into(), "bo".into(), "cy".into()], vec![]] };
+    let mut g = Ctor::new(10, teams, Options::default());
+    for op in ["P1", "E", "P2", "P3", "E"] {
+        g.play_text(op).unwrap();
+    }
+    // Turn 3 of a 3v3 game: black puts 3 discs, one per member in turn.
+    assert_eq!(g.left().puts, 3);
+    assert_eq!(g.put_member(), 0);
+    g.play_text("P5").unwrap();
+    assert_eq!(g.put_member(), 1);
+    let blind = g.resolve_blind_put(&[(1, 7), (2, 7), (0, 5)]);
+    assert_eq!(blind.accepted, [(1, 7)]);
+    assert_eq!(blind.choose_again, [2, 0], "the later member on 7, and the member on the taken 5");
+}
+
+#[test]
+fn the_game_ends_on_a_full_field_or_two_idle_turns() {
+    // One empty square left: black's Put fills the field.
+    let mut discs: Vec<(u16, char)> = (1..=63).map(|s| (s, if s % 3 == 0 { 'W' } else { 'B' })).collect();
+    discs.retain(|d| d.0 != 30);
+    discs.push((64, 'W'));
+    let mut g = board(8, &discs, "b 41 P2M2L1 1v1 0");
+    g.play_text("P30").unwrap();
+    let out = g.outcome().unwrap();
+    assert_eq!((out.winner, out.reason), (Some(Side::First), Reason::FullField));
+    assert!(g.legal_moves().is_empty());
+    assert_eq!(g.count_moves(), 0);
+    // Two turns in a row with no operation end the game as it stands.
+    let mut g = board(8, &[(1, 'W'), (2, 'W'), (3, 'B')], "b 5 P2M2L1 1v1 0");
+    g.play_text("E").unwrap();
+    assert!(g.outcome().is_none());
+    g.play_text("E").unwrap();
+    let out = g.outcome().unwrap();
+    assert_eq!((out.winner, out.reason), (Some(Side::Second), Reason::IdleTurns));
+    assert!(g.to_string().ends_with(" 2"), "{g}");
+    assert!(g.legal_moves().is_empty());
+}
+
+#[test]
+fn bad_positions_are_refused_with_the_reason() {
+    let empty8 = "......../......../......../......../......../......../......../........";
+    let cases = [
+        (format!("ctor8 {empty8}/........ b 1 P1M0L0 1v1 0"), "the board has 9 ranks, expected 8"),
+        (format!("ctor10 {empty8} b 1 P1M0L0 1v1 0"), "the board has 8 ranks, expected 10"),
+        (
+            format!("ctor8 {} b 1 P1M0L0 1v1 0", empty8.replacen("........", ".........", 1)),
+            "rank 1 from the top has 9 squares",
+        ),
+        (format!("ctor8 {} b 1 P1M0L0 1v1 0", empty8.replacen("........", "...X....", 1)), "unknown character 'X'"),
+        (format!("ctor8 {empty8} b 1 P2M0L0 1v1 0"), "left field P2M0L0 is above the turn's allowance P1M0L0"),
+        (format!("ctor8 {empty8} b 5 P2M3L1 1v1 0"), "above the turn's allowance P2M2L1"),
+        (format!("ctor8 {empty8} b 5 P2M2L1 1v2 0"), "above the turn's allowance P2M2L0"),
+        (format!("ctor8 {empty8} b 5 P2M2 1v1 0"), "left field is 'P2M2'"),
+        (format!("ctor8 {empty8} b 5 P2M2L1 4v4 0"), "teams field is '4v4'"),
+        (format!("ctor8 {empty8} b 5 P2M2L1 0v1 0"), "teams field is '0v1'"),
+        (format!("ctor8 {empty8} b 5 P2M2L1 two 0"), "teams field is 'two'"),
+        (format!("ctor8 {empty8} b 0 P2M2L1 1v1 0"), "turn field is '0'"),
+        (format!("ctor8 {empty8} b -3 P2M2L1 1v1 0"), "turn field is '-3'"),
+        (format!("ctor8 {empty8} w 5 P2M2L1 1v1 0"), "turn 5 is black's"),
+        (format!("ctor8 {empty8} x 5 P2M2L1 1v1 0"), "side field is 'x'"),
+        (format!("ctor8 {empty8} b 5 P2M2L1 1v1 7"), "idle field is '7'"),
+        (format!("ctor8 {empty8} b 1 P1M0L0 1v1 1"), "idle field is 1 on turn 1"),
+        (format!("ctor8 {empty8} b 5 P2M2L1 1v1"), "missing the idle field"),
+        (format!("ctor8 {empty8} b 5 P2M2L1 1v1 0 fast"), "unknown option 'fast'"),
+    ];
+    for (text, needle) in cases {
+        let err = text.parse::<AnyGame>().unwrap_err().to_string();
+        assert!(err.contains(needle), "{text}: '{err}' lacks '{needle}'");
+    }
+}
+
+#[test]
+fn soak() {
+    let mut rng = StdRng::seed_from_u64(23);
+    let mut endings = std::collections::HashMap::new();
+    for game in 0..300 {
+        let n = if game % 3 == 0 { 10u8 } else { 8 };
+        let sizes = [[1, 1], [2, 2], [3, 3], [1, 2], [2, 3]][game % 5];
+        let mut g = Ctor::new(n, Teams { sizes, members: [vec![], vec![]] }, Options::default());
+        if game % 2 == 0 {
+            let nn = n as u16 * n as u16;
+            let pick = |rng: &mut StdRng| {
+                let mut v: Vec<u16> = Vec::new();
+                while v.len() < 5 {
+                    let s = rng.random_range(1..=nn);
+                    if !v.contains(&s) {
+                        v.push(s);
+                    }
+                }
+                v
+            };
+            let (a, b) = (pick(&mut rng), pick(&mut rng));
+            g.set_secrets(Side::First, &a).unwrap();
+            g.set_secrets(Side::Second, &b).unwrap();
+        }
+        let nn = n as usize * n as usize;
+        let mut ops = 0;
+        while g.outcome().is_none() {
+            let moves = g.legal_moves();
+            // End turns rarely, so fields fill.
+            let mv = if moves.len() > 1 && rng.random_bool(0.9) {
+                moves[rng.random_range(0..moves.len() - 1)]
+            } else {
+                CtorMove::End
+            };
+            let mut cells: Vec<Option<Side>> = (1..=nn as u16).map(|s| g.disc(s)).collect();
+            let fx = g.play(&mv).unwrap();
+            // Replay the effects on the copy: each cascade flip needs 5 neighbours of its colour.
+            for (i, e) in fx.iter().enumerate() {
+                let sq = |at| g.square(at).unwrap() as usize;
+                match e {
+                    Effect::Placed { at, side } => cells[sq(*at) - 1] = Some(*side),
+                    Effect::Removed { at } => cells[sq(*at) - 1] = None,
+                    Effect::Moved { from, to } => {
+                        cells[sq(*to) - 1] = cells[sq(*from) - 1].take();
+                    }
+                    Effect::Flipped { at, to } => {
+                        let s = sq(*at);
+                        let secret = matches!(fx.get(i + 1), Some(Effect::SecretRevealed { at: r, .. }) if r == at);
+                        if !secret {
+                            let hits =
+                                g.neighbours(s as u16).iter().filter(|&&x| cells[x as usize - 1] == Some(*to)).count();
+                            assert!(hits >= 5, "a flip with {hits} neighbours: {mv}");
+                        }
+                        assert_eq!(cells[s - 1], Some(to.other()));
+                        cells[s - 1] = Some(*to);
+                    }
+                    _ => {}
+                }
+            }
+            let now: Vec<Option<Side>> = (1..=nn as u16).map(|s| g.disc(s)).collect();
+            assert_eq!(now, cells, "the effects describe the change exactly: {mv}");
+            assert!(g.count(Side::First) + g.count(Side::Second) <= nn as u32);
+            ops += 1;
+            assert!(ops < 20_000);
+        }
+        *endings.entry(format!("{:?}", g.outcome().unwrap().reason)).or_insert(0) += 1;
+    }
+    eprintln!("ctor endings: {endings:?}");
+}
