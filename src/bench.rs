@@ -13,10 +13,10 @@ pub fn fixture_positions(variant: Variant) -> Vec<&'static str> {
         Variant::Crossings => include_str!("../tests/fixtures/crossings.tsv"),
         Variant::Volterra => include_str!("../tests/fixtures/volterra.tsv"),
         Variant::VolterraFree => "",
-        Variant::Ctor8 => include_str!("../tests/fixtures/ctor.tsv"),
-        Variant::Ctor10 => "",
+        Variant::Ctor8 | Variant::Ctor10 => include_str!("../tests/fixtures/ctor.tsv"),
     };
-    table.lines().skip(1).filter_map(|l| l.split('\t').next()).filter(|p| !p.is_empty()).collect()
+    let prefix = format!("{} ", variant.name());
+    table.lines().skip(1).filter_map(|l| l.split('\t').next()).filter(|p| p.starts_with(&prefix)).collect()
 }
 
 /// Depth of the perft from the initial position.
@@ -24,7 +24,7 @@ fn start_depth(variant: Variant, quick: bool) -> u32 {
     match (variant, quick) {
         (Variant::OrdoX, false) => 2,
         (Variant::Volterra, false) => 3,
-        (Variant::Ctor8 | Variant::Ctor10, false) => 3,
+        (Variant::Ctor8 | Variant::Ctor10, false) => 4,
         (_, false) => 4,
         (Variant::OrdoX, true) => 1,
         (_, true) => 2,

@@ -374,9 +374,22 @@ impl Ordo {
         let own = self.pieces(self.side);
         let enemy = self.pieces(self.side.other());
         let mut out = Vec::with_capacity(cands.len());
+        // For single pieces: the groups of the other pieces, computed once per piece; the
+        // piece's destination must then touch every one of them.
+        let mut others_of = u8::MAX;
+        let mut others: Vec<Bb> = Vec::new();
         for step in cands {
-            let line = step.line();
-            if !is_connected((own & !line) | step.moved_line()) {
+            let connected = if step.is_ordo() {
+                is_connected((own & !step.line()) | step.moved_line())
+            } else {
+                if step.first != others_of {
+                    others_of = step.first;
+                    others = groups(own & !bit(step.first));
+                }
+                let reach = dilate(bit(step.to));
+                others.iter().all(|g| reach & g != 0)
+            };
+            if !connected {
                 continue;
             }
             if self.rules == Rules::X && step.capture {
