@@ -5,5 +5,6 @@
 
 pub mod bench;
 pub mod cli;
+pub mod interact;
 pub mod players;
 pub mod rules;

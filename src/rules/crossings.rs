@@ -56,6 +56,12 @@ impl CrossingsMove {
         ((dx.signum(), dy.signum()), dx.abs().max(dy.abs()))
     }
 
+    /// Each moving stone's square and landing square, front stone first.
+    pub fn paths(&self) -> Vec<(Cell, Cell)> {
+        let (d, k) = self.direction();
+        self.stones().into_iter().map(|sq| (cell(sq), cell(step(sq, d, k).expect("on the board")))).collect()
+    }
+
     /// The moving stones, front first.
     fn stones(&self) -> Vec<u8> {
         let (d, _) = self.direction();

@@ -412,6 +412,54 @@ impl fmt::Display for AnyMove {
     }
 }
 
+impl AnyMove {
+    /// The move's parts as written: an Ordo X turn may have two, joined by `,` in notation.
+    pub fn parts(&self) -> Vec<String> {
+        self.to_string().split(',').map(str::to_string).collect()
+    }
+
+    /// For part `k`, each moving stone's square and landing square (empty for moves that move
+    /// no stone across the board, like a CTOR Put).
+    pub fn paths(&self, k: usize) -> Vec<(Cell, Cell)> {
+        match self {
+            AnyMove::Ordo(m) => m.steps().nth(k).map(|s| s.paths()).unwrap_or_default(),
+            AnyMove::Crossings(m) if k == 0 => m.paths(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+impl AnyGame {
+    /// The position after the first `k` parts of a move, for showing a move being chosen;
+    /// `None` where a game has no such in-between position.
+    pub fn preview(&self, mv: &AnyMove, k: usize) -> Option<AnyGame> {
+        match (self, mv, k) {
+            (_, _, 0) => Some(self.clone()),
+            (AnyGame::Ordo(g), AnyMove::Ordo(m), 1) if m.then.is_some() => Some(AnyGame::Ordo(g.after_first_part(m))),
+            _ => None,
+        }
+    }
+
+    /// The piece on a cell, for the stone games.
+    pub fn piece_at(&self, c: Cell) -> Option<Side> {
+        match self {
+            AnyGame::Ordo(g) => g.piece_at(c),
+            AnyGame::Crossings(g) => g.stone_at(c),
+            _ => None,
+        }
+    }
+
+    /// Files and ranks of the board.
+    pub fn board_size(&self) -> (u8, u8) {
+        match self {
+            AnyGame::Ordo(_) => (10, 8),
+            AnyGame::Crossings(_) => (8, 8),
+            AnyGame::Volterra(_) => (4, 5),
+            AnyGame::Ctor(g) => (g.size(), g.size()),
+        }
+    }
+}
+
 impl FromStr for AnyGame {
     type Err = PositionError;
     /// Reads a position string of any variant; the first field names the variant.

@@ -146,6 +146,14 @@ impl Step {
         (sq as i16 + self.to as i16 - self.first as i16) as u8
     }
 
+    /// Each moving piece's square and landing square, front piece first.
+    pub fn paths(&self) -> Vec<(Cell, Cell)> {
+        let (dx, dy, _) = self.direction();
+        let mut line: Vec<u8> = squares(self.line()).collect();
+        line.sort_by_key(|&sq| -((sq % 10) as i16 * dx as i16 + (sq / 10) as i16 * dy as i16));
+        line.into_iter().map(|sq| (cell(sq), cell(self.dest(sq)))).collect()
+    }
+
     pub fn is_ordo(&self) -> bool {
         self.first != self.last
     }
@@ -242,6 +250,14 @@ impl Ordo {
     pub fn piece_at(&self, c: Cell) -> Option<Side> {
         let b = bit(square(c)?);
         [Side::First, Side::Second].into_iter().find(|s| self.pieces(*s) & b != 0)
+    }
+
+    /// The position after the first part of a move, the same side still to move: what the
+    /// table shows while a player chooses an Ordo X turn's forward part.
+    pub fn after_first_part(&self, mv: &OrdoMove) -> Ordo {
+        let mut next = self.clone();
+        next.apply_step(&mv.first);
+        next
     }
 
     /// Whether the side to move is cut into several groups (Classic, after a capture).
@@ -412,11 +428,7 @@ impl Ordo {
         if step.capture {
             effects.push(Effect::Captured { at: cell(step.to) });
         }
-        let (dx, dy, _) = step.direction();
-        let mut line: Vec<u8> = squares(step.line()).collect();
-        // Front piece first: the one furthest along the direction of travel.
-        line.sort_by_key(|&sq| -((sq % 10) as i16 * dx as i16 + (sq / 10) as i16 * dy as i16));
-        effects.extend(line.iter().map(|&sq| Effect::Moved { from: cell(sq), to: cell(step.dest(sq)) }));
+        effects.extend(step.paths().into_iter().map(|(from, to)| Effect::Moved { from, to }));
         self.shift_pieces(step);
         if self.rules == Rules::X && step.capture {
             let o = self.side.other().index();

@@ -1,0 +1,188 @@
+//! How clicks become moves, without Bevy: select a stone, see where it can go (alone or with
+//! the line it belongs to), choose a target, and where several moves land there pick one
+//! from a short list. Ordo X's two-part turns are chosen part by part.
+
+use crate::rules::{AnyGame, AnyMove, Cell, Game};
+use std::collections::BTreeSet;
+
+/// What a click led to.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Pick {
+    /// Nothing to play yet; the selection changed.
+    Selected,
+    /// Several moves land there: the player picks one (label, part text).
+    Choose(Vec<(String, String)>),
+    /// A part was chosen; the next part of the same move comes next.
+    NextPart,
+    /// A whole move was chosen: play it.
+    Play(AnyMove),
+    /// The click does not fit; the reason is shown, nothing changes.
+    Refused(String),
+}
+
+/// The state of a move being chosen.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Picker {
+    /// Parts already chosen, in notation.
+    pub parts: Vec<String>,
+    /// The stone selected for the current part.
+    pub selected: Option<Cell>,
+    /// The target clicked, while the player chooses among several moves.
+    pub target: Option<Cell>,
+}
+
+impl Picker {
+    pub fn clear(&mut self) {
+        *self = Picker::default();
+    }
+
+    /// The legal moves that begin with the parts chosen so far.
+    pub fn candidates(&self, game: &AnyGame) -> Vec<AnyMove> {
+        game.legal_moves().into_iter().filter(|m| m.parts().starts_with(&self.parts)).collect()
+    }
+
+    /// The position the table shows while the move is chosen.
+    pub fn shown(&self, game: &AnyGame) -> AnyGame {
+        self.candidates(game).first().and_then(|m| game.preview(m, self.parts.len())).unwrap_or_else(|| game.clone())
+    }
+
+    fn part_moves(&self, game: &AnyGame) -> Vec<(AnyMove, String, Vec<(Cell, Cell)>)> {
+        let k = self.parts.len();
+        self.candidates(game)
+            .into_iter()
+            .filter_map(|m| {
+                let part = m.parts().get(k)?.clone();
+                let paths = m.paths(k);
+                Some((m, part, paths))
+            })
+            .collect()
+    }
+
+    /// Stones that can move in the current part.
+    pub fn selectable(&self, game: &AnyGame) -> BTreeSet<Cell> {
+        self.part_moves(game).into_iter().flat_map(|(_, _, p)| p.into_iter().map(|(f, _)| f)).collect()
+    }
+
+    /// Where the selected stone can land in the current part. Squares holding the mover's own
+    /// stones are left out: clicking one selects it, and every line move can be chosen through
+    /// its front stone instead.
+    pub fn targets(&self, game: &AnyGame) -> BTreeSet<Cell> {
+        let Some(s) = self.selected else { return BTreeSet::new() };
+        let shown = self.shown(game);
+        let side = game.side_to_move();
+        self.part_moves(game)
+            .into_iter()
+            .flat_map(|(_, _, p)| p.into_iter().filter(move |(f, _)| *f == s).map(|(_, t)| t))
+            .filter(|t| shown.piece_at(*t) != Some(side))
+            .collect()
+    }
+
+    /// A click on a cell (a stone or an empty square).
+    pub fn click(&mut self, game: &AnyGame, at: Cell) -> Pick {
+        let shown = self.shown(game);
+        let side = game.side_to_move();
+        let name = game.variant().side_name(side);
+        if game.outcome().is_some() {
+            return Pick::Refused("the game is over: start a new game or undo".into());
+        }
+        if self.selected.is_some() && self.targets(game).contains(&at) {
+            return self.choose_target(game, at);
+        }
+        if shown.piece_at(at) == Some(side) {
+            if self.selectable(game).contains(&at) {
+                self.selected = Some(at);
+                self.target = None;
+                return Pick::Selected;
+            }
+            let why = if self.parts.is_empty() {
+                format!("the {name} stone on {at} has no legal move")
+            } else {
+                format!("the stone on {at} cannot make the second part of this turn")
+            };
+            return Pick::Refused(why);
+        }
+        if let Some(other) = shown.piece_at(at)
+            && self.selected.is_none()
+        {
+            return Pick::Refused(format!("that is a {} stone: {name} to move", game.variant().side_name(other)));
+        }
+        match self.selected {
+            None => Pick::Refused(format!("select one of the {name} stones first")),
+            Some(from) => {
+                // Ask the rules why the simplest move there is refused.
+                let mut text = self.parts.clone();
+                text.push(format!("{from}-{at}"));
+                let why = match shown.parse_move(&text.join(",")) {
+                    Err(e) => match e {
+                        crate::rules::MoveError::Illegal { why, .. } => why,
+                        crate::rules::MoveError::Syntax { why, .. } => why,
+                    },
+                    Ok(_) => "that move needs another part first".into(),
+                };
+                Pick::Refused(format!("{from} to {at}: {why}"))
+            }
+        }
+    }
+
+    fn choose_target(&mut self, game: &AnyGame, at: Cell) -> Pick {
+        let from = self.selected.expect("a stone is selected");
+        let mut options: Vec<String> = self
+            .part_moves(game)
+            .into_iter()
+            .filter(|(_, _, p)| p.contains(&(from, at)))
+            .map(|(_, part, _)| part)
+            .collect();
+        options.sort();
+        options.dedup();
+        match options.len() {
+            0 => Pick::Refused("no move lands there".into()),
+            1 => self.choose_part(game, &options[0]),
+            _ => {
+                self.target = Some(at);
+                Pick::Choose(options.iter().map(|p| (describe(p), p.clone())).collect())
+            }
+        }
+    }
+
+    /// Chooses one part (from a list offered by [`Pick::Choose`], or the only one).
+    pub fn choose_part(&mut self, game: &AnyGame, part: &str) -> Pick {
+        let mut parts = self.parts.clone();
+        parts.push(part.to_string());
+        let matching: Vec<AnyMove> = game.legal_moves().into_iter().filter(|m| m.parts().starts_with(&parts)).collect();
+        if matching.is_empty() {
+            return Pick::Refused(format!("{part} is not legal here"));
+        }
+        if let Some(done) = matching.iter().find(|m| m.parts() == parts) {
+            let mv = done.clone();
+            self.clear();
+            return Pick::Play(mv);
+        }
+        self.parts = parts;
+        self.selected = None;
+        self.target = None;
+        Pick::NextPart
+    }
+}
+
+/// A short description of a part for the chooser.
+pub fn describe(part: &str) -> String {
+    let (body, keep) = match part.split_once('^') {
+        Some((b, k)) => (b, Some(k)),
+        None => (part, None),
+    };
+    let mut text = if let Some((line, rest)) = body.split_once(':') {
+        let (last, dest) = rest.split_once(['-', 'x']).unwrap_or((rest, ""));
+        let verb = if rest.contains('x') { "captures on" } else { "to" };
+        format!("the line {line}–{last}, front {verb} {dest}")
+    } else if let Some((from, to)) = body.split_once('x') {
+        format!("{from} alone captures on {to}")
+    } else if let Some((from, to)) = body.split_once('-') {
+        format!("{from} alone to {to}")
+    } else {
+        body.to_string()
+    };
+    if let Some(k) = keep {
+        text.push_str(&format!(", keeping the enemy group on {k}"));
+    }
+    format!("{text}  ({part})")
+}
