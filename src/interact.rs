@@ -43,7 +43,11 @@ impl Picker {
 
     /// The position the table shows while the move is chosen.
     pub fn shown(&self, game: &AnyGame) -> AnyGame {
-        self.candidates(game).first().and_then(|m| game.preview(m, self.parts.len())).unwrap_or_else(|| game.clone())
+        self.candidates(game)
+            .first()
+            .and_then(|m| game.preview(m, self.parts.len()))
+            .map(|(g, _)| g)
+            .unwrap_or_else(|| game.clone())
     }
 
     fn part_moves(&self, game: &AnyGame) -> Vec<(AnyMove, String, Vec<(Cell, Cell)>)> {

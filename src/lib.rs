@@ -5,6 +5,8 @@
 
 pub mod bench;
 pub mod cli;
+#[cfg(feature = "gui")]
+pub mod gui;
 pub mod interact;
 pub mod players;
 pub mod rules;

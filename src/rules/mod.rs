@@ -430,12 +430,15 @@ impl AnyMove {
 }
 
 impl AnyGame {
-    /// The position after the first `k` parts of a move, for showing a move being chosen;
-    /// `None` where a game has no such in-between position.
-    pub fn preview(&self, mv: &AnyMove, k: usize) -> Option<AnyGame> {
+    /// The position after the first `k` parts of a move, and what those parts changed, for
+    /// showing a move being chosen; `None` where a game has no such in-between position.
+    pub fn preview(&self, mv: &AnyMove, k: usize) -> Option<(AnyGame, Vec<Effect>)> {
         match (self, mv, k) {
-            (_, _, 0) => Some(self.clone()),
-            (AnyGame::Ordo(g), AnyMove::Ordo(m), 1) if m.then.is_some() => Some(AnyGame::Ordo(g.after_first_part(m))),
+            (_, _, 0) => Some((self.clone(), Vec::new())),
+            (AnyGame::Ordo(g), AnyMove::Ordo(m), 1) if m.then.is_some() => {
+                let (next, effects) = g.after_first_part(m);
+                Some((AnyGame::Ordo(next), effects))
+            }
             _ => None,
         }
     }

@@ -254,10 +254,10 @@ impl Ordo {
 
     /// The position after the first part of a move, the same side still to move: what the
     /// table shows while a player chooses an Ordo X turn's forward part.
-    pub fn after_first_part(&self, mv: &OrdoMove) -> Ordo {
+    pub fn after_first_part(&self, mv: &OrdoMove) -> (Ordo, Vec<Effect>) {
         let mut next = self.clone();
-        next.apply_step(&mv.first);
-        next
+        let effects = next.apply_step(&mv.first);
+        (next, effects)
     }
 
     /// Whether the side to move is cut into several groups (Classic, after a capture).

@@ -1,0 +1,129 @@
+//! The camera: orbit with the right button, pan with the middle button, zoom with the wheel,
+//! so the left button only ever picks; presets for the top view and each player's view.
+
+use super::scene::Layout;
+use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll, MouseScrollUnit};
+use bevy::prelude::*;
+
+/// Where the camera looks from: around `focus`, at `yaw` and `pitch`, `distance` away.
+#[derive(Component, Clone, Copy, Debug, PartialEq)]
+pub struct Orbit {
+    pub focus: Vec3,
+    pub yaw: f32,
+    pub pitch: f32,
+    pub distance: f32,
+}
+
+/// The camera views players can jump to.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum View {
+    Top,
+    First,
+    Second,
+    Reset,
+}
+
+impl Orbit {
+    /// A preset for a board of `layout`'s size.
+    pub fn preset(view: View, layout: &Layout) -> Orbit {
+        let span = layout.files.max(layout.ranks) as f32;
+        let distance = span * 1.25 + 2.0;
+        match view {
+            View::Top => Orbit { focus: Vec3::ZERO, yaw: 0.0, pitch: 1.5, distance: distance * 1.05 },
+            View::First | View::Reset => Orbit { focus: Vec3::ZERO, yaw: 0.0, pitch: 0.95, distance },
+            View::Second => Orbit { focus: Vec3::ZERO, yaw: std::f32::consts::PI, pitch: 0.95, distance },
+        }
+    }
+
+    pub fn transform(&self) -> Transform {
+        let offset = Vec3::new(
+            self.distance * self.pitch.cos() * self.yaw.sin(),
+            self.distance * self.pitch.sin(),
+            self.distance * self.pitch.cos() * self.yaw.cos(),
+        );
+        Transform::from_translation(self.focus + offset).looking_at(self.focus, Vec3::Y)
+    }
+}
+
+/// The camera for a board: Orbit, Transform and the 3D camera itself.
+pub fn camera_bundle(layout: &Layout) -> impl Bundle {
+    let orbit = Orbit::preset(View::First, layout);
+    (Camera3d::default(), orbit, orbit.transform(), Msaa::Sample4)
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_message::<View>().add_systems(Startup, spawn).add_systems(Update, (keys, presets, steer).chain());
+}
+
+fn spawn(mut commands: Commands, layout: Res<Layout>) {
+    commands.spawn(camera_bundle(&layout));
+}
+
+fn keys(
+    input: Res<ButtonInput<KeyCode>>,
+    mut views: MessageWriter<View>,
+    mut cmds: MessageWriter<super::session::Command>,
+) {
+    use super::session::Command;
+    for (key, view) in [
+        (KeyCode::KeyT, View::Top),
+        (KeyCode::Digit1, View::First),
+        (KeyCode::Digit2, View::Second),
+        (KeyCode::KeyR, View::Reset),
+    ] {
+        if input.just_pressed(key) {
+            views.write(view);
+        }
+    }
+    let ctrl = input.pressed(KeyCode::ControlLeft) || input.pressed(KeyCode::ControlRight);
+    if input.just_pressed(KeyCode::KeyZ) && ctrl || input.just_pressed(KeyCode::KeyU) {
+        cmds.write(Command::Undo);
+    }
+    if input.just_pressed(KeyCode::KeyY) && ctrl {
+        cmds.write(Command::Redo);
+    }
+    if input.just_pressed(KeyCode::Escape) {
+        cmds.write(Command::Cancel);
+    }
+}
+
+fn presets(mut views: MessageReader<View>, layout: Res<Layout>, mut cams: Query<&mut Orbit>) {
+    for view in views.read() {
+        for mut orbit in &mut cams {
+            *orbit = Orbit::preset(*view, &layout);
+        }
+    }
+}
+
+fn steer(
+    buttons: Res<ButtonInput<MouseButton>>,
+    motion: Res<AccumulatedMouseMotion>,
+    scroll: Res<AccumulatedMouseScroll>,
+    mut cams: Query<(&mut Orbit, &mut Transform)>,
+) {
+    for (mut orbit, mut tf) in &mut cams {
+        let delta = motion.delta;
+        if buttons.pressed(MouseButton::Right) && delta != Vec2::ZERO {
+            orbit.yaw -= delta.x * 0.006;
+            orbit.pitch = (orbit.pitch + delta.y * 0.006).clamp(0.15, 1.55);
+        }
+        if buttons.pressed(MouseButton::Middle) && delta != Vec2::ZERO {
+            let right = tf.right().as_vec3();
+            let forward = Vec3::new(-orbit.yaw.sin(), 0.0, -orbit.yaw.cos());
+            let k = orbit.distance * 0.0015;
+            orbit.focus += (-right * delta.x + forward * delta.y) * k;
+            orbit.focus = orbit.focus.clamp(Vec3::new(-8.0, 0.0, -8.0), Vec3::new(8.0, 0.0, 8.0));
+        }
+        if scroll.delta.y != 0.0 {
+            let lines = match scroll.unit {
+                MouseScrollUnit::Line => scroll.delta.y,
+                MouseScrollUnit::Pixel => scroll.delta.y / 40.0,
+            };
+            orbit.distance = (orbit.distance * (1.0 - lines * 0.08)).clamp(4.0, 40.0);
+        }
+        let want = orbit.transform();
+        if *tf != want {
+            *tf = want;
+        }
+    }
+}

@@ -1,0 +1,155 @@
+//! The start menu: choose the game and its options, who plays each side, and start.
+
+use super::Screen;
+use super::session::{PlayerKind, Session};
+use crate::rules::crossings::{Crossings, Options};
+use crate::rules::{AnyGame, Game, Side, Variant};
+use bevy::prelude::*;
+
+/// The games the table offers now (Volterra and CTOR come with their sets).
+const GAMES: [(&str, Variant, bool); 4] = [
+    ("Ordo Classic", Variant::Ordo, false),
+    ("Ordo X", Variant::OrdoX, false),
+    ("Crossings", Variant::Crossings, false),
+    ("Crossings, exact distance", Variant::Crossings, true),
+];
+
+/// What the menu has chosen so far.
+#[derive(Resource, Clone, Copy, Debug)]
+pub struct MenuChoice {
+    pub game: usize,
+    pub players: [PlayerKind; 2],
+    pub seed: u64,
+}
+
+impl Default for MenuChoice {
+    fn default() -> MenuChoice {
+        MenuChoice { game: 0, players: [PlayerKind::Person, PlayerKind::Random], seed: 1 }
+    }
+}
+
+impl MenuChoice {
+    /// The initial position of the chosen game.
+    pub fn game(&self) -> AnyGame {
+        let (_, variant, exact) = GAMES[self.game];
+        if variant == Variant::Crossings {
+            return AnyGame::Crossings(Crossings::initial(Options { exact }));
+        }
+        variant.initial()
+    }
+}
+
+#[derive(Component)]
+struct MenuLabel;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<MenuChoice>()
+        .add_systems(OnEnter(Screen::Menu), spawn_menu)
+        .add_systems(Update, refresh.run_if(in_state(Screen::Menu)));
+}
+
+fn button(p: &mut ChildSpawnerCommands, label: String, f: impl Fn(&mut MenuChoice) + Send + Sync + 'static) {
+    p.spawn((
+        Button,
+        Node {
+            padding: UiRect::axes(px(14), px(7)),
+            margin: UiRect::all(px(4)),
+            border_radius: BorderRadius::all(px(6)),
+            ..default()
+        },
+        BackgroundColor(Color::srgb(0.25, 0.16, 0.08)),
+        children![(Text::new(label), TextFont { font_size: FontSize::Px(18.0), ..default() }, Pickable::IGNORE)],
+    ))
+    .observe(move |_: On<Pointer<Click>>, mut choice: ResMut<MenuChoice>| f(&mut choice));
+}
+
+fn spawn_menu(mut commands: Commands) {
+    commands
+        .spawn((
+            Node {
+                position_type: PositionType::Absolute,
+                top: percent(12),
+                left: percent(25),
+                width: percent(50),
+                flex_direction: FlexDirection::Column,
+                align_items: AlignItems::Center,
+                padding: UiRect::all(px(20)),
+                ..default()
+            },
+            BackgroundColor(Color::srgba(0.08, 0.05, 0.03, 0.9)),
+            DespawnOnExit(Screen::Menu),
+        ))
+        .with_children(|p| {
+            p.spawn((Text::new("tablero"), TextFont { font_size: FontSize::Px(40.0), ..default() }, Pickable::IGNORE));
+            p.spawn((
+                Text::new("Choose a game"),
+                TextFont { font_size: FontSize::Px(18.0), ..default() },
+                Pickable::IGNORE,
+            ));
+            for (i, (name, _, _)) in GAMES.iter().enumerate() {
+                button(p, name.to_string(), move |c| c.game = i);
+            }
+            p.spawn((
+                Text::new("Volterra and CTOR come with their sets."),
+                TextFont { font_size: FontSize::Px(14.0), ..default() },
+                Pickable::IGNORE,
+            ));
+            for side in [Side::First, Side::Second] {
+                button(p, format!("switch who plays side {}", side.index() + 1), move |c| {
+                    let k = &mut c.players[side.index()];
+                    *k = if *k == PlayerKind::Person { PlayerKind::Random } else { PlayerKind::Person };
+                });
+            }
+            p.spawn((
+                Text::new(""),
+                TextFont { font_size: FontSize::Px(18.0), ..default() },
+                MenuLabel,
+                Pickable::IGNORE,
+            ));
+            p.spawn((
+                Button,
+                Node {
+                    padding: UiRect::axes(px(24), px(10)),
+                    margin: UiRect::all(px(10)),
+                    border_radius: BorderRadius::all(px(8)),
+                    ..default()
+                },
+                BackgroundColor(Color::srgb(0.15, 0.4, 0.15)),
+                children![(
+                    Text::new("Start"),
+                    TextFont { font_size: FontSize::Px(24.0), ..default() },
+                    Pickable::IGNORE
+                )],
+            ))
+            .observe(start);
+        });
+}
+
+fn refresh(choice: Res<MenuChoice>, mut label: Query<&mut Text, With<MenuLabel>>) {
+    let game = choice.game();
+    let v = game.variant();
+    let s = format!(
+        "{}\n{}: {}\n{}: {}",
+        GAMES[choice.game].0,
+        v.side_name(Side::First),
+        choice.players[0].label(),
+        v.side_name(Side::Second),
+        choice.players[1].label()
+    );
+    for mut t in &mut label {
+        if t.0 != s {
+            t.0 = s.clone();
+        }
+    }
+}
+
+fn start(
+    _: On<Pointer<Click>>,
+    mut commands: Commands,
+    mut choice: ResMut<MenuChoice>,
+    mut next: ResMut<NextState<Screen>>,
+) {
+    commands.insert_resource(Session::new(choice.game(), choice.players, choice.seed));
+    choice.seed = choice.seed.wrapping_add(1);
+    next.set(Screen::Playing);
+}

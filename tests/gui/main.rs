@@ -1,0 +1,4 @@
+//! The one test binary for everything Bevy: the table driven headless through the same
+//! observers a real pick triggers, and the off-screen render of every variant.
+mod render;
+mod table;

@@ -1,0 +1,80 @@
+//! Renders the initial position of each stone game off-screen with `tablero screenshot` and
+//! checks the picture: not blank, and the stones' colours on the board.
+
+use std::process::Command;
+
+/// Whether a Vulkan device can be expected: CI always renders; elsewhere a missing device
+/// skips with a reason.
+fn must_render() -> bool {
+    std::env::var_os("CI").is_some()
+}
+
+fn render(position: &str, name: &str) -> Option<(u32, u32, Vec<u8>)> {
+    let out = std::env::temp_dir().join(format!("tablero-test-{name}.png"));
+    let run = Command::new(env!("CARGO_BIN_EXE_tablero"))
+        .args(["screenshot", position, "--out", out.to_str().unwrap(), "--size", "640x360"])
+        .env("XDG_RUNTIME_DIR", std::env::temp_dir())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&run.stderr);
+    if !run.status.success() {
+        if err.contains("no Vulkan device") && !must_render() {
+            eprintln!("skipping the render test: {err}");
+            return None;
+        }
+        panic!("screenshot failed: {err}");
+    }
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&out).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    buf.truncate(info.buffer_size());
+    let channels = info.color_type.samples();
+    let rgb: Vec<u8> = buf.chunks(channels).flat_map(|p| [p[0], p[1], p[2]]).collect();
+    Some((info.width, info.height, rgb))
+}
+
+/// Pixels in the middle of the picture (the board) that match a colour test.
+fn count(width: u32, height: u32, rgb: &[u8], test: impl Fn(u8, u8, u8) -> bool) -> usize {
+    let (w, h) = (width as usize, height as usize);
+    (h / 5..h * 9 / 10)
+        .flat_map(|y| (w / 5..w * 4 / 5).map(move |x| (x, y)))
+        .filter(|&(x, y)| {
+            let i = (y * w + x) * 3;
+            test(rgb[i], rgb[i + 1], rgb[i + 2])
+        })
+        .count()
+}
+
+#[test]
+fn every_stone_game_renders_its_initial_position() {
+    let cases: [(&str, &str, fn(u8, u8, u8) -> bool, fn(u8, u8, u8) -> bool); 3] = [
+        (
+            "ordo ..BB..BB../BBBBBBBBBB/BB..BB..BB/........../........../WW..WW..WW/WWWWWWWWWW/..WW..WW.. w",
+            "ordo",
+            |r, g, b| r > 200 && g > 200 && b > 190,
+            |r, _, b| b > 150 && b as i32 > r as i32 + 60,
+        ),
+        (
+            "ordo-x ..BB..BB../BBBBBBBBBB/BB..BB..BB/........../........../WW..WW..WW/WWWWWWWWWW/..WW..WW.. w",
+            "ordo-x",
+            |r, g, b| r > 200 && g > 200 && b > 190,
+            |r, _, b| b > 150 && b as i32 > r as i32 + 60,
+        ),
+        (
+            "crossings BBBBBBBB/BBBBBBBB/......../......../......../......../RRRRRRRR/RRRRRRRR r 0",
+            "crossings",
+            |r, g, b| r > 150 && r as i32 > 2 * g as i32 && r as i32 > 2 * b as i32,
+            |r, g, b| r.max(g).max(b) < 85 && r.max(g).max(b) - r.min(g).min(b) < 12,
+        ),
+    ];
+    for (position, name, first, second) in cases {
+        let Some((w, h, rgb)) = render(position, name) else { return };
+        assert_eq!((w, h), (640, 360));
+        let distinct: std::collections::HashSet<&[u8]> = rgb.chunks(3).collect();
+        assert!(distinct.len() > 500, "{name}: the picture is nearly blank ({} colours)", distinct.len());
+        let (a, b) = (count(w, h, &rgb, first), count(w, h, &rgb, second));
+        assert!(a > 2000, "{name}: too few pixels of the first side's stones: {a}");
+        assert!(b > 2000, "{name}: too few pixels of the second side's stones: {b}");
+    }
+}

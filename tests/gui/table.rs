@@ -1,0 +1,284 @@
+//! The table, headless: clicks reach the scene's picking observers, time is stepped by hand.
+
+use bevy::camera::NormalizedRenderTarget;
+use bevy::picking::backend::HitData;
+use bevy::picking::pointer::{Location, PointerId};
+use bevy::prelude::*;
+use bevy::time::TimeUpdateStrategy;
+use std::time::Duration;
+use tablero::gui::animate::{Resyncs, Speed, Tween};
+use tablero::gui::scene::{Layout, Square, Stone, cell_pos};
+use tablero::gui::session::{Command, PlayerKind, Session};
+use tablero::gui::{CorePlugin, Screen};
+use tablero::rules::{AnyGame, Cell, Game, Variant};
+
+const PEOPLE: [PlayerKind; 2] = [PlayerKind::Person, PlayerKind::Person];
+
+fn table(game: AnyGame, players: [PlayerKind; 2]) -> App {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, bevy::state::app::StatesPlugin, AssetPlugin::default(), TransformPlugin));
+    app.init_asset::<Mesh>().init_asset::<StandardMaterial>().init_asset::<Image>();
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(50)));
+    app.add_plugins(CorePlugin);
+    app.insert_resource(Session::new(game, players, 7));
+    app.insert_state(Screen::Playing);
+    app.update();
+    app.update();
+    app
+}
+
+fn c(s: &str) -> Cell {
+    s.parse().unwrap()
+}
+
+/// The entity a click on `cell` hits: the stone on it, else the square.
+fn entity_at(app: &mut App, cell: Cell) -> Entity {
+    let world = app.world_mut();
+    let stone = world.query::<(Entity, &Stone)>().iter(world).find(|(_, s)| s.cell == Some(cell)).map(|(e, _)| e);
+    stone.unwrap_or_else(|| {
+        world.query::<(Entity, &Square)>().iter(world).find(|(_, s)| s.0 == cell).map(|(e, _)| e).unwrap()
+    })
+}
+
+/// A primary click on the entity at `cell`, delivered to its observers, then one frame.
+fn click(app: &mut App, cell: Cell) {
+    let target = entity_at(app, cell);
+    let location = Location { target: NormalizedRenderTarget::None { width: 1280, height: 720 }, position: Vec2::ZERO };
+    let hit = HitData::new(Entity::PLACEHOLDER, 0.0, None, None);
+    let event = Click { button: PointerButton::Primary, hit, duration: Duration::from_millis(80), count: 1 };
+    app.world_mut().trigger(Pointer::new(PointerId::Mouse, location, event, target));
+    app.update();
+}
+
+fn session(app: &App) -> &Session {
+    app.world().resource::<Session>()
+}
+
+fn moving(app: &mut App) -> bool {
+    let world = app.world_mut();
+    world.query_filtered::<(), With<Tween>>().iter(world).next().is_some()
+}
+
+fn settle(app: &mut App) {
+    for _ in 0..200 {
+        app.update();
+        if !moving(app) {
+            app.update();
+            return;
+        }
+    }
+    panic!("the animation never ended");
+}
+
+/// Every stone on the board stands on its square, on a cell where the rules have its piece,
+/// and no piece of the rules' position is missing.
+fn assert_scene_matches(app: &mut App) {
+    let shown = session(app).shown();
+    let layout = *app.world().resource::<Layout>();
+    let world = app.world_mut();
+    let stones: Vec<(Stone, Transform)> =
+        world.query::<(&Stone, &Transform)>().iter(world).map(|(s, t)| (*s, *t)).collect();
+    let mut on_board = 0;
+    for (stone, tf) in &stones {
+        if let Some(cell) = stone.cell {
+            on_board += 1;
+            assert_eq!(shown.piece_at(cell), Some(stone.side), "stone on {cell}");
+            assert!(tf.translation.distance(cell_pos(&layout, cell)) < 1e-3, "stone of {cell} at {}", tf.translation);
+        } else {
+            assert!(tf.translation.x.abs() > layout.files as f32 / 2.0, "a captured stone lies beside the board");
+        }
+    }
+    let (f, r) = shown.board_size();
+    let pieces =
+        (0..r).flat_map(|r| (0..f).map(move |f| Cell::new(f, r))).filter(|c| shown.piece_at(*c).is_some()).count();
+    assert_eq!(on_board, pieces);
+    assert_eq!(app.world().resource::<Resyncs>().0, 0, "the animation left the scene as the rules say");
+}
+
+#[test]
+fn selecting_shows_exactly_the_rules_destinations() {
+    for variant in [Variant::Ordo, Variant::OrdoX, Variant::Crossings] {
+        let game = variant.initial();
+        let mut app = table(game.clone(), PEOPLE);
+        let from = if variant == Variant::Crossings { c("c2") } else { c("c2") };
+        click(&mut app, from);
+        assert_eq!(session(&app).picker.selected, Some(from), "{variant}");
+        // The rules' destinations for that stone, as landing squares of its moves' first part.
+        let mut expected: Vec<Cell> = game
+            .legal_moves()
+            .iter()
+            .flat_map(|m| m.paths(0))
+            .filter(|(f, t)| *f == from && game.piece_at(*t) != Some(game.side_to_move()))
+            .map(|(_, t)| t)
+            .collect();
+        expected.sort();
+        expected.dedup();
+        let shown: Vec<Cell> = session(&app).picker.targets(&session(&app).game).into_iter().collect();
+        assert_eq!(shown, expected, "{variant}");
+        // The scene paints exactly those squares as targets: no more, no fewer.
+        app.update();
+        let palette_target = {
+            let world = app.world_mut();
+            let mut q = world.query::<(&Square, &MeshMaterial3d<StandardMaterial>)>();
+            let mats: Vec<(Cell, Handle<StandardMaterial>)> = q.iter(world).map(|(s, m)| (s.0, m.0.clone())).collect();
+            mats
+        };
+        let target_mat = palette_target.iter().find(|(c, _)| *c == expected[0]).unwrap().1.clone();
+        let painted: Vec<Cell> = palette_target.iter().filter(|(_, m)| *m == target_mat).map(|(c, _)| *c).collect();
+        let mut painted = painted;
+        painted.sort();
+        assert_eq!(painted, expected, "{variant}: painted targets");
+    }
+}
+
+#[test]
+fn a_played_move_animates_and_ends_where_the_rules_say() {
+    let mut app = table(Variant::Ordo.initial(), PEOPLE);
+    // c2 reaches c4 alone or with its ordo c2-d2: the table asks which.
+    click(&mut app, c("c2"));
+    click(&mut app, c("c4"));
+    let parts: Vec<String> = session(&app).choices.iter().map(|(_, p)| p.clone()).collect();
+    assert_eq!(parts, ["c2-c4", "c2:d2-c4"]);
+    app.world_mut().write_message(Command::Choose("c2:d2-c4".into()));
+    app.update();
+    assert_eq!(session(&app).history.len(), 1, "{}", session(&app).message);
+    assert_eq!(session(&app).history[0].1.to_string(), "c2:d2-c4");
+    assert!(moving(&mut app), "the stones slide");
+    // Halfway, the stone is between its squares.
+    app.update();
+    app.update();
+    settle(&mut app);
+    assert_scene_matches(&mut app);
+}
+
+#[test]
+fn captures_and_removed_groups_leave_the_board_and_stay_visible() {
+    let game: AnyGame =
+        "ordo-x ........../........../...B.BB.../...BBBB.../...WW...../....W...../........../.......... w"
+            .parse()
+            .unwrap();
+    let mut app = table(game, PEOPLE);
+    click(&mut app, c("e4"));
+    click(&mut app, c("e5"));
+    assert_eq!(session(&app).history.len(), 1, "{}", session(&app).message);
+    settle(&mut app);
+    assert_scene_matches(&mut app);
+    let world = app.world_mut();
+    let off: usize = world.query::<&Stone>().iter(world).filter(|s| s.cell.is_none()).count();
+    assert_eq!(off, 3, "one captured, two removed, all beside the board");
+}
+
+#[test]
+fn clicks_during_an_animation_and_illegal_clicks_change_nothing() {
+    let mut app = table(Variant::Ordo.initial(), PEOPLE);
+    // Illegal: an enemy stone, an empty square, a square the selected stone cannot reach.
+    click(&mut app, c("a7"));
+    assert!(session(&app).message.contains("blue stone"), "{}", session(&app).message);
+    click(&mut app, c("e3"));
+    click(&mut app, c("e6"));
+    assert!(session(&app).message.contains("e3 to e6"), "{}", session(&app).message);
+    assert!(session(&app).history.is_empty());
+    assert_scene_matches(&mut app);
+    // A move, then clicks while it animates.
+    click(&mut app, c("e3"));
+    click(&mut app, c("e4"));
+    assert_eq!(session(&app).history.len(), 1);
+    assert!(moving(&mut app));
+    let picker_before = session(&app).picker.clone();
+    click(&mut app, c("a6"));
+    click(&mut app, c("a5"));
+    assert_eq!(session(&app).history.len(), 1, "no move while pieces move");
+    assert_eq!(session(&app).picker, picker_before);
+    settle(&mut app);
+    assert_scene_matches(&mut app);
+}
+
+#[test]
+fn ambiguous_clicks_offer_a_choice() {
+    let mut app = table(Variant::Crossings.initial(), PEOPLE);
+    click(&mut app, c("a2"));
+    click(&mut app, c("a3"));
+    let choices = session(&app).choices.clone();
+    let parts: Vec<&str> = choices.iter().map(|(_, p)| p.as_str()).collect();
+    assert_eq!(parts, ["a1:a2-a3", "a2-a3"], "the stone alone, or the phalanx a1-a2");
+    app.world_mut().write_message(Command::Choose("a1:a2-a3".into()));
+    app.update();
+    assert_eq!(session(&app).history.len(), 1);
+    settle(&mut app);
+    assert_scene_matches(&mut app);
+}
+
+#[test]
+fn ordo_x_turns_are_chosen_part_by_part() {
+    let game: AnyGame =
+        "ordo-x ........../......B.../........../........../........../....W...../........../.......... w"
+            .parse()
+            .unwrap();
+    let mut app = table(game, PEOPLE);
+    click(&mut app, c("e3"));
+    click(&mut app, c("a3"));
+    settle(&mut app);
+    assert!(session(&app).history.is_empty(), "the sideways part alone is no move");
+    assert_scene_matches(&mut app);
+    click(&mut app, c("a3"));
+    click(&mut app, c("a5"));
+    assert_eq!(session(&app).history[0].1.to_string(), "e3-a3,a3-a5");
+    settle(&mut app);
+    assert_scene_matches(&mut app);
+}
+
+#[test]
+fn undo_and_redo_restore_the_scene_exactly() {
+    let mut app = table(Variant::Crossings.initial(), [PlayerKind::Random, PlayerKind::Random]);
+    app.insert_resource(Speed::Fast);
+    for _ in 0..400 {
+        app.update();
+        if session(&app).history.len() >= 6 && !moving(&mut app) {
+            break;
+        }
+    }
+    settle(&mut app);
+    let played = session(&app).history.len();
+    assert!(played >= 6);
+    app.world_mut().resource_mut::<Session>().players = PEOPLE;
+    let snapshot = |app: &mut App| {
+        let world = app.world_mut();
+        let mut v: Vec<String> = world
+            .query::<(&Stone, &Transform)>()
+            .iter(world)
+            .map(|(s, t)| format!("{:?} {:?} {:.3}", s.side, s.cell, t.translation))
+            .collect();
+        v.sort();
+        v
+    };
+    let after = snapshot(&mut app);
+    for _ in 0..3 {
+        app.world_mut().write_message(Command::Undo);
+        app.update();
+        app.update();
+    }
+    assert_eq!(session(&app).history.len(), played - 3);
+    assert_scene_matches(&mut app);
+    for _ in 0..3 {
+        app.world_mut().write_message(Command::Redo);
+        app.update();
+        app.update();
+    }
+    assert_eq!(snapshot(&mut app), after, "redo restores every stone");
+    assert_scene_matches(&mut app);
+}
+
+#[test]
+fn a_random_game_plays_to_its_end_with_the_scene_in_step() {
+    let mut app = table(Variant::OrdoX.initial(), [PlayerKind::Random, PlayerKind::Random]);
+    app.insert_resource(Speed::Instant);
+    for _ in 0..3000 {
+        app.update();
+        if session(&app).game.outcome().is_some() {
+            break;
+        }
+    }
+    settle(&mut app);
+    assert!(session(&app).game.outcome().is_some());
+    assert_scene_matches(&mut app);
+}
