@@ -37,29 +37,52 @@ pub fn run(start: Option<AnyGame>) -> Result<(), String> {
     if std::env::var_os("DISPLAY").is_none() && std::env::var_os("WAYLAND_DISPLAY").is_none() {
         return Err("no display found (DISPLAY is not set): run tablero in a desktop session, or use the headless commands (tablero help)".into());
     }
-    let mut app = App::new();
-    app.add_plugins((
-        DefaultPlugins.set(WindowPlugin {
-            primary_window: Some(Window {
-                title: "tablero".into(),
-                resolution: bevy::window::WindowResolution::new(1280, 720),
+    quietly(move || {
+        let mut app = App::new();
+        app.add_plugins((
+            DefaultPlugins.set(WindowPlugin {
+                primary_window: Some(Window {
+                    title: "tablero".into(),
+                    resolution: bevy::window::WindowResolution::new(1280, 720),
+                    ..default()
+                }),
                 ..default()
             }),
-            ..default()
-        }),
-        MeshPickingPlugin,
-        CorePlugin,
-        camera::plugin,
-        hud::plugin,
-        menu::plugin,
-    ))
-    .insert_resource(ClearColor(Color::srgb(0.16, 0.14, 0.13)));
-    if let Some(game) = start {
-        app.insert_resource(Session::new(game, [PlayerKind::Person, PlayerKind::Person], 1));
-        app.insert_state(Screen::Playing);
-    }
-    app.run();
-    Ok(())
+            MeshPickingPlugin,
+            CorePlugin,
+            camera::plugin,
+            hud::plugin,
+            menu::plugin,
+        ))
+        .insert_resource(ClearColor(Color::srgb(0.16, 0.14, 0.13)));
+        if let Some(game) = start {
+            app.insert_resource(Session::new(game, [PlayerKind::Person, PlayerKind::Person], 1));
+            app.insert_state(Screen::Playing);
+        }
+        app.run();
+    })
+    .map_err(|why| format!("the window could not be opened or had to close ({why})"))
+}
+
+/// Runs `f`, turning a panic into its one-line message instead of a backtrace (the display
+/// or graphics driver missing is the usual cause).
+fn quietly<R>(f: impl FnOnce() -> R) -> Result<R, String> {
+    use std::sync::{Arc, Mutex};
+    let message = Arc::new(Mutex::new(String::new()));
+    let seen = message.clone();
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let text = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        *seen.lock().unwrap_or_else(|e| e.into_inner()) = text.lines().next().unwrap_or("").to_string();
+    }));
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+    std::panic::set_hook(hook);
+    result.map_err(|_| message.lock().unwrap_or_else(|e| e.into_inner()).clone())
 }
 
 /// Renders a position off-screen (no window, no display needed) and writes a PNG.
@@ -75,9 +98,7 @@ pub fn screenshot(game: AnyGame, out: &std::path::Path, width: u32, height: u32)
 
     let _ = std::fs::remove_file(out);
     // Bevy panics when no Vulkan device exists; say so in one line instead.
-    let hook = std::panic::take_hook();
-    std::panic::set_hook(Box::new(|_| {}));
-    let built = std::panic::catch_unwind(|| {
+    let built = quietly(|| {
         let mut app = App::new();
         app.add_plugins((
             DefaultPlugins
@@ -95,9 +116,8 @@ pub fn screenshot(game: AnyGame, out: &std::path::Path, width: u32, height: u32)
         app.cleanup();
         app
     });
-    std::panic::set_hook(hook);
-    let mut app = built.map_err(|_| {
-        "no Vulkan device to render with (on Debian: apt-get install mesa-vulkan-drivers libvulkan1)".to_string()
+    let mut app = built.map_err(|why| {
+        format!("no Vulkan device to render with ({why}; on Debian: apt-get install mesa-vulkan-drivers libvulkan1)")
     })?;
     let mut image = Image::new_uninit(
         Extent3d { width, height, depth_or_array_layers: 1 },
