@@ -30,6 +30,9 @@ usage:
   tablero match <variant> --a <player> --b <player> --games N --seed S
                                              plays N games headless; players: random
   tablero bench [--quick]                    perft speed of every variant (nodes per second)
+  tablero screenshot \"<position>\" --out <file.png> [--size WxH]   renders a position off-screen
+  tablero bench-table [--frames N]           frame time and memory of the 3D table
+  tablero [play \"<position>\"]                opens the 3D table (the menu, or that position)
 variants: ordo, ordo-x, crossings, volterra, volterra-free, ctor8, ctor10";
 
 /// Runs one command line (without the program name), writing its output to `out`.

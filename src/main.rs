@@ -18,6 +18,16 @@ fn gui_command(args: &[String]) -> Option<Result<(), String>> {
             Some(position.parse::<AnyGame>().map_err(|e| e.to_string()).and_then(|g| tablero::gui::run(Some(g))))
         }
         [cmd, rest @ ..] if cmd == "screenshot" => Some(screenshot(rest)),
+        [cmd, rest @ ..] if cmd == "bench-table" => {
+            let frames = match rest {
+                [] => Ok(300),
+                [flag, n] if flag == "--frames" => {
+                    n.parse().ok().filter(|n| *n > 0).ok_or(format!("--frames '{n}' is not a number of frames"))
+                }
+                _ => Err("usage: tablero bench-table [--frames N]".to_string()),
+            };
+            Some(frames.and_then(|n| tablero::gui::bench_table(n, &mut std::io::stdout())))
+        }
         _ => None,
     }
 }

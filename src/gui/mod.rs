@@ -85,82 +85,168 @@ fn quietly<R>(f: impl FnOnce() -> R) -> Result<R, String> {
     result.map_err(|_| message.lock().unwrap_or_else(|e| e.into_inner()).clone())
 }
 
-/// Renders a position off-screen (no window, no display needed) and writes a PNG.
-pub fn screenshot(game: AnyGame, out: &std::path::Path, width: u32, height: u32) -> Result<(), String> {
-    use bevy::asset::RenderAssetUsages;
-    use bevy::camera::RenderTarget;
-    use bevy::render::RenderPlugin;
-    use bevy::render::render_resource::{Extent3d, PollType, TextureDimension, TextureFormat, TextureUsages};
-    use bevy::render::renderer::RenderDevice;
-    use bevy::render::view::screenshot::{Screenshot, save_to_disk};
-    use bevy::window::ExitCondition;
-    use bevy::winit::WinitPlugin;
+/// The table without window, renderer or UI, driven by `update()`: for tests and for timing
+/// the game's own systems. Time advances 50 ms a frame.
+pub fn headless_app(game: AnyGame, players: [PlayerKind; 2]) -> App {
+    use bevy::time::TimeUpdateStrategy;
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, bevy::state::app::StatesPlugin, AssetPlugin::default(), TransformPlugin));
+    app.init_asset::<Mesh>().init_asset::<StandardMaterial>().init_asset::<Image>();
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(std::time::Duration::from_millis(50)));
+    app.add_plugins(CorePlugin);
+    app.insert_resource(Session::new(game, players, 7));
+    app.insert_state(Screen::Playing);
+    app.update();
+    app.update();
+    app
+}
 
-    let _ = std::fs::remove_file(out);
-    // Bevy panics when no Vulkan device exists; say so in one line instead.
-    let built = quietly(|| {
-        let mut app = App::new();
-        app.add_plugins((
-            DefaultPlugins
-                .set(WindowPlugin { primary_window: None, exit_condition: ExitCondition::DontExit, ..default() })
-                .set(RenderPlugin { synchronous_pipeline_compilation: true, ..default() })
-                .disable::<WinitPlugin>()
-                .disable::<bevy::log::LogPlugin>(),
-            CorePlugin,
-            hud::coordinates_plugin,
-        ))
-        .insert_resource(ClearColor(Color::srgb(0.16, 0.14, 0.13)))
-        .insert_resource(Session::new(game.clone(), [PlayerKind::Person, PlayerKind::Person], 1))
-        .insert_state(Screen::Playing);
-        app.finish();
-        app.cleanup();
-        app
-    });
-    let mut app = built.map_err(|why| {
-        format!("no Vulkan device to render with ({why}; on Debian: apt-get install mesa-vulkan-drivers libvulkan1)")
-    })?;
-    let mut image = Image::new_uninit(
-        Extent3d { width, height, depth_or_array_layers: 1 },
-        TextureDimension::D2,
-        TextureFormat::Rgba8UnormSrgb,
-        RenderAssetUsages::RENDER_WORLD,
-    );
-    image.texture_descriptor.usage |= TextureUsages::RENDER_ATTACHMENT | TextureUsages::COPY_SRC;
-    let handle = app.world_mut().resource_mut::<Assets<Image>>().add(image);
-    let (files, ranks) = game.board_size();
-    let layout = scene::Layout { files, ranks, variant: game.variant() };
-    let orbit = camera::Orbit::preset(camera::View::First, &layout);
-    let cam = app
-        .world_mut()
-        .spawn((
+/// The table rendered off-screen into an image: no window, no display needed.
+pub struct Offscreen {
+    pub app: App,
+    image: Handle<Image>,
+}
+
+impl Offscreen {
+    pub fn new(game: AnyGame, players: [PlayerKind; 2], width: u32, height: u32) -> Result<Offscreen, String> {
+        use bevy::asset::RenderAssetUsages;
+        use bevy::camera::RenderTarget;
+        use bevy::render::RenderPlugin;
+        use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat, TextureUsages};
+        use bevy::window::ExitCondition;
+        use bevy::winit::WinitPlugin;
+
+        // Bevy panics when no Vulkan device exists; say so in one line instead.
+        let (files, ranks) = game.board_size();
+        let layout = scene::Layout { files, ranks, variant: game.variant() };
+        let built = quietly(|| {
+            let mut app = App::new();
+            app.add_plugins((
+                DefaultPlugins
+                    .set(WindowPlugin { primary_window: None, exit_condition: ExitCondition::DontExit, ..default() })
+                    .set(RenderPlugin { synchronous_pipeline_compilation: true, ..default() })
+                    .disable::<WinitPlugin>()
+                    .disable::<bevy::log::LogPlugin>(),
+                CorePlugin,
+                hud::coordinates_plugin,
+            ))
+            .insert_resource(ClearColor(Color::srgb(0.16, 0.14, 0.13)))
+            .insert_resource(Session::new(game, players, 1))
+            .insert_state(Screen::Playing);
+            app.finish();
+            app.cleanup();
+            app
+        });
+        let mut app = built.map_err(|why| {
+            format!(
+                "no Vulkan device to render with ({why}; on Debian: apt-get install mesa-vulkan-drivers libvulkan1)"
+            )
+        })?;
+        let mut image = Image::new_uninit(
+            Extent3d { width, height, depth_or_array_layers: 1 },
+            TextureDimension::D2,
+            TextureFormat::Rgba8UnormSrgb,
+            RenderAssetUsages::RENDER_WORLD,
+        );
+        image.texture_descriptor.usage |= TextureUsages::RENDER_ATTACHMENT | TextureUsages::COPY_SRC;
+        let image = app.world_mut().resource_mut::<Assets<Image>>().add(image);
+        let orbit = camera::Orbit::preset(camera::View::First, &layout);
+        app.world_mut().spawn((
             Camera3d::default(),
             Camera { clear_color: ClearColorConfig::Custom(Color::srgb(0.16, 0.14, 0.13)), ..default() },
-            RenderTarget::from(handle.clone()),
+            RenderTarget::from(image.clone()),
+            Msaa::Sample4,
             orbit,
             orbit.transform(),
             IsDefaultUiCamera,
-        ))
-        .id();
-    let wait = |app: &mut App| {
-        app.update();
-        let _ = app
+        ));
+        Ok(Offscreen { app, image })
+    }
+
+    /// One frame, waiting until the device has finished drawing it.
+    pub fn frame(&mut self) {
+        use bevy::render::render_resource::PollType;
+        use bevy::render::renderer::RenderDevice;
+        self.app.update();
+        let _ = self
+            .app
             .world()
             .resource::<RenderDevice>()
             .wgpu_device()
             .poll(PollType::Wait { submission_index: None, timeout: None });
-    };
-    let _ = cam;
-    for _ in 0..6 {
-        wait(&mut app);
     }
-    app.world_mut().spawn(Screenshot::image(handle)).observe(save_to_disk(out.to_path_buf()));
-    for _ in 0..30 {
-        wait(&mut app);
-        if std::fs::metadata(out).map(|m| m.len() > 0).unwrap_or(false) {
-            // Let the writer finish the file.
-            wait(&mut app);
-            return Ok(());
+
+    /// Draws a few frames, then writes the picture to a PNG.
+    pub fn save(&mut self, out: &std::path::Path) -> Result<(), String> {
+        use bevy::render::view::screenshot::{Screenshot, save_to_disk};
+        let _ = std::fs::remove_file(out);
+        for _ in 0..6 {
+            self.frame();
+        }
+        self.app.world_mut().spawn(Screenshot::image(self.image.clone())).observe(save_to_disk(out.to_path_buf()));
+        for _ in 0..30 {
+            self.frame();
+            if std::fs::metadata(out).map(|m| m.len() > 0).unwrap_or(false) {
+                return Ok(());
+            }
+        }
+        Err(format!("the screenshot was not written to {}", out.display()))
+    }
+}
+
+/// Renders a position off-screen (no window, no display needed) and writes a PNG.
+pub fn screenshot(game: AnyGame, out: &std::path::Path, width: u32, height: u32) -> Result<(), String> {
+    Offscreen::new(game, [PlayerKind::Person, PlayerKind::Person], width, height)?.save(out)
+}
+
+/// `tablero bench-table`: the frame time of the full Ordo board rendered at 1280 × 720 while
+/// two random players play, the time of the game's own systems per frame without rendering,
+/// and the memory in use.
+pub fn bench_table(frames: usize, out: &mut dyn std::io::Write) -> Result<(), String> {
+    use std::time::Instant;
+    let io = |e: std::io::Error| e.to_string();
+    let stats = |mut v: Vec<f64>| {
+        v.sort_by(|a, b| a.total_cmp(b));
+        let mean = v.iter().sum::<f64>() / v.len().max(1) as f64;
+        (mean, v[(v.len() * 95 / 100).min(v.len() - 1)])
+    };
+    let players = [PlayerKind::Random, PlayerKind::Random];
+    let game = crate::rules::Variant::Ordo.initial();
+    let mut headless = headless_app(game.clone(), players);
+    let mut ecs = Vec::with_capacity(frames);
+    for _ in 0..frames {
+        let t = Instant::now();
+        headless.update();
+        ecs.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+    let moves = headless.world().resource::<Session>().history.len();
+    let (mean, p95) = stats(ecs);
+    writeln!(
+        out,
+        "ECS update without rendering: {mean:.3} ms mean, {p95:.3} ms p95 over {frames} frames ({moves} moves played)"
+    )
+    .map_err(io)?;
+    let mut view = Offscreen::new(game, players, 1280, 720)?;
+    for _ in 0..10 {
+        view.frame();
+    }
+    let mut frame_ms = Vec::with_capacity(frames);
+    for _ in 0..frames {
+        let t = Instant::now();
+        view.frame();
+        frame_ms.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+    let (mean, p95) = stats(frame_ms);
+    let world = view.app.world();
+    let adapter =
+        world.get_resource::<bevy::render::renderer::RenderAdapterInfo>().map(|a| a.name.clone()).unwrap_or_default();
+    let quality = world.get_resource::<scene::Quality>().copied().unwrap_or_default();
+    writeln!(out, "frame at 1280x720, full Ordo board on {adapter} ({quality:?} quality): {mean:.1} ms mean ({:.1} fps), {p95:.1} ms p95 over {frames} frames", 1e3 / mean).map_err(io)?;
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    for key in ["VmRSS", "VmHWM"] {
+        if let Some(line) = status.lines().find(|l| l.starts_with(key)) {
+            writeln!(out, "memory {line}").map_err(io)?;
         }
     }
-    Err(format!("the screenshot was not written to {}", out.display()))
+    Ok(())
 }

@@ -61,6 +61,19 @@ pub struct Stone {
 #[derive(Component)]
 pub struct Hovered;
 
+/// The table top.
+#[derive(Component)]
+pub struct Table;
+
+/// How much the renderer may spend per pixel: software renderers (Mesa's lavapipe) shade on
+/// the CPU, where multisampling, shadows and a lit table top cost most of the frame.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Quality {
+    #[default]
+    Full,
+    Software,
+}
+
 /// Everything rebuilt with the board.
 #[derive(Component)]
 pub struct BoardItem;
@@ -123,7 +136,56 @@ pub(super) fn plugin(app: &mut App) {
             w.write(Rebuild);
         })
         .add_systems(OnExit(Screen::Playing), clear_board)
-        .add_systems(Update, (rebuild_scene, paint).chain().run_if(in_state(Screen::Playing)));
+        .add_systems(Update, (rebuild_scene, paint).chain().run_if(in_state(Screen::Playing)))
+        .add_systems(Update, adapt_to_renderer);
+}
+
+/// Chooses the quality from the graphics adapter once it is known (`TABLERO_QUALITY=full` or
+/// `software` overrides), and applies it to cameras, lights and the table.
+fn adapt_to_renderer(
+    mut commands: Commands,
+    adapter: Option<Res<bevy::render::renderer::RenderAdapterInfo>>,
+    quality: Option<Res<Quality>>,
+    mut cams: Query<&mut Msaa>,
+    mut lights: Query<&mut DirectionalLight>,
+    table: Query<&MeshMaterial3d<StandardMaterial>, With<Table>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+) {
+    let q = match quality {
+        Some(q) => *q,
+        None => {
+            let Some(adapter) = adapter else { return };
+            let q = match std::env::var("TABLERO_QUALITY").as_deref() {
+                Ok("full") => Quality::Full,
+                Ok("software") => Quality::Software,
+                _ if format!("{:?}", adapter.device_type) == "Cpu" => Quality::Software,
+                _ => Quality::Full,
+            };
+            commands.insert_resource(q);
+            q
+        }
+    };
+    if q != Quality::Software {
+        return;
+    }
+    for mut msaa in &mut cams {
+        if *msaa != Msaa::Off {
+            *msaa = Msaa::Off;
+        }
+    }
+    for mut light in &mut lights {
+        if light.shadow_maps_enabled {
+            light.shadow_maps_enabled = false;
+        }
+    }
+    for m in &table {
+        if let Some(mat) = materials.get(&m.0)
+            && !mat.unlit
+            && let Some(mut mat) = materials.get_mut(&m.0)
+        {
+            mat.unlit = true;
+        }
+    }
 }
 
 fn setup_table(
@@ -142,7 +204,7 @@ fn setup_table(
         })),
         Transform::from_xyz(0.0, -0.2, 0.0),
         Pickable::IGNORE,
-        Name::new("table"),
+        Table,
     ));
     commands.spawn((
         DirectionalLight { illuminance: 9000.0, shadow_maps_enabled: true, ..default() },

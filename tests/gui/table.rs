@@ -4,27 +4,16 @@ use bevy::camera::NormalizedRenderTarget;
 use bevy::picking::backend::HitData;
 use bevy::picking::pointer::{Location, PointerId};
 use bevy::prelude::*;
-use bevy::time::TimeUpdateStrategy;
 use std::time::Duration;
 use tablero::gui::animate::{Resyncs, Speed, Tween};
 use tablero::gui::scene::{Layout, Square, Stone, cell_pos};
 use tablero::gui::session::{Command, PlayerKind, Session};
-use tablero::gui::{CorePlugin, Screen};
 use tablero::rules::{AnyGame, Cell, Game, Variant};
 
 const PEOPLE: [PlayerKind; 2] = [PlayerKind::Person, PlayerKind::Person];
 
 fn table(game: AnyGame, players: [PlayerKind; 2]) -> App {
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, bevy::state::app::StatesPlugin, AssetPlugin::default(), TransformPlugin));
-    app.init_asset::<Mesh>().init_asset::<StandardMaterial>().init_asset::<Image>();
-    app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(50)));
-    app.add_plugins(CorePlugin);
-    app.insert_resource(Session::new(game, players, 7));
-    app.insert_state(Screen::Playing);
-    app.update();
-    app.update();
-    app
+    tablero::gui::headless_app(game, players)
 }
 
 fn c(s: &str) -> Cell {
