@@ -192,7 +192,13 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<Command>()
         .add_message::<Animate>()
         .add_message::<Rebuild>()
-        .add_systems(Update, (handle_clicks, handle_commands, computer_turn).chain().run_if(in_state(Screen::Playing)));
+        .add_systems(
+            Update,
+            (handle_clicks, handle_commands, computer_turn)
+                .chain()
+                .before(super::scene::rebuild_scene)
+                .run_if(in_state(Screen::Playing)),
+        );
 }
 
 fn handle_clicks(

@@ -366,22 +366,7 @@ fn parse_move_text(text: &str) -> Result<CrossingsMove, MoveError> {
 impl fmt::Display for Crossings {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "crossings ")?;
-        for rank in (0..8u8).rev() {
-            for file in 0..8u8 {
-                let b = bit(rank * 8 + file);
-                let ch = if self.stones[0] & b != 0 {
-                    'R'
-                } else if self.stones[1] & b != 0 {
-                    'B'
-                } else {
-                    '.'
-                };
-                write!(f, "{ch}")?;
-            }
-            if rank > 0 {
-                write!(f, "/")?;
-            }
-        }
+        super::write_grid(f, 8, 8, ['R', 'B'], |row, col| self.stone_at(Cell::new(col as u8, 7 - row as u8)))?;
         write!(f, " {} {}", if self.side == Side::First { 'r' } else { 'b' }, self.quiet)?;
         if self.options.exact {
             write!(f, " exact")?;
@@ -409,39 +394,14 @@ impl FromStr for Crossings {
         let text: String =
             if n == 5 { s.split_whitespace().take(4).collect::<Vec<_>>().join(" ") } else { s.to_string() };
         let f = super::fields(&text, &["crossings"], &["board", "side", "quiet"])?;
-        let ranks: Vec<&str> = f[1].split('/').collect();
-        if ranks.len() != 8 {
-            return Err(PositionError(format!("the board has {} ranks, expected 8 separated by '/'", ranks.len())));
-        }
+        let cells = super::read_grid(f[1], 8, 8, ['R', 'B'], &|row| format!("rank {}", 8 - row))?;
         let mut stones = [0u64; 2];
-        for (i, row) in ranks.iter().enumerate() {
-            let rank = 7 - i as u8;
-            let len = row.chars().count();
-            if len != 8 {
-                return Err(PositionError(format!("rank {} has {len} squares, expected 8", rank + 1)));
-            }
-            for (file, ch) in row.chars().enumerate() {
-                let b = bit(rank * 8 + file as u8);
-                match ch {
-                    'R' => stones[0] |= b,
-                    'B' => stones[1] |= b,
-                    '.' => {}
-                    other => {
-                        return Err(PositionError(format!(
-                            "unknown character '{other}' on rank {} (expected R, B or .)",
-                            rank + 1
-                        )));
-                    }
-                }
+        for (i, side) in cells.iter().enumerate() {
+            if let Some(side) = side {
+                stones[side.index()] |= bit((7 - i / 8) as u8 * 8 + (i % 8) as u8);
             }
         }
-        let side = match f[2] {
-            "r" => Side::First,
-            "b" => Side::Second,
-            other => {
-                return Err(PositionError(format!("side field is '{other}', expected r or b")));
-            }
-        };
+        let side = super::read_side(f[2], ["r", "b"])?;
         let quiet: u32 = f[3]
             .parse()
             .map_err(|_| PositionError(format!("quiet field is '{}', expected a number of moves from 0", f[3])))?;

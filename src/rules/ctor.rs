@@ -683,20 +683,8 @@ impl Game for Ctor {
 impl fmt::Display for Ctor {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} ", self.variant().name())?;
-        let n = self.n as Square;
-        for row in 0..n {
-            for col in 0..n {
-                let ch = match self.disc(row * n + col + 1) {
-                    Some(Side::First) => 'B',
-                    Some(Side::Second) => 'W',
-                    None => '.',
-                };
-                write!(f, "{ch}")?;
-            }
-            if row + 1 < n {
-                write!(f, "/")?;
-            }
-        }
+        let n = self.n as usize;
+        super::write_grid(f, n, n, ['B', 'W'], |row, col| self.disc((row * n + col + 1) as Square))?;
         let side = if self.side == Side::First { 'b' } else { 'w' };
         write!(f, " {side} {} {} {} {}", self.turn, self.left, self.teams, self.idle)?;
         if let Some(l) = self.options.landing {
@@ -736,36 +724,16 @@ impl FromStr for Ctor {
         }
         let f = super::fields(&text, &["ctor8", "ctor10"], &["board", "side", "turn", "left", "teams", "idle"])?;
         let n: u8 = if f[0] == "ctor8" { 8 } else { 10 };
-        let rows: Vec<&str> = f[1].split('/').collect();
-        if rows.len() != n as usize {
-            return Err(PositionError(format!("the board has {} ranks, expected {n} separated by '/'", rows.len())));
-        }
+        let cells = super::read_grid(f[1], n as usize, n as usize, ['B', 'W'], &|row| {
+            format!("rank {} from the top", row + 1)
+        })?;
         let mut discs = [0 as Bb; 2];
-        for (r, row) in rows.iter().enumerate() {
-            let len = row.chars().count();
-            if len != n as usize {
-                return Err(PositionError(format!("rank {} from the top has {len} squares, expected {n}", r + 1)));
-            }
-            for (c, ch) in row.chars().enumerate() {
-                let b: Bb = 1 << (r * n as usize + c);
-                match ch {
-                    'B' => discs[0] |= b,
-                    'W' => discs[1] |= b,
-                    '.' => {}
-                    other => {
-                        return Err(PositionError(format!(
-                            "unknown character '{other}' in rank {} from the top (expected B, W or .)",
-                            r + 1
-                        )));
-                    }
-                }
+        for (i, side) in cells.iter().enumerate() {
+            if let Some(side) = side {
+                discs[side.index()] |= 1 << i;
             }
         }
-        let side = match f[2] {
-            "b" => Side::First,
-            "w" => Side::Second,
-            other => return Err(PositionError(format!("side field is '{other}', expected b or w"))),
-        };
+        let side = super::read_side(f[2], ["b", "w"])?;
         let turn: u32 = f[3]
             .parse()
             .ok()

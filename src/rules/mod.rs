@@ -556,3 +556,75 @@ pub(crate) fn fields<'a>(s: &'a str, names: &[&str], expected: &[&str]) -> Resul
     }
     Ok(fields)
 }
+
+/// Reads a board of two sides' pieces: `ranks` rows of `files` characters separated by '/',
+/// the top row first, `symbols` for the first and second side and `.` for empty. Returns the
+/// cells row by row from the top; `row_name` names a row (0 = top) in messages.
+pub(crate) fn read_grid(
+    text: &str,
+    files: usize,
+    ranks: usize,
+    symbols: [char; 2],
+    row_name: &dyn Fn(usize) -> String,
+) -> Result<Vec<Option<Side>>, PositionError> {
+    let rows: Vec<&str> = text.split('/').collect();
+    if rows.len() != ranks {
+        return Err(PositionError(format!("the board has {} ranks, expected {ranks} separated by '/'", rows.len())));
+    }
+    let mut cells = Vec::with_capacity(files * ranks);
+    for (r, row) in rows.iter().enumerate() {
+        let len = row.chars().count();
+        if len != files {
+            return Err(PositionError(format!("{} has {len} squares, expected {files}", row_name(r))));
+        }
+        for ch in row.chars() {
+            cells.push(match ch {
+                c if c == symbols[0] => Some(Side::First),
+                c if c == symbols[1] => Some(Side::Second),
+                '.' => None,
+                other => {
+                    return Err(PositionError(format!(
+                        "unknown character '{other}' on {} (expected {}, {} or .)",
+                        row_name(r),
+                        symbols[0],
+                        symbols[1]
+                    )));
+                }
+            });
+        }
+    }
+    Ok(cells)
+}
+
+/// Writes a board the way [`read_grid`] reads it; `at(row, column)` gives each cell, row 0 on top.
+pub(crate) fn write_grid(
+    f: &mut fmt::Formatter<'_>,
+    files: usize,
+    ranks: usize,
+    symbols: [char; 2],
+    at: impl Fn(usize, usize) -> Option<Side>,
+) -> fmt::Result {
+    for row in 0..ranks {
+        if row > 0 {
+            f.write_str("/")?;
+        }
+        for col in 0..files {
+            let ch = match at(row, col) {
+                Some(Side::First) => symbols[0],
+                Some(Side::Second) => symbols[1],
+                None => '.',
+            };
+            write!(f, "{ch}")?;
+        }
+    }
+    Ok(())
+}
+
+/// Reads the side-to-move field, written with the first or the second letter.
+pub(crate) fn read_side(token: &str, letters: [&str; 2]) -> Result<Side, PositionError> {
+    match token {
+        t if t == letters[0] => Ok(Side::First),
+        t if t == letters[1] => Ok(Side::Second),
+        other => Err(PositionError(format!("side field is '{other}', expected {} or {}", letters[0], letters[1]))),
+    }
+}

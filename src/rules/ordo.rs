@@ -717,22 +717,7 @@ fn parse_step(part: &str, text: &str) -> Result<Step, MoveError> {
 impl fmt::Display for Ordo {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} ", self.variant().name())?;
-        for rank in (0..8u8).rev() {
-            for file in 0..10u8 {
-                let b = bit(rank * 10 + file);
-                let ch = if self.pieces[0] & b != 0 {
-                    'W'
-                } else if self.pieces[1] & b != 0 {
-                    'B'
-                } else {
-                    '.'
-                };
-                write!(f, "{ch}")?;
-            }
-            if rank > 0 {
-                write!(f, "/")?;
-            }
-        }
+        super::write_grid(f, 10, 8, ['W', 'B'], |row, col| self.piece_at(Cell::new(col as u8, 7 - row as u8)))?;
         write!(f, " {}", if self.side == Side::First { 'w' } else { 'b' })
     }
 }
@@ -742,39 +727,14 @@ impl FromStr for Ordo {
     fn from_str(s: &str) -> Result<Ordo, PositionError> {
         let f = super::fields(s, &["ordo", "ordo-x"], &["board", "side"])?;
         let rules = if f[0] == "ordo" { Rules::Classic } else { Rules::X };
-        let ranks: Vec<&str> = f[1].split('/').collect();
-        if ranks.len() != 8 {
-            return Err(PositionError(format!("the board has {} ranks, expected 8 separated by '/'", ranks.len())));
-        }
+        let cells = super::read_grid(f[1], 10, 8, ['W', 'B'], &|row| format!("rank {}", 8 - row))?;
         let mut pieces = [0 as Bb; 2];
-        for (i, row) in ranks.iter().enumerate() {
-            let rank = 7 - i as u8;
-            let n = row.chars().count();
-            if n != 10 {
-                return Err(PositionError(format!("rank {} has {n} squares, expected 10", rank + 1)));
-            }
-            for (file, ch) in row.chars().enumerate() {
-                let b = bit(rank * 10 + file as u8);
-                match ch {
-                    'W' => pieces[0] |= b,
-                    'B' => pieces[1] |= b,
-                    '.' => {}
-                    other => {
-                        return Err(PositionError(format!(
-                            "unknown character '{other}' on rank {} (expected W, B or .)",
-                            rank + 1
-                        )));
-                    }
-                }
+        for (i, side) in cells.iter().enumerate() {
+            if let Some(side) = side {
+                pieces[side.index()] |= bit((7 - i / 10) as u8 * 10 + (i % 10) as u8);
             }
         }
-        let side = match f[2] {
-            "w" => Side::First,
-            "b" => Side::Second,
-            other => {
-                return Err(PositionError(format!("side field is '{other}', expected w or b")));
-            }
-        };
+        let side = super::read_side(f[2], ["w", "b"])?;
         for (s, name) in [(Side::First, "white"), (Side::Second, "blue")] {
             let n = pieces[s.index()].count_ones();
             if n > MAX_PIECES {
