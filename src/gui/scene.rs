@@ -87,6 +87,9 @@ pub struct Palette {
     hover: [[Handle<StandardMaterial>; 2]; 2],
     selected: Handle<StandardMaterial>,
     capturable: Handle<StandardMaterial>,
+    /// The gold ring on a Crossings stone that has crossed (locked for the rest of the game).
+    ring: Handle<Mesh>,
+    gold: Handle<StandardMaterial>,
     light: Handle<StandardMaterial>,
     dark: Handle<StandardMaterial>,
     target: Handle<StandardMaterial>,
@@ -136,7 +139,7 @@ pub(super) fn plugin(app: &mut App) {
             w.write(Rebuild);
         })
         .add_systems(OnExit(Screen::Playing), clear_board)
-        .add_systems(Update, (rebuild_scene, paint).chain().run_if(in_state(Screen::Playing)))
+        .add_systems(Update, (rebuild_scene, paint, ring_locked).chain().run_if(in_state(Screen::Playing)))
         .add_systems(Update, adapt_to_renderer);
 }
 
@@ -239,6 +242,14 @@ fn setup_table(
         stones,
         hover,
         selected: glow(&mut materials, Color::srgb(1.0, 0.85, 0.2), LinearRgba::rgb(0.8, 0.6, 0.0)),
+        ring: meshes.add(Torus::new(STONE_R * 0.55, STONE_R * 0.72)),
+        gold: materials.add(StandardMaterial {
+            base_color: Color::srgb(0.95, 0.75, 0.2),
+            metallic: 0.8,
+            perceptual_roughness: 0.3,
+            emissive: LinearRgba::rgb(0.3, 0.22, 0.0),
+            ..default()
+        }),
         capturable: glow(&mut materials, Color::srgb(0.9, 0.2, 0.2), LinearRgba::rgb(0.9, 0.1, 0.1)),
         light,
         dark,
@@ -358,6 +369,33 @@ fn on_over(over: On<Pointer<Over>>, mut commands: Commands) {
 fn on_out(out: On<Pointer<Out>>, mut commands: Commands) {
     if let Ok(mut e) = commands.get_entity(out.entity) {
         e.remove::<Hovered>();
+    }
+}
+
+/// A stone that has a ring.
+#[derive(Component)]
+struct Ringed;
+
+/// Crossings stones that stand on the opponent's home row have crossed: they get a gold ring.
+fn ring_locked(
+    mut commands: Commands,
+    layout: Res<Layout>,
+    palette: Res<Palette>,
+    stones: Query<(Entity, &Stone), (Without<Ringed>, Without<super::animate::Tween>)>,
+) {
+    if layout.variant != Variant::Crossings {
+        return;
+    }
+    for (e, stone) in &stones {
+        let home = if stone.side == Side::First { layout.ranks - 1 } else { 0 };
+        if stone.cell.is_some_and(|c| c.rank == home) {
+            commands.entity(e).insert(Ringed).with_child((
+                Mesh3d(palette.ring.clone()),
+                MeshMaterial3d(palette.gold.clone()),
+                Transform::from_xyz(0.0, STONE_H / 2.0, 0.0).with_scale(Vec3::new(1.0, 0.35, 1.0)),
+                Pickable::IGNORE,
+            ));
+        }
     }
 }
 
