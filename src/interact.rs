@@ -77,7 +77,7 @@ impl Picker {
         self.part_moves(game)
             .into_iter()
             .flat_map(|(_, _, p)| p.into_iter().filter(move |(f, _)| *f == s).map(|(_, t)| t))
-            .filter(|t| shown.piece_at(*t) != Some(side))
+            .filter(|t| game.lands_on_own() || shown.piece_at(*t) != Some(side))
             .collect()
     }
 
@@ -89,6 +89,17 @@ impl Picker {
         if game.outcome().is_some() {
             return Pick::Refused("the game is over: start a new game or undo".into());
         }
+        // Moves made by one click on a cell (Volterra's free setup).
+        if self.parts.is_empty()
+            && let Some(mv) = game.legal_moves().into_iter().find(|m| m.click_cell() == Some(at))
+        {
+            self.clear();
+            return Pick::Play(mv);
+        }
+        if self.selected == Some(at) {
+            self.selected = None;
+            return Pick::Selected;
+        }
         if self.selected.is_some() && self.targets(game).contains(&at) {
             return self.choose_target(game, at);
         }
@@ -98,8 +109,12 @@ impl Picker {
                 self.target = None;
                 return Pick::Selected;
             }
-            let why = if self.parts.is_empty() {
-                format!("the {name} stone on {at} has no legal move")
+            let why = if let AnyGame::Volterra(v) = &shown
+                && let Some(why) = v.why_not_source(at)
+            {
+                why
+            } else if self.parts.is_empty() {
+                format!("the {name} piece on {at} has no legal move")
             } else {
                 format!("the stone on {at} cannot make the second part of this turn")
             };
@@ -108,10 +123,10 @@ impl Picker {
         if let Some(other) = shown.piece_at(at)
             && self.selected.is_none()
         {
-            return Pick::Refused(format!("that is a {} stone: {name} to move", game.variant().side_name(other)));
+            return Pick::Refused(format!("that is a {} piece: {name} to move", game.variant().side_name(other)));
         }
         match self.selected {
-            None => Pick::Refused(format!("select one of the {name} stones first")),
+            None => Pick::Refused(format!("select one of the {name} pieces first")),
             Some(from) => {
                 // Ask the rules why the simplest move there is refused.
                 let mut text = self.parts.clone();
@@ -143,7 +158,7 @@ impl Picker {
             1 => self.choose_part(game, &options[0]),
             _ => {
                 self.target = Some(at);
-                Pick::Choose(options.iter().map(|p| (describe(p), p.clone())).collect())
+                Pick::Choose(options.iter().map(|p| (describe(game, p), p.clone())).collect())
             }
         }
     }
@@ -169,7 +184,19 @@ impl Picker {
 }
 
 /// A short description of a part for the chooser.
-pub fn describe(part: &str) -> String {
+pub fn describe(game: &AnyGame, part: &str) -> String {
+    if let AnyGame::Volterra(_) = game {
+        let text = if let Some(step) = part.strip_prefix('P') {
+            format!("the pawn steps {}", step.replace('-', " to "))
+        } else if let Some((a, b)) = part.split_once('=') {
+            format!("lift two tiles from {a} onto {b}")
+        } else if let Some((a, b)) = part.split_once('-') {
+            format!("lift one tile from {a} onto {b}")
+        } else {
+            part.to_string()
+        };
+        return format!("{text}  ({part})");
+    }
     let (body, keep) = match part.split_once('^') {
         Some((b, k)) => (b, Some(k)),
         None => (part, None),

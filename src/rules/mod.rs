@@ -424,7 +424,22 @@ impl AnyMove {
         match self {
             AnyMove::Ordo(m) => m.steps().nth(k).map(|s| s.paths()).unwrap_or_default(),
             AnyMove::Crossings(m) if k == 0 => m.paths(),
+            AnyMove::Volterra(volterra::VolterraMove::Turn(a, b)) => match k {
+                0 => vec![a.path()],
+                1 => vec![b.path()],
+                _ => Vec::new(),
+            },
             _ => Vec::new(),
+        }
+    }
+
+    /// The cell of a move made by one click on it (a Volterra setup tile or pawn).
+    pub fn click_cell(&self) -> Option<Cell> {
+        match self {
+            AnyMove::Volterra(volterra::VolterraMove::Lay(i) | volterra::VolterraMove::Place(i)) => {
+                Some(Cell::new(i % volterra::FILES, i / volterra::FILES))
+            }
+            _ => None,
         }
     }
 }
@@ -439,17 +454,28 @@ impl AnyGame {
                 let (next, effects) = g.after_first_part(m);
                 Some((AnyGame::Ordo(next), effects))
             }
+            (AnyGame::Volterra(g), AnyMove::Volterra(volterra::VolterraMove::Turn(a, _)), 1) => {
+                let (next, effects) = g.after_action(a);
+                Some((AnyGame::Volterra(next), effects))
+            }
             _ => None,
         }
     }
 
-    /// The piece on a cell, for the stone games.
+    /// The piece on a cell: a stone, or the owner of a Volterra tower.
     pub fn piece_at(&self, c: Cell) -> Option<Side> {
         match self {
             AnyGame::Ordo(g) => g.piece_at(c),
             AnyGame::Crossings(g) => g.stone_at(c),
-            _ => None,
+            AnyGame::Volterra(g) => g.tower(c).and_then(|t| t.owner()),
+            AnyGame::Ctor(_) => None,
         }
+    }
+
+    /// Whether moves may end on the mover's own pieces (Volterra builds and steps go onto
+    /// towers of one's colour; stones never land on their own side's stones).
+    pub fn lands_on_own(&self) -> bool {
+        matches!(self, AnyGame::Volterra(_))
     }
 
     /// Files and ranks of the board.

@@ -71,6 +71,16 @@ pub enum Action {
     Build { src: u8, dst: u8, two: bool },
 }
 
+impl Action {
+    /// The cells it goes from and to: the pawn's step, or the build's source and destination.
+    pub fn path(&self) -> (Cell, Cell) {
+        match *self {
+            Action::Step { from, to } => (cell(from), cell(to)),
+            Action::Build { src, dst, .. } => (cell(src), cell(dst)),
+        }
+    }
+}
+
 impl fmt::Display for Action {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
@@ -149,6 +159,33 @@ impl Volterra {
 
     pub fn pawn(&self, side: Side) -> Option<Cell> {
         self.pawns[side.index()].map(cell)
+    }
+
+    /// The position after one action of the side to move (still to move), and its effects:
+    /// what the table shows while the second action is chosen.
+    pub fn after_action(&self, action: &Action) -> (Volterra, Vec<Effect>) {
+        let mut next = self.clone();
+        let effects = next.act(action);
+        (next, effects)
+    }
+
+    /// Why the side to move cannot use the tower on `c` as a build source now, if it is its own.
+    pub fn why_not_source(&self, c: Cell) -> Option<String> {
+        let i = index(c)?;
+        let t = self.towers[i as usize];
+        if t.owner() != Some(self.side) || self.phase() != Phase::Play {
+            return None;
+        }
+        let pawn = self.pawns[self.side.index()]?;
+        Some(if self.has_pawn(i) {
+            return None;
+        } else if !adjacent(pawn, i) {
+            format!("the tower on {c} is not next to your pawn")
+        } else if !self.has_free_side(i) {
+            format!("the tower on {c} has no free side (no hole or edge beside it)")
+        } else {
+            format!("the tower on {c} cannot be used now")
+        })
     }
 
     pub fn phase(&self) -> Phase {

@@ -162,7 +162,7 @@ fn clicks_during_an_animation_and_illegal_clicks_change_nothing() {
     let mut app = table(Variant::Ordo.initial(), PEOPLE);
     // Illegal: an enemy stone, an empty square, a square the selected stone cannot reach.
     click(&mut app, c("a7"));
-    assert!(session(&app).message.contains("blue stone"), "{}", session(&app).message);
+    assert!(session(&app).message.contains("blue piece"), "{}", session(&app).message);
     click(&mut app, c("e3"));
     click(&mut app, c("e6"));
     assert!(session(&app).message.contains("e3 to e6"), "{}", session(&app).message);
