@@ -166,7 +166,7 @@ fn plan(
     }
 }
 
-fn tick(mut commands: Commands, time: Res<Time>, mut q: Query<(Entity, &mut Transform, &mut Tween)>) {
+pub(crate) fn tick(mut commands: Commands, time: Res<Time>, mut q: Query<(Entity, &mut Transform, &mut Tween)>) {
     for (e, mut tf, mut tween) in &mut q {
         tween.elapsed += time.delta_secs();
         if tween.elapsed >= tween.delay {
@@ -190,7 +190,7 @@ fn check_settled(
     mut rebuild: MessageWriter<Rebuild>,
 ) {
     let moving = !tweens.is_empty();
-    if moving || !std::mem::replace(&mut *was_moving, moving) {
+    if moving || !std::mem::replace(&mut *was_moving, moving) || super::sets::volterra::is_volterra(layout.variant) {
         return;
     }
     let Some(session) = session else { return };

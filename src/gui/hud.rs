@@ -189,6 +189,8 @@ pub fn status_line(game: &AnyGame, players: &[super::session::PlayerKind; 2]) ->
         Variant::Ordo => "Ordo Classic",
         Variant::OrdoX => "Ordo X",
         Variant::Crossings => "Crossings",
+        Variant::Volterra => "Volterra",
+        Variant::VolterraFree => "Volterra (free setup)",
         _ => v.name(),
     };
     match game.outcome() {
@@ -235,13 +237,25 @@ fn refresh_texts(
     for (kind, mut t) in &mut texts {
         let s = match kind {
             HudText::Status => status_line(&session.game, &session.players),
-            HudText::Captured => format!(
-                "off the board: {} {}, {} {}",
-                v.side_name(Side::First),
-                off[0],
-                v.side_name(Side::Second),
-                off[1]
-            ),
+            HudText::Captured => match &session.game {
+                AnyGame::Volterra(g) => {
+                    let list = |s: Side| g.heights(s).iter().map(|h| h.to_string()).collect::<Vec<_>>().join(" ");
+                    format!(
+                        "towers, tallest first: {} {} | {} {}",
+                        v.side_name(Side::First),
+                        list(Side::First),
+                        v.side_name(Side::Second),
+                        list(Side::Second)
+                    )
+                }
+                _ => format!(
+                    "off the board: {} {}, {} {}",
+                    v.side_name(Side::First),
+                    off[0],
+                    v.side_name(Side::Second),
+                    off[1]
+                ),
+            },
             HudText::Message => session.message.clone(),
             HudText::Moves => move_list(&session),
             HudText::Speed => format!("animation: {}", speed.label()),

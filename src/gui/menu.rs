@@ -7,11 +7,14 @@ use crate::rules::{AnyGame, Game, Side, Variant};
 use bevy::prelude::*;
 
 /// The games the table offers now (Volterra and CTOR come with their sets).
-const GAMES: [(&str, Variant, bool); 4] = [
+const GAMES: [(&str, Variant, bool); 7] = [
     ("Ordo Classic", Variant::Ordo, false),
     ("Ordo X", Variant::OrdoX, false),
     ("Crossings", Variant::Crossings, false),
     ("Crossings, exact distance", Variant::Crossings, true),
+    ("Volterra", Variant::Volterra, false),
+    ("Volterra, build near the source", Variant::Volterra, true),
+    ("Volterra, free setup", Variant::VolterraFree, false),
 ];
 
 /// What the menu has chosen so far.
@@ -31,11 +34,16 @@ impl Default for MenuChoice {
 impl MenuChoice {
     /// The initial position of the chosen game.
     pub fn game(&self) -> AnyGame {
-        let (_, variant, exact) = GAMES[self.game];
-        if variant == Variant::Crossings {
-            return AnyGame::Crossings(Crossings::initial(Options { exact }));
+        let (_, variant, option) = GAMES[self.game];
+        match variant {
+            Variant::Crossings => AnyGame::Crossings(Crossings::initial(Options { exact: option })),
+            Variant::Volterra => {
+                AnyGame::Volterra(crate::rules::volterra::Volterra::initial(crate::rules::volterra::Options {
+                    build_near_source: option,
+                }))
+            }
+            _ => variant.initial(),
         }
-        variant.initial()
     }
 }
 

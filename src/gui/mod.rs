@@ -8,6 +8,7 @@ pub mod hud;
 pub mod menu;
 pub mod scene;
 pub mod session;
+pub mod sets;
 
 use crate::rules::{AnyGame, Game};
 use bevy::prelude::*;
@@ -28,7 +29,7 @@ pub struct CorePlugin;
 impl Plugin for CorePlugin {
     fn build(&self, app: &mut App) {
         app.init_state::<Screen>();
-        app.add_plugins((session::plugin, scene::plugin, animate::plugin));
+        app.add_plugins((session::plugin, scene::plugin, animate::plugin, sets::volterra::plugin));
     }
 }
 

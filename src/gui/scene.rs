@@ -106,7 +106,7 @@ fn stone_colours(variant: Variant) -> [Color; 2] {
 }
 
 /// A procedural wood grain: rings along the texture's length, a little noise across.
-fn wood(base: [f32; 3], size: u32) -> Image {
+pub fn wood(base: [f32; 3], size: u32) -> Image {
     let mut data = Vec::with_capacity((size * size * 4) as usize);
     let mut seed = 12345u32;
     for y in 0..size {
@@ -287,6 +287,10 @@ pub fn rebuild_scene(
     let shown: AnyGame = session.shown();
     let (files, ranks) = shown.board_size();
     *layout = Layout { files, ranks, variant: shown.variant() };
+    if super::sets::volterra::is_volterra(shown.variant()) {
+        // The pine set is the board: it builds itself (sets/volterra.rs).
+        return;
+    }
     let set = if shown.variant() == Variant::Crossings { 1 } else { 0 };
     // The board: a frame, then one square per cell.
     commands.spawn((

@@ -74,6 +74,9 @@ impl Session {
 
     /// Pieces of each side taken off the board since the start.
     pub fn off_board(&self) -> [usize; 2] {
+        if !matches!(self.game, AnyGame::Ordo(_) | AnyGame::Crossings(_)) {
+            return [0, 0];
+        }
         let count = |g: &AnyGame, s: Side| {
             let (f, r) = g.board_size();
             (0..r).flat_map(|r| (0..f).map(move |f| Cell::new(f, r))).filter(|c| g.piece_at(*c) == Some(s)).count()

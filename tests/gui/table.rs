@@ -20,13 +20,22 @@ fn c(s: &str) -> Cell {
     s.parse().unwrap()
 }
 
-/// The entity a click on `cell` hits: the stone on it, else the square.
+/// The entity a click on `cell` hits from above: the stone or pawn on it, else the top tile,
+/// else the square or pad.
 fn entity_at(app: &mut App, cell: Cell) -> Entity {
+    use tablero::gui::sets::volterra::{Pad, Pawn, Tile};
     let world = app.world_mut();
     let stone = world.query::<(Entity, &Stone)>().iter(world).find(|(_, s)| s.cell == Some(cell)).map(|(e, _)| e);
-    stone.unwrap_or_else(|| {
-        world.query::<(Entity, &Square)>().iter(world).find(|(_, s)| s.0 == cell).map(|(e, _)| e).unwrap()
-    })
+    let pawn = world.query::<(Entity, &Pawn)>().iter(world).find(|(_, p)| p.cell == cell).map(|(e, _)| e);
+    let top = world
+        .query::<(Entity, &Tile)>()
+        .iter(world)
+        .filter(|(_, t)| t.cell == Some(cell))
+        .max_by_key(|(_, t)| t.level)
+        .map(|(e, _)| e);
+    let square = world.query::<(Entity, &Square)>().iter(world).find(|(_, s)| s.0 == cell).map(|(e, _)| e);
+    let pad = world.query::<(Entity, &Pad)>().iter(world).find(|(_, p)| p.0 == cell).map(|(e, _)| e);
+    stone.or(pawn).or(top).or(square).or(pad).expect("every cell has something to click")
 }
 
 /// A primary click on the entity at `cell`, delivered to its observers, then one frame.
@@ -168,8 +177,8 @@ fn clicks_during_an_animation_and_illegal_clicks_change_nothing() {
     assert!(session(&app).message.contains("e3 to e6"), "{}", session(&app).message);
     assert!(session(&app).history.is_empty());
     assert_scene_matches(&mut app);
-    // A move, then clicks while it animates.
-    click(&mut app, c("e3"));
+    // A move (e3 is still selected after the refused click), then clicks while it animates.
+    assert_eq!(session(&app).picker.selected, Some(c("e3")));
     click(&mut app, c("e4"));
     assert_eq!(session(&app).history.len(), 1);
     assert!(moving(&mut app));
@@ -270,4 +279,80 @@ fn a_random_game_plays_to_its_end_with_the_scene_in_step() {
     settle(&mut app);
     assert!(session(&app).game.outcome().is_some());
     assert_scene_matches(&mut app);
+}
+
+mod volterra {
+    use super::*;
+    use tablero::gui::sets::volterra::{Pawn, Tile, set_matches};
+
+    fn assert_set_matches(app: &mut App) {
+        let shown = session(app).shown();
+        let layout = *app.world().resource::<Layout>();
+        let world = app.world_mut();
+        let tiles: Vec<(Tile, Transform)> =
+            world.query::<(&Tile, &Transform)>().iter(world).map(|(a, b)| (*a, *b)).collect();
+        let pawns: Vec<(Pawn, Transform)> =
+            world.query::<(&Pawn, &Transform)>().iter(world).map(|(a, b)| (*a, *b)).collect();
+        assert!(
+            set_matches(&shown, &layout, tiles.iter().map(|(a, b)| (a, b)), pawns.iter().map(|(a, b)| (a, b))),
+            "the towers and pawns on the table are not {shown}"
+        );
+        assert_eq!(app.world().resource::<Resyncs>().0, 0);
+    }
+
+    #[test]
+    fn selection_shows_the_rules_choices_and_a_turn_plays_by_clicks() {
+        let game = Variant::Volterra.initial();
+        let mut app = table(game.clone(), PEOPLE);
+        assert_set_matches(&mut app);
+        // The light pawn on b3: its steps are exactly the rules' first-action steps.
+        click(&mut app, c("b3"));
+        let mut steps: Vec<Cell> =
+            game.legal_moves().iter().filter(|m| m.parts()[0].starts_with('P')).map(|m| m.paths(0)[0].1).collect();
+        steps.sort();
+        steps.dedup();
+        let shown: Vec<Cell> = session(&app).picker.targets(&session(&app).game).into_iter().collect();
+        assert_eq!(shown, steps);
+        // Step to a4, then build: lift the tile of b5 onto a5.
+        click(&mut app, c("a4"));
+        settle(&mut app);
+        assert_set_matches(&mut app);
+        assert!(session(&app).history.is_empty(), "half a turn is not a move");
+        click(&mut app, c("b5"));
+        click(&mut app, c("a5"));
+        assert_eq!(session(&app).history.len(), 1, "{}", session(&app).message);
+        assert_eq!(session(&app).history[0].1.to_string(), "Pb3-a4,b5-a5");
+        settle(&mut app);
+        assert_set_matches(&mut app);
+        // Undo puts every tile and pawn back.
+        app.world_mut().write_message(Command::Undo);
+        app.update();
+        app.update();
+        assert_set_matches(&mut app);
+    }
+
+    #[test]
+    fn a_tower_without_a_free_side_says_so() {
+        let mut app = table(Variant::Volterra.initial(), PEOPLE);
+        click(&mut app, c("c2"));
+        assert!(session(&app).message.contains("no free side"), "{}", session(&app).message);
+        assert!(session(&app).picker.selected.is_none());
+    }
+
+    #[test]
+    fn random_games_keep_the_towers_in_step_and_splits_leave_the_table() {
+        for variant in [Variant::Volterra, Variant::VolterraFree] {
+            let mut app = table(variant.initial(), [PlayerKind::Random, PlayerKind::Random]);
+            app.insert_resource(Speed::Fast);
+            for _ in 0..4000 {
+                app.update();
+                if session(&app).game.outcome().is_some() {
+                    break;
+                }
+            }
+            settle(&mut app);
+            assert!(session(&app).game.outcome().is_some(), "{variant}: {}", session(&app).game);
+            assert_set_matches(&mut app);
+        }
+    }
 }

@@ -1,0 +1,3 @@
+//! One module per game set: its pieces, its materials, its animation.
+
+pub mod volterra;

@@ -1,0 +1,521 @@
+//! The pine Volterra set: square tiles with visible thickness in light and dark pine, stacked
+//! into towers, two pawns turned on a lathe, felt pads that show the cells and the holes.
+//! Its own animation: the pawn hops, lifted tiles arc onto their new tower, parts cut off by
+//! a split slide off the table edge.
+
+use crate::gui::Screen;
+use crate::gui::animate::{Resyncs, Speed, Tween};
+use crate::gui::scene::{Layout, cell_pos, wood};
+use crate::gui::session::{Animate, CellClicked, Rebuild, Session};
+use crate::rules::volterra::Volterra;
+use crate::rules::{AnyGame, Cell, Effect, Game, Side, Variant};
+use bevy::asset::RenderAssetUsages;
+use bevy::mesh::{Indices, PrimitiveTopology};
+use bevy::prelude::*;
+use std::collections::HashMap;
+
+/// A tile is 5 cm square: one world unit. Its thickness, and the pawn's height (3 cm).
+pub const THICK: f32 = 0.2;
+const TILE: f32 = 0.97;
+const PAWN_H: f32 = 0.6;
+/// Seconds for a pawn's hop and a build's arc at normal speed.
+const HOP: f32 = 0.35;
+const ARC: f32 = 0.55;
+
+/// A tile: on `cell` at `level` (0 at the bottom), or gone from the game (`cell` None).
+#[derive(Component, Clone, Copy, Debug)]
+pub struct Tile {
+    pub cell: Option<Cell>,
+    pub level: u8,
+    pub side: Side,
+}
+
+/// A pawn, on the tower at `cell`.
+#[derive(Component, Clone, Copy, Debug)]
+pub struct Pawn {
+    pub side: Side,
+    pub cell: Cell,
+}
+
+/// The felt pad under a cell: where the tiles stand, and what shows once the cell is a hole.
+#[derive(Component, Clone, Copy, Debug)]
+pub struct Pad(pub Cell);
+
+/// Meshes and materials of the set.
+#[derive(Resource)]
+pub struct PineSet {
+    tile: Handle<Mesh>,
+    pawn: Handle<Mesh>,
+    pad: Handle<Mesh>,
+    tiles: [Handle<StandardMaterial>; 2],
+    pawns: [Handle<StandardMaterial>; 2],
+    felt: Handle<StandardMaterial>,
+    target: Handle<StandardMaterial>,
+    selected: Handle<StandardMaterial>,
+}
+
+pub fn is_volterra(v: Variant) -> bool {
+    matches!(v, Variant::Volterra | Variant::VolterraFree)
+}
+
+/// The centre of a tile at a level of a cell.
+pub fn tile_pos(layout: &Layout, c: Cell, level: u8) -> Vec3 {
+    cell_pos(layout, c).with_y(THICK * (level as f32 + 0.5))
+}
+
+/// Where a pawn stands: on top of a tower of `height` tiles.
+pub fn pawn_pos(layout: &Layout, c: Cell, height: u8) -> Vec3 {
+    cell_pos(layout, c).with_y(THICK * height as f32)
+}
+
+/// A surface of revolution around the Y axis through a profile of (radius, height) points,
+/// bottom to top: a pawn turned on a lathe.
+pub fn lathe(profile: &[(f32, f32)], segments: usize) -> Mesh {
+    let mut positions = Vec::new();
+    let mut normals = Vec::new();
+    let mut uvs = Vec::new();
+    let n = profile.len();
+    for (i, &(r, y)) in profile.iter().enumerate() {
+        let (pr, py) = profile[i.saturating_sub(1)];
+        let (nr, ny) = profile[(i + 1).min(n - 1)];
+        // The outward normal of the profile at this point.
+        let (tr, ty) = (nr - pr, ny - py);
+        let len = (tr * tr + ty * ty).sqrt().max(1e-6);
+        let (nrm_r, nrm_y) = (ty / len, -tr / len);
+        for s in 0..=segments {
+            let a = s as f32 / segments as f32 * std::f32::consts::TAU;
+            let (sin, cos) = a.sin_cos();
+            positions.push([r * cos, y, r * sin]);
+            normals.push([nrm_r * cos, nrm_y, nrm_r * sin]);
+            uvs.push([s as f32 / segments as f32, i as f32 / (n - 1) as f32]);
+        }
+    }
+    let ring = segments as u32 + 1;
+    let mut indices = Vec::new();
+    for i in 0..n as u32 - 1 {
+        for s in 0..segments as u32 {
+            let (a, b) = (i * ring + s, (i + 1) * ring + s);
+            indices.extend([a, b, a + 1, a + 1, b, b + 1]);
+        }
+    }
+    Mesh::new(PrimitiveTopology::TriangleList, RenderAssetUsages::default())
+        .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
+        .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, normals)
+        .with_inserted_attribute(Mesh::ATTRIBUTE_UV_0, uvs)
+        .with_inserted_indices(Indices::U32(indices))
+}
+
+/// The pawn's profile: a foot, a waisted body, a collar and a round head, 3 cm tall.
+fn pawn_profile() -> Vec<(f32, f32)> {
+    let k = PAWN_H / 0.62;
+    let mut p = vec![(0.0, 0.0), (0.2, 0.0), (0.215, 0.02), (0.21, 0.05), (0.17, 0.075), (0.13, 0.11), (0.105, 0.2)];
+    p.extend([(0.09, 0.3), (0.085, 0.36), (0.13, 0.385), (0.135, 0.4), (0.085, 0.425), (0.09, 0.44)]);
+    // The head: a quarter circle up to the top.
+    for i in 0..=8 {
+        let a = i as f32 / 8.0 * std::f32::consts::FRAC_PI_2;
+        p.push((0.1 * a.cos() + 0.0001, 0.52 + 0.1 * a.sin() - 0.08 * (1.0 - a.sin()).min(0.0)));
+    }
+    p.push((0.0, 0.62));
+    p.into_iter().map(|(r, y)| (r * k, y * k)).collect()
+}
+
+pub(crate) fn plugin(app: &mut App) {
+    app.add_systems(Startup, setup).add_systems(
+        Update,
+        (
+            rebuild.after(crate::gui::scene::rebuild_scene),
+            plan.after(rebuild).before(crate::gui::animate::tick),
+            paint.after(plan),
+            check_settled.after(crate::gui::animate::tick),
+        )
+            .run_if(in_state(Screen::Playing)),
+    );
+}
+
+fn setup(
+    mut commands: Commands,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+    mut images: ResMut<Assets<Image>>,
+) {
+    let pine = |images: &mut Assets<Image>, base: [f32; 3]| images.add(wood(base, 128));
+    let light = pine(&mut images, [0.93, 0.80, 0.56]);
+    let dark = pine(&mut images, [0.40, 0.23, 0.11]);
+    let mat = |m: &mut Assets<StandardMaterial>, tex: Handle<Image>| {
+        m.add(StandardMaterial { base_color_texture: Some(tex), perceptual_roughness: 0.75, ..default() })
+    };
+    let tiles = [mat(&mut materials, light.clone()), mat(&mut materials, dark.clone())];
+    let pawns = [
+        materials.add(StandardMaterial {
+            base_color: Color::srgb(0.95, 0.88, 0.72),
+            perceptual_roughness: 0.45,
+            ..default()
+        }),
+        materials.add(StandardMaterial {
+            base_color: Color::srgb(0.28, 0.16, 0.08),
+            perceptual_roughness: 0.45,
+            ..default()
+        }),
+    ];
+    let glow = |m: &mut Assets<StandardMaterial>, c: Color, e: LinearRgba| {
+        m.add(StandardMaterial { base_color: c, emissive: e, perceptual_roughness: 0.6, ..default() })
+    };
+    commands.insert_resource(PineSet {
+        tile: meshes.add(Cuboid::new(TILE, THICK * 0.98, TILE)),
+        pawn: meshes.add(lathe(&pawn_profile(), 28)),
+        pad: meshes.add(Cuboid::new(0.99, 0.01, 0.99)),
+        tiles,
+        pawns,
+        felt: materials.add(StandardMaterial {
+            base_color: Color::srgb(0.12, 0.24, 0.15),
+            perceptual_roughness: 0.95,
+            ..default()
+        }),
+        target: glow(&mut materials, Color::srgb(0.4, 0.85, 0.4), LinearRgba::rgb(0.05, 0.4, 0.05)),
+        selected: glow(&mut materials, Color::srgb(1.0, 0.85, 0.3), LinearRgba::rgb(0.7, 0.5, 0.0)),
+    });
+}
+
+/// Builds the set for the shown position after the board was cleared.
+fn rebuild(
+    mut requests: MessageReader<Rebuild>,
+    mut commands: Commands,
+    session: Option<Res<Session>>,
+    set: Res<PineSet>,
+    layout: Res<Layout>,
+) {
+    if requests.read().count() == 0 || !is_volterra(layout.variant) {
+        return;
+    }
+    let Some(session) = session else { return };
+    let AnyGame::Volterra(v) = session.shown() else { return };
+    spawn(&mut commands, &set, &layout, &v);
+}
+
+fn spawn(commands: &mut Commands, set: &PineSet, layout: &Layout, v: &Volterra) {
+    for rank in 0..layout.ranks {
+        for file in 0..layout.files {
+            let c = Cell::new(file, rank);
+            commands
+                .spawn((
+                    Mesh3d(set.pad.clone()),
+                    MeshMaterial3d(set.felt.clone()),
+                    Transform::from_translation(cell_pos(layout, c).with_y(0.005)),
+                    Pad(c),
+                    crate::gui::scene::BoardItem,
+                ))
+                .observe(on_click);
+            let Some(tower) = v.tower(c) else { continue };
+            for (level, side) in tower.tiles().into_iter().enumerate() {
+                spawn_tile(
+                    commands,
+                    set,
+                    Tile { cell: Some(c), level: level as u8, side },
+                    tile_pos(layout, c, level as u8),
+                );
+            }
+        }
+    }
+    for side in [Side::First, Side::Second] {
+        if let Some(c) = v.pawn(side) {
+            let h = v.tower(c).map(|t| t.height).unwrap_or(0);
+            spawn_pawn(commands, set, Pawn { side, cell: c }, pawn_pos(layout, c, h));
+        }
+    }
+}
+
+fn spawn_tile(commands: &mut Commands, set: &PineSet, tile: Tile, at: Vec3) -> Entity {
+    // Alternate the grain direction so stacked tiles read as separate pieces of wood.
+    let turn = if tile.level % 2 == 0 { 0.0 } else { std::f32::consts::FRAC_PI_2 };
+    commands
+        .spawn((
+            Mesh3d(set.tile.clone()),
+            MeshMaterial3d(set.tiles[tile.side.index()].clone()),
+            Transform::from_translation(at).with_rotation(Quat::from_rotation_y(turn)),
+            tile,
+            crate::gui::scene::BoardItem,
+        ))
+        .observe(on_click)
+        .id()
+}
+
+fn spawn_pawn(commands: &mut Commands, set: &PineSet, pawn: Pawn, at: Vec3) -> Entity {
+    commands
+        .spawn((
+            Mesh3d(set.pawn.clone()),
+            MeshMaterial3d(set.pawns[pawn.side.index()].clone()),
+            Transform::from_translation(at),
+            pawn,
+            crate::gui::scene::BoardItem,
+        ))
+        .observe(on_click)
+        .id()
+}
+
+/// A click on a tile, a pawn or a pad is a click on its cell.
+fn on_click(
+    click: On<Pointer<Click>>,
+    tiles: Query<&Tile>,
+    pawns: Query<&Pawn>,
+    pads: Query<&Pad>,
+    mut out: MessageWriter<CellClicked>,
+) {
+    if click.button != PointerButton::Primary {
+        return;
+    }
+    let e = click.entity;
+    let cell = tiles
+        .get(e)
+        .ok()
+        .and_then(|t| t.cell)
+        .or_else(|| pawns.get(e).ok().map(|p| p.cell))
+        .or_else(|| pads.get(e).ok().map(|p| p.0));
+    if let Some(c) = cell {
+        out.write(CellClicked(c));
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn plan(
+    mut moves: MessageReader<Animate>,
+    mut commands: Commands,
+    mut tiles: Query<(Entity, &mut Tile), Without<Pawn>>,
+    mut pawns: Query<(Entity, &mut Pawn), Without<Tile>>,
+    mut transforms: Query<&mut Transform>,
+    layout: Res<Layout>,
+    set: Res<PineSet>,
+    speed: Res<Speed>,
+) {
+    if !is_volterra(layout.variant) {
+        moves.clear();
+        return;
+    }
+    for Animate { effects, skip, .. } in moves.read() {
+        let f = speed.factor();
+        // The towers as the scene has them: entities by cell, bottom up.
+        let mut towers: HashMap<Cell, Vec<Entity>> = HashMap::new();
+        let mut levels: Vec<(Entity, Cell, u8)> =
+            tiles.iter().filter_map(|(e, t)| t.cell.map(|c| (e, c, t.level))).collect();
+        levels.sort_by_key(|(_, _, l)| *l);
+        for (e, c, _) in levels {
+            towers.entry(c).or_default().push(e);
+        }
+        let mut pawn_of: HashMap<Side, Entity> = pawns.iter().map(|(e, p)| (p.side, e)).collect();
+        let mut cursor = 0.0;
+        let mut tweens: Vec<(Entity, Vec3, f32, f32, f32)> = Vec::new();
+        for effect in &effects[(*skip).min(effects.len())..] {
+            match effect {
+                Effect::PawnMoved { side, to, .. } => {
+                    if let Some(&e) = pawn_of.get(side) {
+                        let h = towers.get(to).map(|t| t.len()).unwrap_or(0) as u8;
+                        if let Ok((_, mut p)) = pawns.get_mut(e) {
+                            p.cell = *to;
+                        }
+                        tweens.push((e, pawn_pos(&layout, *to, h), cursor, HOP * f, 0.45));
+                        cursor += HOP * f;
+                    }
+                }
+                Effect::Stacked { from, to, tiles: lifted, .. } => {
+                    let source = towers.entry(*from).or_default();
+                    let keep = source.len().saturating_sub(lifted.len());
+                    let moving: Vec<Entity> = source.split_off(keep);
+                    let dest = towers.entry(*to).or_default();
+                    for e in moving {
+                        let level = dest.len() as u8;
+                        dest.push(e);
+                        if let Ok((_, mut t)) = tiles.get_mut(e) {
+                            t.cell = Some(*to);
+                            t.level = level;
+                        }
+                        tweens.push((e, tile_pos(&layout, *to, level), cursor, ARC * f, 0.9));
+                    }
+                    cursor += ARC * f;
+                }
+                Effect::Removed { at } => {
+                    // The part slides off the nearest edge of the table.
+                    let out = cell_pos(&layout, *at);
+                    let edge = Vec3::new(if out.x >= 0.0 { 15.5 } else { -15.5 }, -0.6, out.z);
+                    for e in towers.remove(at).unwrap_or_default() {
+                        if let Ok((_, mut t)) = tiles.get_mut(e) {
+                            t.cell = None;
+                            let y = transforms.get(e).map(|tf| tf.translation.y).unwrap_or(0.0);
+                            tweens.push((e, edge.with_y(y - 0.6), cursor, ARC * 2.0 * f, 0.0));
+                        }
+                    }
+                }
+                Effect::Placed { at, side } => {
+                    let level = towers.get(at).map(|t| t.len()).unwrap_or(0) as u8;
+                    let e = spawn_tile(
+                        &mut commands,
+                        &set,
+                        Tile { cell: Some(*at), level, side: *side },
+                        tile_pos(&layout, *at, level) + Vec3::Y * 2.0,
+                    );
+                    towers.entry(*at).or_default().push(e);
+                    tweens.push((e, tile_pos(&layout, *at, level), cursor, HOP * f, 0.0));
+                    cursor += HOP * f * 0.5;
+                }
+                Effect::PawnPlaced { at, side } => {
+                    let h = towers.get(at).map(|t| t.len()).unwrap_or(0) as u8;
+                    let e = spawn_pawn(
+                        &mut commands,
+                        &set,
+                        Pawn { side: *side, cell: *at },
+                        pawn_pos(&layout, *at, h) + Vec3::Y * 2.0,
+                    );
+                    pawn_of.insert(*side, e);
+                    tweens.push((e, pawn_pos(&layout, *at, h), cursor, HOP * f, 0.0));
+                }
+                _ => {}
+            }
+        }
+        for (e, to, delay, duration, lift) in tweens {
+            let Ok(mut tf) = transforms.get_mut(e) else {
+                // Spawned by this plan: its transform arrives with the commands.
+                commands.entity(e).insert(Tween {
+                    from: to + Vec3::Y * 2.0,
+                    to,
+                    delay,
+                    duration: duration.max(1e-3),
+                    elapsed: 0.0,
+                    lift,
+                });
+                continue;
+            };
+            let from = tf.translation;
+            if duration <= 0.0 {
+                tf.translation = to;
+            } else {
+                commands.entity(e).insert(Tween { from, to, delay, duration, elapsed: 0.0, lift });
+            }
+        }
+    }
+}
+
+/// Highlights: the selected pawn or tower, and where it can go.
+fn paint(
+    session: Option<Res<Session>>,
+    layout: Res<Layout>,
+    set: Res<PineSet>,
+    mut tiles: Query<(&Tile, &mut MeshMaterial3d<StandardMaterial>), Without<Pawn>>,
+    mut pawns: Query<(&Pawn, &mut MeshMaterial3d<StandardMaterial>), Without<Tile>>,
+    mut pads: Query<(&Pad, &mut MeshMaterial3d<StandardMaterial>), (Without<Tile>, Without<Pawn>)>,
+) {
+    if !is_volterra(layout.variant) {
+        return;
+    }
+    let Some(session) = session else { return };
+    if !session.is_changed() {
+        return;
+    }
+    let targets = session.picker.targets(&session.game);
+    let selected = session.picker.selected;
+    let setup: Vec<Cell> = session.game.legal_moves().iter().filter_map(|m| m.click_cell()).collect();
+    let mut top: HashMap<Cell, u8> = HashMap::new();
+    for (t, _) in &tiles {
+        if let Some(c) = t.cell {
+            let e = top.entry(c).or_insert(0);
+            *e = (*e).max(t.level);
+        }
+    }
+    let pawn_cells: Vec<Cell> = pawns.iter().map(|(p, _)| p.cell).collect();
+    for (t, mut mat) in &mut tiles {
+        let want = match t.cell {
+            Some(c) if top.get(&c) == Some(&t.level) && targets.contains(&c) => &set.target,
+            Some(c) if top.get(&c) == Some(&t.level) && selected == Some(c) && !pawn_cells.contains(&c) => {
+                &set.selected
+            }
+            Some(c) if top.get(&c) == Some(&t.level) && setup.contains(&c) && session.person_to_move() => &set.target,
+            _ => &set.tiles[t.side.index()],
+        };
+        if mat.0 != *want {
+            mat.0 = want.clone();
+        }
+    }
+    for (p, mut mat) in &mut pawns {
+        let want = if selected == Some(p.cell) { &set.selected } else { &set.pawns[p.side.index()] };
+        if mat.0 != *want {
+            mat.0 = want.clone();
+        }
+    }
+    for (pad, mut mat) in &mut pads {
+        let want = if setup.contains(&pad.0) && !top.contains_key(&pad.0) && session.person_to_move() {
+            &set.target
+        } else {
+            &set.felt
+        };
+        if mat.0 != *want {
+            mat.0 = want.clone();
+        }
+    }
+}
+
+/// Once nothing moves, every tower and pawn must be as the rules' position says.
+fn check_settled(
+    tweens: Query<(), With<Tween>>,
+    tiles: Query<(&Tile, &Transform)>,
+    pawns: Query<(&Pawn, &Transform)>,
+    session: Option<Res<Session>>,
+    layout: Res<Layout>,
+    mut was_moving: Local<bool>,
+    mut resyncs: ResMut<Resyncs>,
+    mut rebuild: MessageWriter<Rebuild>,
+) {
+    if !is_volterra(layout.variant) {
+        return;
+    }
+    let moving = !tweens.is_empty();
+    if moving || !std::mem::replace(&mut *was_moving, moving) {
+        return;
+    }
+    let Some(session) = session else { return };
+    if !set_matches(&session.shown(), &layout, tiles.iter(), pawns.iter()) {
+        resyncs.0 += 1;
+        rebuild.write(Rebuild);
+    }
+}
+
+/// Whether the tiles and pawns on the table are exactly the position's towers and pawns.
+pub fn set_matches<'a>(
+    game: &AnyGame,
+    layout: &Layout,
+    tiles: impl Iterator<Item = (&'a Tile, &'a Transform)>,
+    pawns: impl Iterator<Item = (&'a Pawn, &'a Transform)>,
+) -> bool {
+    let AnyGame::Volterra(v) = game else { return false };
+    let mut seen: HashMap<Cell, Vec<(u8, Side)>> = HashMap::new();
+    for (t, tf) in tiles {
+        let Some(c) = t.cell else { continue };
+        if tf.translation.distance(tile_pos(layout, c, t.level)) > 1e-3 {
+            return false;
+        }
+        seen.entry(c).or_default().push((t.level, t.side));
+    }
+    for rank in 0..layout.ranks {
+        for file in 0..layout.files {
+            let c = Cell::new(file, rank);
+            let want: Vec<(u8, Side)> = v
+                .tower(c)
+                .map(|t| t.tiles())
+                .unwrap_or_default()
+                .into_iter()
+                .enumerate()
+                .map(|(l, s)| (l as u8, s))
+                .collect();
+            let mut got = seen.remove(&c).unwrap_or_default();
+            got.sort();
+            if got != want {
+                return false;
+            }
+        }
+    }
+    let mut count = 0;
+    for (p, tf) in pawns {
+        count += 1;
+        let h = v.tower(p.cell).map(|t| t.height).unwrap_or(0);
+        if v.pawn(p.side) != Some(p.cell) || tf.translation.distance(pawn_pos(layout, p.cell, h)) > 1e-3 {
+            return false;
+        }
+    }
+    count == [Side::First, Side::Second].iter().filter(|s| v.pawn(**s).is_some()).count() && seen.is_empty()
+}
