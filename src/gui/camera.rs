@@ -87,7 +87,19 @@ fn keys(
     }
 }
 
-fn presets(mut views: MessageReader<View>, layout: Res<Layout>, mut cams: Query<&mut Orbit>) {
+fn presets(
+    mut views: MessageReader<View>,
+    layout: Res<Layout>,
+    mut cams: Query<&mut Orbit>,
+    mut framed: Local<Option<(u8, u8)>>,
+) {
+    // A board of another size: frame it from the first player's side.
+    if *framed != Some((layout.files, layout.ranks)) {
+        *framed = Some((layout.files, layout.ranks));
+        for mut orbit in &mut cams {
+            *orbit = Orbit::preset(View::First, &layout);
+        }
+    }
     for view in views.read() {
         for mut orbit in &mut cams {
             *orbit = Orbit::preset(*view, &layout);

@@ -32,12 +32,26 @@ enum Action {
     Cmd(Command),
     View(View),
     Speed,
+    Heights,
 }
+
+/// Whether each Volterra tower shows its height.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ShowHeights(pub bool);
+
+/// A tower's height label.
+#[derive(Component)]
+struct HeightLabel;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_plugins(coordinates_plugin)
+        .init_resource::<ShowHeights>()
         .add_systems(OnEnter(Screen::Playing), spawn_hud)
-        .add_systems(Update, (refresh_texts, refresh_chooser).run_if(in_state(Screen::Playing)));
+        .add_systems(
+            Update,
+            (refresh_texts, refresh_chooser, toggle_heights, refresh_heights.before(place_coords))
+                .run_if(in_state(Screen::Playing)),
+        );
 }
 
 /// Only the coordinates along the board's edges (for off-screen pictures).
@@ -69,8 +83,10 @@ fn spawn_button(parent: &mut ChildSpawnerCommands, label: &str, action: Action) 
             move |_: On<Pointer<Click>>,
                   mut cmds: MessageWriter<Command>,
                   mut views: MessageWriter<View>,
-                  mut speed: ResMut<Speed>| {
+                  mut speed: ResMut<Speed>,
+                  mut heights: ResMut<ShowHeights>| {
                 match &action {
+                    Action::Heights => heights.0 = !heights.0,
                     Action::Cmd(c) => {
                         cmds.write(c.clone());
                     }
@@ -149,6 +165,9 @@ fn spawn_hud(mut commands: Commands, session: Option<Res<Session>>) {
             spawn_button(p, &format!("{} view", names[0]), Action::View(View::First));
             spawn_button(p, &format!("{} view", names[1]), Action::View(View::Second));
             spawn_button(p, "Reset view", Action::View(View::Reset));
+            if matches!(session.game, AnyGame::Volterra(_)) {
+                spawn_button(p, "Heights", Action::Heights);
+            }
         });
     // Centre: the chooser and the result banner.
     commands.spawn((
@@ -364,6 +383,52 @@ pub fn place_coords(
                 *vis = Visibility::Inherited;
             }
             Err(_) => *vis = Visibility::Hidden,
+        }
+    }
+}
+
+fn toggle_heights(input: Res<ButtonInput<KeyCode>>, mut heights: ResMut<ShowHeights>) {
+    if input.just_pressed(KeyCode::KeyH) {
+        heights.0 = !heights.0;
+    }
+}
+
+/// One label over each Volterra tower with its height, while heights are shown and nothing moves.
+fn refresh_heights(
+    mut commands: Commands,
+    show: Res<ShowHeights>,
+    session: Option<Res<Session>>,
+    layout: Res<Layout>,
+    labels: Query<Entity, With<HeightLabel>>,
+    tweens: Query<(), With<super::animate::Tween>>,
+    mut shown_for: Local<Option<String>>,
+) {
+    let Some(session) = session else { return };
+    let AnyGame::Volterra(v) = session.shown() else { return };
+    let key = (show.0 && tweens.is_empty()).then(|| v.to_string());
+    if *shown_for == key {
+        return;
+    }
+    *shown_for = key;
+    for e in &labels {
+        commands.entity(e).despawn();
+    }
+    if shown_for.is_none() {
+        return;
+    }
+    for rank in 0..layout.ranks {
+        for file in 0..layout.files {
+            let c = Cell::new(file, rank);
+            let Some(t) = v.tower(c).filter(|t| t.height > 0) else { continue };
+            let top = super::sets::volterra::tile_pos(&layout, c, t.height - 1) + Vec3::Y * 0.25;
+            commands.spawn((
+                text(t.height.to_string(), 20.0, Color::WHITE),
+                Node { position_type: PositionType::Absolute, padding: UiRect::horizontal(px(4)), ..default() },
+                BackgroundColor(Color::srgba(0.0, 0.0, 0.0, 0.55)),
+                CoordLabel(top),
+                HeightLabel,
+                DespawnOnExit(Screen::Playing),
+            ));
         }
     }
 }

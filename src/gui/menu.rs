@@ -6,7 +6,7 @@ use crate::rules::crossings::{Crossings, Options};
 use crate::rules::{AnyGame, Game, Side, Variant};
 use bevy::prelude::*;
 
-/// The games the table offers now (Volterra and CTOR come with their sets).
+/// The games the table offers now (CTOR comes with its torus).
 const GAMES: [(&str, Variant, bool); 7] = [
     ("Ordo Classic", Variant::Ordo, false),
     ("Ordo X", Variant::OrdoX, false),
@@ -98,7 +98,7 @@ fn spawn_menu(mut commands: Commands) {
                 button(p, name.to_string(), move |c| c.game = i);
             }
             p.spawn((
-                Text::new("Volterra and CTOR come with their sets."),
+                Text::new("CTOR comes with its torus."),
                 TextFont { font_size: FontSize::Px(14.0), ..default() },
                 Pickable::IGNORE,
             ));
