@@ -29,6 +29,10 @@ pub struct Picker {
     pub selected: Option<Cell>,
     /// The target clicked, while the player chooses among several moves.
     pub target: Option<Cell>,
+    /// CTOR: choosing a Landing (two own discs, then where one lands).
+    pub landing: bool,
+    /// The discs chosen for the Landing so far.
+    pub landing_discs: Vec<Cell>,
 }
 
 impl Picker {
@@ -56,7 +60,7 @@ impl Picker {
             .into_iter()
             .filter_map(|m| {
                 let part = m.parts().get(k)?.clone();
-                let paths = m.paths(k);
+                let paths = game.move_paths(&m, k);
                 Some((m, part, paths))
             })
             .collect()
@@ -89,12 +93,8 @@ impl Picker {
         if game.outcome().is_some() {
             return Pick::Refused("the game is over: start a new game or undo".into());
         }
-        // Moves made by one click on a cell (Volterra's free setup).
-        if self.parts.is_empty()
-            && let Some(mv) = game.legal_moves().into_iter().find(|m| m.click_cell() == Some(at))
-        {
-            self.clear();
-            return Pick::Play(mv);
+        if self.landing {
+            return self.click_landing(game, at);
         }
         if self.selected == Some(at) {
             self.selected = None;
@@ -102,6 +102,13 @@ impl Picker {
         }
         if self.selected.is_some() && self.targets(game).contains(&at) {
             return self.choose_target(game, at);
+        }
+        // Moves made by one click on a cell (Volterra's free setup, a CTOR Put).
+        if self.parts.is_empty()
+            && let Some(mv) = game.legal_moves().into_iter().find(|m| game.click_cell(m) == Some(at))
+        {
+            self.clear();
+            return Pick::Play(mv);
         }
         if shown.piece_at(at) == Some(side) {
             if self.selectable(game).contains(&at) {
@@ -141,6 +148,53 @@ impl Picker {
                 Pick::Refused(format!("{from} to {at}: {why}"))
             }
         }
+    }
+
+    /// Starts choosing a CTOR Landing, if one is allowed now.
+    pub fn start_landing(&mut self, game: &AnyGame) -> Result<(), String> {
+        if !game.legal_moves().iter().any(|m| game.landing_cells(m).is_some()) {
+            return Err("no Landing is possible now".into());
+        }
+        self.clear();
+        self.landing = true;
+        Ok(())
+    }
+
+    /// The squares the chosen pair can land on.
+    pub fn landing_targets(&self, game: &AnyGame) -> BTreeSet<Cell> {
+        let [a, b] = self.landing_discs[..] else { return BTreeSet::new() };
+        game.legal_moves()
+            .iter()
+            .filter_map(|m| game.landing_cells(m))
+            .filter(|(x, y, _)| (*x, *y) == (a, b) || (*x, *y) == (b, a))
+            .map(|(_, _, d)| d)
+            .collect()
+    }
+
+    fn click_landing(&mut self, game: &AnyGame, at: Cell) -> Pick {
+        let side = game.side_to_move();
+        if self.landing_discs.len() == 2 && self.landing_targets(game).contains(&at) {
+            let (a, b) = (self.landing_discs[0], self.landing_discs[1]);
+            let mv = game.legal_moves().into_iter().find(|m| {
+                game.landing_cells(m).is_some_and(|(x, y, d)| d == at && ((x, y) == (a, b) || (x, y) == (b, a)))
+            });
+            if let Some(mv) = mv {
+                self.clear();
+                return Pick::Play(mv);
+            }
+        }
+        if let Some(i) = self.landing_discs.iter().position(|c| *c == at) {
+            self.landing_discs.remove(i);
+            return Pick::Selected;
+        }
+        if game.piece_at(at) == Some(side) && self.landing_discs.len() < 2 {
+            self.landing_discs.push(at);
+            return Pick::Selected;
+        }
+        Pick::Refused(match self.landing_discs.len() {
+            2 => format!("the pair cannot land on {at}: choose an empty square or one of the two"),
+            _ => "a Landing takes two of your discs off: choose them first".into(),
+        })
     }
 
     fn choose_target(&mut self, game: &AnyGame, at: Cell) -> Pick {

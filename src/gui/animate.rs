@@ -190,7 +190,11 @@ fn check_settled(
     mut rebuild: MessageWriter<Rebuild>,
 ) {
     let moving = !tweens.is_empty();
-    if moving || !std::mem::replace(&mut *was_moving, moving) || super::sets::volterra::is_volterra(layout.variant) {
+    if moving
+        || !std::mem::replace(&mut *was_moving, moving)
+        || super::sets::volterra::is_volterra(layout.variant)
+        || super::sets::ctor::is_ctor(layout.variant)
+    {
         return;
     }
     let Some(session) = session else { return };

@@ -26,7 +26,8 @@ pub enum View {
 impl Orbit {
     /// A preset for a board of `layout`'s size.
     pub fn preset(view: View, layout: &Layout) -> Orbit {
-        let span = layout.files.max(layout.ranks) as f32;
+        let ring = if super::sets::ctor::is_ctor(layout.variant) { 3.0 } else { 0.0 };
+        let span = layout.files.max(layout.ranks) as f32 + ring;
         let distance = span * 1.25 + 2.0;
         match view {
             View::Top => Orbit { focus: Vec3::ZERO, yaw: 0.0, pitch: 1.5, distance: distance * 1.05 },
@@ -91,11 +92,11 @@ fn presets(
     mut views: MessageReader<View>,
     layout: Res<Layout>,
     mut cams: Query<&mut Orbit>,
-    mut framed: Local<Option<(u8, u8)>>,
+    mut framed: Local<Option<(u8, u8, crate::rules::Variant)>>,
 ) {
     // A board of another size: frame it from the first player's side.
-    if *framed != Some((layout.files, layout.ranks)) {
-        *framed = Some((layout.files, layout.ranks));
+    if *framed != Some((layout.files, layout.ranks, layout.variant)) {
+        *framed = Some((layout.files, layout.ranks, layout.variant));
         for mut orbit in &mut cams {
             *orbit = Orbit::preset(View::First, &layout);
         }

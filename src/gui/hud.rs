@@ -35,7 +35,7 @@ enum Action {
     Heights,
 }
 
-/// Whether each Volterra tower shows its height.
+/// Whether each Volterra tower shows its height, or each CTOR square its number.
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ShowHeights(pub bool);
 
@@ -165,8 +165,14 @@ fn spawn_hud(mut commands: Commands, session: Option<Res<Session>>) {
             spawn_button(p, &format!("{} view", names[0]), Action::View(View::First));
             spawn_button(p, &format!("{} view", names[1]), Action::View(View::Second));
             spawn_button(p, "Reset view", Action::View(View::Reset));
-            if matches!(session.game, AnyGame::Volterra(_)) {
-                spawn_button(p, "Heights", Action::Heights);
+            match session.game {
+                AnyGame::Volterra(_) => spawn_button(p, "Heights", Action::Heights),
+                AnyGame::Ctor(_) => {
+                    spawn_button(p, "Numbers", Action::Heights);
+                    spawn_button(p, "Landing", Action::Cmd(Command::Landing));
+                    spawn_button(p, "End turn", Action::Cmd(Command::EndTurn));
+                }
+                _ => {}
             }
         });
     // Centre: the chooser and the result banner.
@@ -210,7 +216,8 @@ pub fn status_line(game: &AnyGame, players: &[super::session::PlayerKind; 2]) ->
         Variant::Crossings => "Crossings",
         Variant::Volterra => "Volterra",
         Variant::VolterraFree => "Volterra (free setup)",
-        _ => v.name(),
+        Variant::Ctor8 => "CTOR 8x8",
+        Variant::Ctor10 => "CTOR 10x10",
     };
     match game.outcome() {
         Some(o) => match o.winner {
@@ -257,6 +264,21 @@ fn refresh_texts(
         let s = match kind {
             HudText::Status => status_line(&session.game, &session.players),
             HudText::Captured => match &session.game {
+                AnyGame::Ctor(g) => {
+                    let left = g.left();
+                    let opening = if g.is_opening(g.turn()) { " (opening turn: puts only)" } else { "" };
+                    format!(
+                        "turn {}: left {} puts, {} steps, {} landings{opening}\ndiscs: {} {}, {} {}",
+                        g.turn(),
+                        left.puts,
+                        left.steps,
+                        left.landings,
+                        v.side_name(Side::First),
+                        g.count(Side::First),
+                        v.side_name(Side::Second),
+                        g.count(Side::Second)
+                    )
+                }
                 AnyGame::Volterra(g) => {
                     let list = |s: Side| g.heights(s).iter().map(|h| h.to_string()).collect::<Vec<_>>().join(" ");
                     format!(
@@ -334,12 +356,12 @@ fn refresh_coords(
     mut commands: Commands,
     layout: Res<Layout>,
     labels: Query<Entity, With<CoordLabel>>,
-    mut last: Local<Option<(u8, u8)>>,
+    mut last: Local<Option<(u8, u8, Variant)>>,
 ) {
-    if *last == Some((layout.files, layout.ranks)) && !labels.is_empty() {
+    if *last == Some((layout.files, layout.ranks, layout.variant)) {
         return;
     }
-    *last = Some((layout.files, layout.ranks));
+    *last = Some((layout.files, layout.ranks, layout.variant));
     for e in &labels {
         commands.entity(e).despawn();
     }
@@ -356,6 +378,10 @@ fn refresh_coords(
 /// Letters along the near and far edges, numbers along the left and right edges.
 pub fn coordinate_points(layout: &Layout) -> Vec<(Vec3, String)> {
     let mut out = Vec::new();
+    // CTOR numbers its squares instead (shown on request), and its border ring lies there.
+    if super::sets::ctor::is_ctor(layout.variant) {
+        return out;
+    }
     let edge = |c: Cell| super::scene::cell_pos(layout, c).with_y(BOARD_TOP);
     for f in 0..layout.files {
         let letter = ((b'a' + f) as char).to_string();
@@ -388,7 +414,7 @@ pub fn place_coords(
 }
 
 fn toggle_heights(input: Res<ButtonInput<KeyCode>>, mut heights: ResMut<ShowHeights>) {
-    if input.just_pressed(KeyCode::KeyH) {
+    if input.just_pressed(KeyCode::KeyH) || input.just_pressed(KeyCode::KeyN) {
         heights.0 = !heights.0;
     }
 }
@@ -404,7 +430,34 @@ fn refresh_heights(
     mut shown_for: Local<Option<String>>,
 ) {
     let Some(session) = session else { return };
-    let AnyGame::Volterra(v) = session.shown() else { return };
+    let shown = session.shown();
+    if let AnyGame::Ctor(g) = &shown {
+        let key = show.0.then(|| format!("numbers {}", g.size()));
+        if *shown_for == key {
+            return;
+        }
+        *shown_for = key;
+        for e in &labels {
+            commands.entity(e).despawn();
+        }
+        if shown_for.is_some() {
+            for rank in 0..layout.ranks {
+                for file in 0..layout.files {
+                    let c = Cell::new(file, rank);
+                    let sq = g.square(c).unwrap_or(0);
+                    commands.spawn((
+                        text(sq.to_string(), 12.0, Color::srgb(1.0, 1.0, 0.7)),
+                        Node { position_type: PositionType::Absolute, ..default() },
+                        CoordLabel(super::scene::cell_pos(&layout, c) + Vec3::new(-0.3, 0.12, -0.3)),
+                        HeightLabel,
+                        DespawnOnExit(Screen::Playing),
+                    ));
+                }
+            }
+        }
+        return;
+    }
+    let AnyGame::Volterra(v) = shown else { return };
     let key = (show.0 && tweens.is_empty()).then(|| v.to_string());
     if *shown_for == key {
         return;

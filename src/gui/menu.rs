@@ -7,7 +7,7 @@ use crate::rules::{AnyGame, Game, Side, Variant};
 use bevy::prelude::*;
 
 /// The games the table offers now (CTOR comes with its torus).
-const GAMES: [(&str, Variant, bool); 7] = [
+const GAMES: [(&str, Variant, bool); 9] = [
     ("Ordo Classic", Variant::Ordo, false),
     ("Ordo X", Variant::OrdoX, false),
     ("Crossings", Variant::Crossings, false),
@@ -15,7 +15,12 @@ const GAMES: [(&str, Variant, bool); 7] = [
     ("Volterra", Variant::Volterra, false),
     ("Volterra, build near the source", Variant::Volterra, true),
     ("Volterra, free setup", Variant::VolterraFree, false),
+    ("CTOR 8x8", Variant::Ctor8, false),
+    ("CTOR 10x10", Variant::Ctor10, false),
 ];
+
+/// CTOR team sizes the menu offers.
+const TEAMS: [[u8; 2]; 6] = [[1, 1], [2, 2], [3, 3], [1, 2], [2, 1], [2, 3]];
 
 /// What the menu has chosen so far.
 #[derive(Resource, Clone, Copy, Debug)]
@@ -23,11 +28,15 @@ pub struct MenuChoice {
     pub game: usize,
     pub players: [PlayerKind; 2],
     pub seed: u64,
+    /// CTOR: index into the team sizes.
+    pub teams: usize,
+    /// CTOR: landings per turn instead of the table's.
+    pub landing: Option<u8>,
 }
 
 impl Default for MenuChoice {
     fn default() -> MenuChoice {
-        MenuChoice { game: 0, players: [PlayerKind::Person, PlayerKind::Random], seed: 1 }
+        MenuChoice { game: 0, players: [PlayerKind::Person, PlayerKind::Random], seed: 1, teams: 0, landing: None }
     }
 }
 
@@ -41,6 +50,12 @@ impl MenuChoice {
                 AnyGame::Volterra(crate::rules::volterra::Volterra::initial(crate::rules::volterra::Options {
                     build_near_source: option,
                 }))
+            }
+            Variant::Ctor8 | Variant::Ctor10 => {
+                use crate::rules::ctor::{Ctor, Options, Teams};
+                let n = if variant == Variant::Ctor8 { 8 } else { 10 };
+                let teams = Teams { sizes: TEAMS[self.teams], members: [Vec::new(), Vec::new()] };
+                AnyGame::Ctor(Ctor::new(n, teams, Options { landing: self.landing, timer: None }))
             }
             _ => variant.initial(),
         }
@@ -98,10 +113,18 @@ fn spawn_menu(mut commands: Commands) {
                 button(p, name.to_string(), move |c| c.game = i);
             }
             p.spawn((
-                Text::new("CTOR comes with its torus."),
+                Text::new("CTOR's secret squares and sand-glass come next."),
                 TextFont { font_size: FontSize::Px(14.0), ..default() },
                 Pickable::IGNORE,
             ));
+            button(p, "CTOR: switch team sizes".into(), |c| c.teams = (c.teams + 1) % TEAMS.len());
+            button(p, "CTOR: switch landings per turn".into(), |c| {
+                c.landing = match c.landing {
+                    None => Some(0),
+                    Some(l) if l < 2 => Some(l + 1),
+                    _ => None,
+                }
+            });
             for side in [Side::First, Side::Second] {
                 button(p, format!("switch who plays side {}", side.index() + 1), move |c| {
                     let k = &mut c.players[side.index()];
@@ -136,8 +159,15 @@ fn spawn_menu(mut commands: Commands) {
 fn refresh(choice: Res<MenuChoice>, mut label: Query<&mut Text, With<MenuLabel>>) {
     let game = choice.game();
     let v = game.variant();
+    let ctor = match &game {
+        AnyGame::Ctor(g) => {
+            let landing = choice.landing.map(|l| l.to_string()).unwrap_or_else(|| "as the table says".into());
+            format!(" ({} teams, landings per turn: {landing})", g.teams())
+        }
+        _ => String::new(),
+    };
     let s = format!(
-        "{}\n{}: {}\n{}: {}",
+        "{}{ctor}\n{}: {}\n{}: {}",
         GAMES[choice.game].0,
         v.side_name(Side::First),
         choice.players[0].label(),

@@ -29,7 +29,7 @@ pub struct CorePlugin;
 impl Plugin for CorePlugin {
     fn build(&self, app: &mut App) {
         app.init_state::<Screen>();
-        app.add_plugins((session::plugin, scene::plugin, animate::plugin, sets::volterra::plugin));
+        app.add_plugins((session::plugin, scene::plugin, animate::plugin, sets::volterra::plugin, sets::ctor::plugin));
     }
 }
 

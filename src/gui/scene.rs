@@ -287,8 +287,8 @@ pub fn rebuild_scene(
     let shown: AnyGame = session.shown();
     let (files, ranks) = shown.board_size();
     *layout = Layout { files, ranks, variant: shown.variant() };
-    if super::sets::volterra::is_volterra(shown.variant()) {
-        // The pine set is the board: it builds itself (sets/volterra.rs).
+    if super::sets::volterra::is_volterra(shown.variant()) || super::sets::ctor::is_ctor(shown.variant()) {
+        // The pine set and the torus build themselves (sets/).
         return;
     }
     let set = if shown.variant() == Variant::Crossings { 1 } else { 0 };

@@ -170,6 +170,10 @@ pub enum Command {
     /// Drop the move being chosen.
     Cancel,
     NewGame,
+    /// CTOR: end the turn.
+    EndTurn,
+    /// CTOR: start choosing a Landing.
+    Landing,
 }
 
 /// A move (or a first part) to animate: its effects, the first `skip` already shown, and
@@ -311,6 +315,25 @@ fn handle_commands(
                 }
             }
             Command::NewGame => screen.set(Screen::Menu),
+            Command::EndTurn => {
+                if !session.person_to_move() {
+                    continue;
+                }
+                let game = session.game.clone();
+                match game.parse_move("E") {
+                    Ok(mv) => {
+                        animate.write(session.play(mv));
+                    }
+                    Err(e) => session.message = e.to_string(),
+                }
+            }
+            Command::Landing => {
+                let game = session.game.clone();
+                match session.picker.start_landing(&game) {
+                    Ok(()) => session.message = "Landing: choose two of your discs, then where one lands".into(),
+                    Err(why) => session.message = why,
+                }
+            }
         }
     }
 }

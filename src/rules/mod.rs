@@ -462,13 +462,39 @@ impl AnyGame {
         }
     }
 
-    /// The piece on a cell: a stone, or the owner of a Volterra tower.
+    /// The piece on a cell: a stone, a CTOR disc, or the owner of a Volterra tower.
     pub fn piece_at(&self, c: Cell) -> Option<Side> {
         match self {
             AnyGame::Ordo(g) => g.piece_at(c),
             AnyGame::Crossings(g) => g.stone_at(c),
             AnyGame::Volterra(g) => g.tower(c).and_then(|t| t.owner()),
-            AnyGame::Ctor(_) => None,
+            AnyGame::Ctor(g) => g.square(c).and_then(|sq| g.disc(sq)),
+        }
+    }
+
+    /// For part `k` of a move of this game, each moving piece's cell and landing cell.
+    pub fn move_paths(&self, mv: &AnyMove, k: usize) -> Vec<(Cell, Cell)> {
+        match (self, mv) {
+            (AnyGame::Ctor(g), AnyMove::Ctor(ctor::CtorMove::Move(a, b))) if k == 0 => vec![(g.cell(*a), g.cell(*b))],
+            _ => mv.paths(k),
+        }
+    }
+
+    /// The cell of a move made by one click on it: a Volterra setup tile or pawn, a CTOR Put.
+    pub fn click_cell(&self, mv: &AnyMove) -> Option<Cell> {
+        match (self, mv) {
+            (AnyGame::Ctor(g), AnyMove::Ctor(ctor::CtorMove::Put(sq))) => Some(g.cell(*sq)),
+            _ => mv.click_cell(),
+        }
+    }
+
+    /// The two discs and the destination of a CTOR Landing.
+    pub fn landing_cells(&self, mv: &AnyMove) -> Option<(Cell, Cell, Cell)> {
+        match (self, mv) {
+            (AnyGame::Ctor(g), AnyMove::Ctor(ctor::CtorMove::Landing(a, b, d))) => {
+                Some((g.cell(*a), g.cell(*b), g.cell(*d)))
+            }
+            _ => None,
         }
     }
 

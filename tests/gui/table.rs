@@ -35,12 +35,21 @@ fn entity_at(app: &mut App, cell: Cell) -> Entity {
         .map(|(e, _)| e);
     let square = world.query::<(Entity, &Square)>().iter(world).find(|(_, s)| s.0 == cell).map(|(e, _)| e);
     let pad = world.query::<(Entity, &Pad)>().iter(world).find(|(_, p)| p.0 == cell).map(|(e, _)| e);
-    stone.or(pawn).or(top).or(square).or(pad).expect("every cell has something to click")
+    let field = world
+        .query::<(Entity, &tablero::gui::sets::ctor::FieldSquare)>()
+        .iter(world)
+        .find(|(_, f)| f.of == cell && !f.border)
+        .map(|(e, _)| e);
+    stone.or(pawn).or(top).or(square).or(pad).or(field).expect("every cell has something to click")
 }
 
 /// A primary click on the entity at `cell`, delivered to its observers, then one frame.
 fn click(app: &mut App, cell: Cell) {
     let target = entity_at(app, cell);
+    click_entity(app, target);
+}
+
+fn click_entity(app: &mut App, target: Entity) {
     let location = Location { target: NormalizedRenderTarget::None { width: 1280, height: 720 }, position: Vec2::ZERO };
     let hit = HitData::new(Entity::PLACEHOLDER, 0.0, None, None);
     let event = Click { button: PointerButton::Primary, hit, duration: Duration::from_millis(80), count: 1 };
@@ -353,6 +362,127 @@ mod volterra {
             settle(&mut app);
             assert!(session(&app).game.outcome().is_some(), "{variant}: {}", session(&app).game);
             assert_set_matches(&mut app);
+        }
+    }
+}
+
+mod ctor {
+    use super::*;
+    use tablero::gui::session::Command;
+    use tablero::gui::sets::ctor::{Disc, Duplicate, FieldSquare, torus_matches};
+
+    fn assert_torus_matches(app: &mut App) {
+        let shown = session(app).shown();
+        let layout = *app.world().resource::<Layout>();
+        let world = app.world_mut();
+        let discs: Vec<(Disc, Transform)> =
+            world.query::<(&Disc, &Transform)>().iter(world).map(|(a, b)| (*a, *b)).collect();
+        let dups: Vec<(Duplicate, Transform)> =
+            world.query::<(&Duplicate, &Transform)>().iter(world).map(|(a, b)| (*a, *b)).collect();
+        assert!(
+            torus_matches(&shown, &layout, discs.iter().map(|(a, b)| (a, b)), dups.iter().map(|(a, b)| (a, b))),
+            "the discs and their duplicates are not {shown}"
+        );
+        assert_eq!(app.world().resource::<Resyncs>().0, 0);
+    }
+
+    fn ctor(s: &str) -> AnyGame {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn a_put_on_a_corner_shows_its_three_duplicates() {
+        let mut app = table(Variant::Ctor8.initial(), PEOPLE);
+        assert_torus_matches(&mut app);
+        // Square 1 is the top left corner: a8.
+        click(&mut app, c("a8"));
+        assert_eq!(session(&app).history.len(), 1, "{}", session(&app).message);
+        assert_eq!(session(&app).history[0].1.to_string(), "P1");
+        settle(&mut app);
+        assert_torus_matches(&mut app);
+        let world = app.world_mut();
+        assert_eq!(world.query::<&Duplicate>().iter(world).count(), 3);
+    }
+
+    #[test]
+    fn a_move_across_the_wrap_through_the_border_and_a_landing() {
+        // Black discs on 57 (a1) and 64 (h1); turn 5 allows moves and a landing.
+        let game =
+            ctor("ctor8 ......../......../......../......../......../......../......../B......B b 5 P2M2L1 1v1 0");
+        let mut app = table(game, PEOPLE);
+        // Select a1 and click the border square that shows a8 above... the wrap step from a1 goes
+        // to a8 (square 1); the border copy of a8 lies below the field at (0, -1).
+        click(&mut app, c("a1"));
+        let border = {
+            let world = app.world_mut();
+            let mut q = world.query::<(Entity, &FieldSquare, &Transform)>();
+            let below: Vec<(Entity, f32)> = q
+                .iter(world)
+                .filter(|(_, f, _)| f.border && f.of == c("a8"))
+                .map(|(e, _, t)| (e, t.translation.z))
+                .collect();
+            below.into_iter().max_by(|a, b| a.1.total_cmp(&b.1)).unwrap().0
+        };
+        click_entity(&mut app, border);
+        assert_eq!(session(&app).history.last().unwrap().1.to_string(), "M57-1", "{}", session(&app).message);
+        settle(&mut app);
+        assert_torus_matches(&mut app);
+        // A Landing: both discs off, one lands on d4.
+        app.world_mut().write_message(Command::Landing);
+        app.update();
+        click(&mut app, c("a8"));
+        click(&mut app, c("h1"));
+        click(&mut app, c("d4"));
+        assert_eq!(session(&app).history.last().unwrap().1.to_string(), "L1,64>36", "{}", session(&app).message);
+        settle(&mut app);
+        assert_torus_matches(&mut app);
+        // End of turn by the button's command.
+        app.world_mut().write_message(Command::EndTurn);
+        app.update();
+        assert_eq!(session(&app).history.last().unwrap().1.to_string(), "E");
+        settle(&mut app);
+        assert_torus_matches(&mut app);
+    }
+
+    #[test]
+    fn a_cascade_flips_one_disc_after_another_and_undo_restores() {
+        // Black puts on 2: white 1 has five black neighbours across the wrap (57 58 64 9 10 16
+        // minus one), then 8 follows once 1 has turned.
+        let game =
+            ctor("ctor8 W.....BW/BB.....B/......../......../......../......../......../BB.....B b 5 P2M2L1 1v1 0");
+        let mut app = table(game, PEOPLE);
+        let before = session(&app).game.to_string();
+        click(&mut app, c("b8"));
+        assert_eq!(session(&app).history.len(), 1, "{}", session(&app).message);
+        let flips = session(&app)
+            .history
+            .iter()
+            .map(|(g, m)| {
+                let mut g = g.clone();
+                g.play(m).unwrap().iter().filter(|e| matches!(e, tablero::rules::Effect::Flipped { .. })).count()
+            })
+            .sum::<usize>();
+        assert!(flips >= 2, "a cascade of {flips} flips");
+        settle(&mut app);
+        assert_torus_matches(&mut app);
+        app.world_mut().write_message(Command::Undo);
+        app.update();
+        app.update();
+        assert_eq!(session(&app).game.to_string(), before);
+        assert_torus_matches(&mut app);
+    }
+
+    #[test]
+    fn random_play_keeps_discs_and_duplicates_in_step() {
+        for variant in [Variant::Ctor8, Variant::Ctor10] {
+            let mut app = table(variant.initial(), [PlayerKind::Random, PlayerKind::Random]);
+            app.insert_resource(Speed::Fast);
+            for _ in 0..600 {
+                app.update();
+            }
+            settle(&mut app);
+            assert!(session(&app).history.len() > 20, "{variant}");
+            assert_torus_matches(&mut app);
         }
     }
 }

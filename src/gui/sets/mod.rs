@@ -1,3 +1,4 @@
 //! One module per game set: its pieces, its materials, its animation.
 
+pub mod ctor;
 pub mod volterra;
