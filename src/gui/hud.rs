@@ -33,6 +33,14 @@ enum Action {
     View(View),
     Speed,
     Heights,
+    Secret(super::sets::ctor::SecretCommand),
+}
+
+/// The opaque screen between teams while secret squares are chosen, and the Done panel.
+#[derive(Component, Clone, Copy, PartialEq, Eq)]
+enum SecretScreen {
+    HandOver,
+    Choosing,
 }
 
 /// Whether each Volterra tower shows its height, or each CTOR square its number.
@@ -46,6 +54,7 @@ struct HeightLabel;
 pub(super) fn plugin(app: &mut App) {
     app.add_plugins(coordinates_plugin)
         .init_resource::<ShowHeights>()
+        .add_systems(Update, secret_screens.run_if(in_state(Screen::Playing)))
         .add_systems(OnEnter(Screen::Playing), spawn_hud)
         .add_systems(
             Update,
@@ -84,9 +93,13 @@ fn spawn_button(parent: &mut ChildSpawnerCommands, label: &str, action: Action) 
                   mut cmds: MessageWriter<Command>,
                   mut views: MessageWriter<View>,
                   mut speed: ResMut<Speed>,
-                  mut heights: ResMut<ShowHeights>| {
+                  mut heights: ResMut<ShowHeights>,
+                  mut secret: MessageWriter<super::sets::ctor::SecretCommand>| {
                 match &action {
                     Action::Heights => heights.0 = !heights.0,
+                    Action::Secret(c) => {
+                        secret.write(*c);
+                    }
                     Action::Cmd(c) => {
                         cmds.write(c.clone());
                     }
@@ -169,6 +182,7 @@ fn spawn_hud(mut commands: Commands, session: Option<Res<Session>>) {
                 AnyGame::Volterra(_) => spawn_button(p, "Heights", Action::Heights),
                 AnyGame::Ctor(_) => {
                     spawn_button(p, "Numbers", Action::Heights);
+                    spawn_button(p, "My secrets", Action::Secret(super::sets::ctor::SecretCommand::ShowMine));
                     spawn_button(p, "Landing", Action::Cmd(Command::Landing));
                     spawn_button(p, "End turn", Action::Cmd(Command::EndTurn));
                 }
@@ -190,6 +204,41 @@ fn spawn_hud(mut commands: Commands, session: Option<Res<Session>>) {
         Chooser,
         DespawnOnExit(Screen::Playing),
     ));
+    // CTOR's secret squares: an opaque screen between the teams, and the Done button.
+    commands
+        .spawn((
+            Node {
+                position_type: PositionType::Absolute,
+                width: percent(100),
+                height: percent(100),
+                flex_direction: FlexDirection::Column,
+                align_items: AlignItems::Center,
+                justify_content: JustifyContent::Center,
+                ..default()
+            },
+            BackgroundColor(Color::srgb(0.08, 0.06, 0.05)),
+            Visibility::Hidden,
+            SecretScreen::HandOver,
+            DespawnOnExit(Screen::Playing),
+        ))
+        .with_children(|p| {
+            p.spawn((text("", 26.0, Color::WHITE), HudText::Message));
+            spawn_button(p, "Continue", Action::Secret(super::sets::ctor::SecretCommand::Proceed));
+        });
+    commands
+        .spawn((
+            Node { position_type: PositionType::Absolute, top: px(150), left: px(10), ..default() },
+            Visibility::Hidden,
+            SecretScreen::Choosing,
+            DespawnOnExit(Screen::Playing),
+        ))
+        .with_children(|p| {
+            spawn_button(
+                p,
+                "Done: these are our 5 secret squares",
+                Action::Secret(super::sets::ctor::SecretCommand::Done),
+            )
+        });
     commands.spawn((
         Node {
             position_type: PositionType::Absolute,
@@ -249,14 +298,17 @@ pub fn banner_line(game: &AnyGame) -> Option<String> {
 fn refresh_texts(
     session: Option<Res<Session>>,
     speed: Res<Speed>,
+    table: Option<Res<super::sets::ctor::CtorTable>>,
     mut texts: Query<(&HudText, &mut Text)>,
     mut banner: Query<&mut Visibility, (With<Node>, Without<Chooser>, Without<HudText>)>,
     parents: Query<(&HudText, &ChildOf)>,
 ) {
     let Some(session) = session else { return };
-    if !session.is_changed() && !speed.is_changed() {
+    let timed = matches!(&session.game, AnyGame::Ctor(g) if g.options().timer.is_some());
+    if !session.is_changed() && !speed.is_changed() && !timed {
         return;
     }
+    let clock = table.map(|t| t.clock).unwrap_or(0.0);
     let v = session.game.variant();
     let off = session.off_board();
     let banner_text = banner_line(&session.game);
@@ -265,10 +317,14 @@ fn refresh_texts(
             HudText::Status => status_line(&session.game, &session.players),
             HudText::Captured => match &session.game {
                 AnyGame::Ctor(g) => {
+                    let glass = match g.options().timer {
+                        Some(t) => format!(", sand-glass {:.0} s left", (t as f32 - clock).max(0.0).ceil()),
+                        None => String::new(),
+                    };
                     let left = g.left();
                     let opening = if g.is_opening(g.turn()) { " (opening turn: puts only)" } else { "" };
                     format!(
-                        "turn {}: left {} puts, {} steps, {} landings{opening}\ndiscs: {} {}, {} {}",
+                        "turn {}: left {} puts, {} steps, {} landings{opening}{glass}\ndiscs: {} {}, {} {}",
                         g.turn(),
                         left.puts,
                         left.steps,
@@ -297,7 +353,7 @@ fn refresh_texts(
                     off[1]
                 ),
             },
-            HudText::Message => session.message.clone(),
+            HudText::Message => session.blocked.clone().unwrap_or_else(|| session.message.clone()),
             HudText::Moves => move_list(&session),
             HudText::Speed => format!("animation: {}", speed.label()),
             HudText::Banner => banner_text.clone().unwrap_or_default(),
@@ -482,6 +538,20 @@ fn refresh_heights(
                 HeightLabel,
                 DespawnOnExit(Screen::Playing),
             ));
+        }
+    }
+}
+
+fn secret_screens(table: Res<super::sets::ctor::CtorTable>, mut screens: Query<(&SecretScreen, &mut Visibility)>) {
+    use super::sets::ctor::SecretPhase;
+    for (screen, mut vis) in &mut screens {
+        let show = match screen {
+            SecretScreen::HandOver => matches!(table.phase, SecretPhase::HandOver(_) | SecretPhase::Ready),
+            SecretScreen::Choosing => matches!(table.phase, SecretPhase::Choosing(..)),
+        };
+        let want = if show { Visibility::Inherited } else { Visibility::Hidden };
+        if *vis != want {
+            *vis = want;
         }
     }
 }

@@ -32,11 +32,23 @@ pub struct MenuChoice {
     pub teams: usize,
     /// CTOR: landings per turn instead of the table's.
     pub landing: Option<u8>,
+    /// CTOR: each team chooses 5 secret squares.
+    pub secrets: bool,
+    /// CTOR: the sand-glass, seconds per turn.
+    pub timer: Option<u8>,
 }
 
 impl Default for MenuChoice {
     fn default() -> MenuChoice {
-        MenuChoice { game: 0, players: [PlayerKind::Person, PlayerKind::Random], seed: 1, teams: 0, landing: None }
+        MenuChoice {
+            game: 0,
+            players: [PlayerKind::Person, PlayerKind::Random],
+            seed: 1,
+            teams: 0,
+            landing: None,
+            secrets: false,
+            timer: None,
+        }
     }
 }
 
@@ -55,7 +67,7 @@ impl MenuChoice {
                 use crate::rules::ctor::{Ctor, Options, Teams};
                 let n = if variant == Variant::Ctor8 { 8 } else { 10 };
                 let teams = Teams { sizes: TEAMS[self.teams], members: [Vec::new(), Vec::new()] };
-                AnyGame::Ctor(Ctor::new(n, teams, Options { landing: self.landing, timer: None }))
+                AnyGame::Ctor(Ctor::new(n, teams, Options { landing: self.landing, timer: self.timer }))
             }
             _ => variant.initial(),
         }
@@ -118,6 +130,14 @@ fn spawn_menu(mut commands: Commands) {
                 Pickable::IGNORE,
             ));
             button(p, "CTOR: switch team sizes".into(), |c| c.teams = (c.teams + 1) % TEAMS.len());
+            button(p, "CTOR: secret squares on or off".into(), |c| c.secrets = !c.secrets);
+            button(p, "CTOR: switch the sand-glass".into(), |c| {
+                let timers = crate::rules::ctor::TIMERS;
+                c.timer = match c.timer {
+                    None => Some(timers[0]),
+                    Some(t) => timers.iter().position(|x| *x == t).and_then(|i| timers.get(i + 1).copied()),
+                }
+            });
             button(p, "CTOR: switch landings per turn".into(), |c| {
                 c.landing = match c.landing {
                     None => Some(0),
@@ -162,7 +182,12 @@ fn refresh(choice: Res<MenuChoice>, mut label: Query<&mut Text, With<MenuLabel>>
     let ctor = match &game {
         AnyGame::Ctor(g) => {
             let landing = choice.landing.map(|l| l.to_string()).unwrap_or_else(|| "as the table says".into());
-            format!(" ({} teams, landings per turn: {landing})", g.teams())
+            let secrets = if choice.secrets { "with" } else { "no" };
+            let glass = choice.timer.map(|t| format!("{t} s")).unwrap_or_else(|| "none".into());
+            format!(
+                " ({} teams, landings per turn: {landing}, {secrets} secret squares, sand-glass: {glass})",
+                g.teams()
+            )
         }
         _ => String::new(),
     };
@@ -188,6 +213,7 @@ fn start(
     mut next: ResMut<NextState<Screen>>,
 ) {
     commands.insert_resource(Session::new(choice.game(), choice.players, choice.seed));
+    commands.insert_resource(crate::gui::sets::ctor::CtorTable::new(choice.secrets));
     choice.seed = choice.seed.wrapping_add(1);
     next.set(Screen::Playing);
 }

@@ -29,7 +29,14 @@ pub struct CorePlugin;
 impl Plugin for CorePlugin {
     fn build(&self, app: &mut App) {
         app.init_state::<Screen>();
-        app.add_plugins((session::plugin, scene::plugin, animate::plugin, sets::volterra::plugin, sets::ctor::plugin));
+        app.add_plugins((
+            session::plugin,
+            scene::plugin,
+            animate::plugin,
+            sets::volterra::plugin,
+            sets::ctor::plugin,
+            sets::ctor::table_plugin,
+        ));
     }
 }
 

@@ -44,6 +44,8 @@ pub struct Session {
     pub last_move: Vec<Cell>,
     /// Effects of a chosen first part already shown on the table.
     pub shown_effects: usize,
+    /// A setup screen is up (CTOR's secret squares): moves wait, the reason is shown.
+    pub blocked: Option<String>,
     computer: RandomPlayer,
     /// Seconds the computer has waited before moving (so its moves can be followed).
     waited: f32,
@@ -62,6 +64,7 @@ impl Session {
             message: String::new(),
             last_move: Vec::new(),
             shown_effects: 0,
+            blocked: None,
             computer: RandomPlayer::new(seed),
             waited: 0.0,
         }
@@ -87,7 +90,15 @@ impl Session {
 
     /// Whether a person chooses the move now.
     pub fn person_to_move(&self) -> bool {
-        self.game.outcome().is_none() && self.players[self.game.side_to_move().index()] == PlayerKind::Person
+        self.blocked.is_none()
+            && self.game.outcome().is_none()
+            && self.players[self.game.side_to_move().index()] == PlayerKind::Person
+    }
+
+    /// Plays a move given in notation (a button's move, like CTOR's end of turn or timeout).
+    pub fn play_text(&mut self, text: &str) -> Result<Animate, String> {
+        let mv = self.game.parse_move(text).map_err(|e| e.to_string())?;
+        Ok(self.play(mv))
     }
 
     /// Plays a legal move and returns what to animate.
@@ -319,12 +330,11 @@ fn handle_commands(
                 if !session.person_to_move() {
                     continue;
                 }
-                let game = session.game.clone();
-                match game.parse_move("E") {
-                    Ok(mv) => {
-                        animate.write(session.play(mv));
+                match session.play_text("E") {
+                    Ok(a) => {
+                        animate.write(a);
                     }
-                    Err(e) => session.message = e.to_string(),
+                    Err(e) => session.message = e,
                 }
             }
             Command::Landing => {
@@ -346,7 +356,7 @@ fn computer_turn(
     mut animate: MessageWriter<Animate>,
 ) {
     let Some(mut session) = session else { return };
-    if !tweens.is_empty() || session.game.outcome().is_some() {
+    if !tweens.is_empty() || session.game.outcome().is_some() || session.blocked.is_some() {
         return;
     }
     if session.players[session.game.side_to_move().index()] != PlayerKind::Random {

@@ -485,4 +485,94 @@ mod ctor {
             assert_torus_matches(&mut app);
         }
     }
+
+    use tablero::gui::sets::ctor::{CtorTable, SecretCommand, SecretMark, SecretPhase};
+
+    fn marks(app: &mut App) -> Vec<Cell> {
+        let world = app.world_mut();
+        let mut v: Vec<Cell> = world.query::<&SecretMark>().iter(world).map(|m| m.0).collect();
+        v.sort();
+        v
+    }
+
+    fn phase(app: &App) -> SecretPhase {
+        app.world().resource::<CtorTable>().phase.clone()
+    }
+
+    fn secret(app: &mut App, command: SecretCommand) {
+        app.world_mut().write_message(command);
+        app.update();
+        app.update();
+    }
+
+    #[test]
+    fn secret_squares_are_chosen_in_turn_and_never_shown_to_the_other_team() {
+        let mut app = table(Variant::Ctor8.initial(), PEOPLE);
+        app.insert_resource(CtorTable::new(true));
+        app.update();
+        assert_eq!(phase(&app), SecretPhase::HandOver(tablero::rules::Side::First));
+        assert!(session(&app).blocked.is_some(), "no move while secrets are chosen");
+        // Black looks and chooses a1..e1.
+        secret(&mut app, SecretCommand::Proceed);
+        let black: Vec<Cell> = ["a1", "b1", "c1", "d1", "e1"].map(c).to_vec();
+        for cell in &black {
+            click(&mut app, *cell);
+        }
+        assert_eq!(marks(&mut app), black, "the choosing team sees its choice");
+        secret(&mut app, SecretCommand::Done);
+        // The hand-over screen: nothing of black's shows.
+        assert_eq!(phase(&app), SecretPhase::HandOver(tablero::rules::Side::Second));
+        assert!(marks(&mut app).is_empty());
+        secret(&mut app, SecretCommand::Proceed);
+        assert!(marks(&mut app).is_empty(), "white choosing never sees black's squares");
+        let white: Vec<Cell> = ["a8", "b8", "c8", "d8", "e8"].map(c).to_vec();
+        for cell in &white {
+            click(&mut app, *cell);
+        }
+        assert_eq!(marks(&mut app), white);
+        secret(&mut app, SecretCommand::Done);
+        assert_eq!(phase(&app), SecretPhase::Ready);
+        secret(&mut app, SecretCommand::Proceed);
+        assert_eq!(phase(&app), SecretPhase::Done);
+        assert!(session(&app).blocked.is_none());
+        assert!(marks(&mut app).is_empty(), "unrevealed squares stay hidden");
+        // Black asks to see its own: only black's.
+        secret(&mut app, SecretCommand::ShowMine);
+        assert_eq!(marks(&mut app), black);
+        // Black puts on white's secret a8 (square 1) and ends the turn.
+        click(&mut app, c("a8"));
+        settle(&mut app);
+        assert_eq!(marks(&mut app), black, "still black's turn");
+        app.world_mut().write_message(Command::EndTurn);
+        app.update();
+        settle(&mut app);
+        // White's turn (the own squares hide again): its secret a8 worked and is revealed to
+        // all; black's never show.
+        let AnyGame::Ctor(g) = &session(&app).game else { panic!() };
+        assert_eq!(g.disc(1), Some(tablero::rules::Side::Second), "the disc on the secret square turned");
+        assert_eq!(marks(&mut app), vec![c("a8")]);
+        secret(&mut app, SecretCommand::ShowMine);
+        let shown = marks(&mut app);
+        assert!(shown.iter().all(|m| white.contains(m)), "white sees only white's squares: {shown:?}");
+        assert!(!shown.iter().any(|m| black.contains(m)));
+        assert_torus_matches(&mut app);
+    }
+
+    #[test]
+    fn the_sand_glass_ends_the_turn() {
+        let game = AnyGame::Ctor(tablero::rules::ctor::Ctor::new(
+            8,
+            tablero::rules::ctor::Teams::default(),
+            tablero::rules::ctor::Options { landing: None, timer: Some(5) },
+        ));
+        let mut app = table(game, PEOPLE);
+        // 5 s at 50 ms a frame: the turn ends by itself.
+        for _ in 0..120 {
+            app.update();
+        }
+        let moves: Vec<String> = session(&app).history.iter().map(|(_, m)| m.to_string()).collect();
+        assert_eq!(moves.first().map(String::as_str), Some("T"), "{moves:?}");
+        let AnyGame::Ctor(g) = &session(&app).game else { panic!() };
+        assert!(g.timeouts().contains(&1));
+    }
 }

@@ -8,7 +8,7 @@ use crate::gui::animate::{Resyncs, Speed, Tween};
 use crate::gui::scene::{BoardItem, Layout, cell_pos};
 use crate::gui::session::{Animate, CellClicked, Rebuild, Session};
 use crate::rules::ctor::Ctor;
-use crate::rules::{AnyGame, Cell, Effect, Side, Variant};
+use crate::rules::{AnyGame, Cell, Effect, Game, Side, Variant};
 use bevy::prelude::*;
 use std::collections::HashMap;
 
@@ -476,4 +476,328 @@ pub fn torus_matches<'a>(
     let count = |g: &Ctor| g.count(Side::First) + g.count(Side::Second);
     let shown_copies = g.border().into_iter().filter(|(_, sq)| g.disc(*sq).is_some()).count();
     on_field == count(g) as usize && copies == shown_copies
+}
+
+/// How a CTOR game is played at this table: secret squares chosen behind hand-over screens,
+/// and the sand-glass's clock.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct CtorTable {
+    /// The game uses secret squares.
+    pub secrets: bool,
+    pub phase: SecretPhase,
+    /// The team on turn shows its own unrevealed secret squares (the other team looks away).
+    pub show_own: bool,
+    /// Seconds the current turn has run.
+    pub clock: f32,
+    clock_turn: Option<(Side, u32)>,
+}
+
+impl CtorTable {
+    /// A table for a new game, with or without secret squares.
+    pub fn new(secrets: bool) -> CtorTable {
+        CtorTable { secrets, ..default() }
+    }
+}
+
+/// Choosing the secret squares in hot-seat play.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum SecretPhase {
+    /// No secret squares, or not chosen yet.
+    #[default]
+    Off,
+    /// The screen waits for this team alone to look.
+    HandOver(Side),
+    /// This team chooses its squares.
+    Choosing(Side, Vec<Cell>),
+    /// Both chose: the screen waits for the first team to start.
+    Ready,
+    Done,
+}
+
+/// Buttons of the secret-square screens.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SecretCommand {
+    /// The right team looks at the screen now.
+    Proceed,
+    /// The chosen squares are final.
+    Done,
+    /// Show or hide the own unrevealed squares of the team on turn.
+    ShowMine,
+}
+
+/// A secret square shown on the field.
+#[derive(Component, Clone, Copy, Debug)]
+pub struct SecretMark(pub Cell);
+
+/// The sand-glass beside the field: the sand in its upper and lower bulb.
+#[derive(Component)]
+pub struct Sand(pub bool);
+
+pub(crate) fn table_plugin(app: &mut App) {
+    app.init_resource::<CtorTable>().add_message::<SecretCommand>().add_systems(
+        Update,
+        (secret_setup, secret_marks, sand_glass.before(crate::gui::scene::rebuild_scene))
+            .chain()
+            .run_if(in_state(Screen::Playing)),
+    );
+}
+
+/// Picks a team's squares at random from the session's computer (a computer team's choice).
+fn random_secrets(g: &Ctor, seed: u64) -> Vec<u16> {
+    let n = g.size() as u64 * g.size() as u64;
+    let mut state = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    let mut out = Vec::new();
+    while out.len() < crate::rules::ctor::SECRETS {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let sq = ((state >> 33) % n) as u16 + 1;
+        if !out.contains(&sq) {
+            out.push(sq);
+        }
+    }
+    out
+}
+
+fn next_phase(session: &mut Session, after: Option<Side>) -> SecretPhase {
+    let mut side = match after {
+        None => Side::First,
+        Some(Side::First) => Side::Second,
+        Some(Side::Second) => {
+            return if session.players.contains(&crate::gui::session::PlayerKind::Person) {
+                SecretPhase::Ready
+            } else {
+                SecretPhase::Done
+            };
+        }
+    };
+    loop {
+        if session.players[side.index()] == crate::gui::session::PlayerKind::Person {
+            return SecretPhase::HandOver(side);
+        }
+        if let AnyGame::Ctor(g) = &mut session.game {
+            let squares = random_secrets(g, 0x5eed + side.index() as u64 + g.turn() as u64);
+            let _ = g.set_secrets(side, &squares);
+        }
+        if side == Side::Second {
+            return if session.players.contains(&crate::gui::session::PlayerKind::Person) {
+                SecretPhase::Ready
+            } else {
+                SecretPhase::Done
+            };
+        }
+        side = Side::Second;
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn secret_setup(
+    session: Option<ResMut<Session>>,
+    mut table: ResMut<CtorTable>,
+    mut commands: MessageReader<SecretCommand>,
+    mut clicks: MessageReader<CellClicked>,
+) {
+    let Some(mut session) = session else { return };
+    let AnyGame::Ctor(_) = &session.game else { return };
+    if table.secrets && table.phase == SecretPhase::Off && session.history.is_empty() {
+        table.phase = next_phase(&mut session, None);
+    }
+    let variant = session.game.variant();
+    let name = |s: Side| variant.side_name(s);
+    for command in commands.read() {
+        match (command, table.phase.clone()) {
+            (SecretCommand::Proceed, SecretPhase::HandOver(side)) => {
+                table.phase = SecretPhase::Choosing(side, Vec::new())
+            }
+            (SecretCommand::Proceed, SecretPhase::Ready) => table.phase = SecretPhase::Done,
+            (SecretCommand::Done, SecretPhase::Choosing(side, chosen))
+                if chosen.len() == crate::rules::ctor::SECRETS =>
+            {
+                if let AnyGame::Ctor(g) = &mut session.game {
+                    let squares: Vec<u16> = chosen.iter().filter_map(|c| g.square(*c)).collect();
+                    let _ = g.set_secrets(side, &squares);
+                }
+                table.phase = next_phase(&mut session, Some(side));
+            }
+            (SecretCommand::ShowMine, SecretPhase::Off | SecretPhase::Done) => table.show_own = !table.show_own,
+            _ => {}
+        }
+    }
+    if let SecretPhase::Choosing(side, chosen) = &mut table.phase {
+        for CellClicked(c) in clicks.read() {
+            if let Some(i) = chosen.iter().position(|x| x == c) {
+                chosen.remove(i);
+            } else if chosen.len() < crate::rules::ctor::SECRETS {
+                chosen.push(*c);
+            }
+        }
+        let _ = side;
+    } else {
+        clicks.clear();
+    }
+    let blocked = match &table.phase {
+        SecretPhase::HandOver(s) => Some(format!("hand the screen to {}: only {} may look", name(*s), name(*s))),
+        SecretPhase::Choosing(s, chosen) => {
+            Some(format!("{}: choose 5 secret squares ({} chosen), then Done", name(*s), chosen.len()))
+        }
+        SecretPhase::Ready => Some(format!("secret squares chosen: hand the screen to {} to start", name(Side::First))),
+        SecretPhase::Off | SecretPhase::Done => None,
+    };
+    if session.blocked != blocked {
+        session.blocked = blocked;
+    }
+}
+
+/// The secret squares a viewer may see now: revealed ones always; the choosing team's
+/// choice; the team on turn's own when it asks. Never the other team's unrevealed squares.
+pub fn visible_secrets(session: &Session, table: &CtorTable) -> Vec<Cell> {
+    let AnyGame::Ctor(g) = &session.game else { return Vec::new() };
+    if let SecretPhase::Choosing(_, chosen) = &table.phase {
+        return chosen.clone();
+    }
+    if table.phase != SecretPhase::Done {
+        return Vec::new();
+    }
+    let on_turn = g.side_to_move();
+    let mut out = Vec::new();
+    for side in [Side::First, Side::Second] {
+        for (sq, state) in g.secrets(side) {
+            let own_view = side == on_turn
+                && table.show_own
+                && session.players[side.index()] == crate::gui::session::PlayerKind::Person;
+            if *state == crate::rules::ctor::SecretState::Revealed || own_view {
+                out.push(g.cell(*sq));
+            }
+        }
+    }
+    out
+}
+
+fn secret_marks(
+    mut commands: Commands,
+    session: Option<Res<Session>>,
+    mut table: ResMut<CtorTable>,
+    layout: Res<Layout>,
+    marks: Query<(Entity, &SecretMark)>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+    mut style: Local<Option<(Handle<Mesh>, Handle<StandardMaterial>)>>,
+    mut turn_of: Local<Option<(Side, u32)>>,
+) {
+    let Some(session) = session else { return };
+    let AnyGame::Ctor(g) = &session.game else { return };
+    // A new turn hides the own squares again.
+    let now = Some((g.side_to_move(), g.turn()));
+    if *turn_of != now {
+        *turn_of = now;
+        if table.show_own {
+            table.show_own = false;
+        }
+    }
+    let want = visible_secrets(&session, &table);
+    let mut have: Vec<Cell> = marks.iter().map(|(_, m)| m.0).collect();
+    let mut sorted = want.clone();
+    sorted.sort();
+    have.sort();
+    if have == sorted {
+        return;
+    }
+    for (e, _) in &marks {
+        commands.entity(e).despawn();
+    }
+    let (mesh, mat) = style
+        .get_or_insert_with(|| {
+            (
+                meshes.add(Torus::new(0.36, 0.46)),
+                materials.add(StandardMaterial {
+                    base_color: Color::srgb(0.9, 0.1, 0.1),
+                    emissive: LinearRgba::rgb(0.8, 0.05, 0.05),
+                    ..default()
+                }),
+            )
+        })
+        .clone();
+    for c in want {
+        commands.spawn((
+            Mesh3d(mesh.clone()),
+            MeshMaterial3d(mat.clone()),
+            Transform::from_translation(cell_pos(&layout, c).with_y(crate::gui::scene::BOARD_TOP + 0.01))
+                .with_scale(Vec3::new(1.0, 0.3, 1.0)),
+            SecretMark(c),
+            Pickable::IGNORE,
+            BoardItem,
+        ));
+    }
+}
+
+/// The sand-glass: the turn's clock runs while a person or the computer is to move and nothing
+/// moves; when it runs out the turn ends (`T`). The glass beside the field shows the sand.
+#[allow(clippy::too_many_arguments)]
+fn sand_glass(
+    mut commands: Commands,
+    session: Option<ResMut<Session>>,
+    mut table: ResMut<CtorTable>,
+    time: Res<Time>,
+    tweens: Query<(), Or<(With<Tween>, With<Turn>)>>,
+    mut sand: Query<(&Sand, &mut Transform)>,
+    glass: Query<(), With<Sand>>,
+    layout: Res<Layout>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+    mut animate: MessageWriter<Animate>,
+) {
+    let Some(mut session) = session else { return };
+    let AnyGame::Ctor(g) = &session.game else { return };
+    let Some(limit) = g.options().timer else { return };
+    let now = Some((g.side_to_move(), g.turn()));
+    if table.clock_turn != now {
+        table.clock_turn = now;
+        table.clock = 0.0;
+    }
+    if glass.is_empty() {
+        // Two bulbs of sand around a waist, beside the field on the right.
+        let at = Vec3::new(layout.files as f32 / 2.0 + 2.6, 0.0, -1.5);
+        let cone = meshes.add(Cone { radius: 0.35, height: 0.5 });
+        let sand_mat = materials.add(StandardMaterial { base_color: Color::srgb(0.9, 0.75, 0.45), ..default() });
+        let frame = materials.add(StandardMaterial {
+            base_color: Color::srgb(0.35, 0.2, 0.1),
+            perceptual_roughness: 0.5,
+            ..default()
+        });
+        let disc = meshes.add(Cylinder::new(0.45, 0.06));
+        for (y, upper) in [(0.8, true), (0.3, false)] {
+            let rot = if upper { Quat::from_rotation_x(std::f32::consts::PI) } else { Quat::IDENTITY };
+            commands.spawn((
+                Mesh3d(cone.clone()),
+                MeshMaterial3d(sand_mat.clone()),
+                Transform::from_translation(at.with_y(y)).with_rotation(rot),
+                Sand(upper),
+                BoardItem,
+                Pickable::IGNORE,
+            ));
+        }
+        for y in [0.03, 1.07] {
+            commands.spawn((
+                Mesh3d(disc.clone()),
+                MeshMaterial3d(frame.clone()),
+                Transform::from_translation(at.with_y(y)),
+                BoardItem,
+                Pickable::IGNORE,
+            ));
+        }
+    }
+    let running = tweens.is_empty() && g.outcome().is_none() && session.blocked.is_none();
+    if running {
+        table.clock += time.delta_secs();
+    }
+    let left = (1.0 - table.clock / limit as f32).clamp(0.0, 1.0);
+    for (s, mut tf) in &mut sand {
+        let k = if s.0 { left } else { 1.0 - left };
+        tf.scale = Vec3::new(k.max(0.02), k.max(0.02), k.max(0.02));
+    }
+    if running && table.clock >= limit as f32 {
+        table.clock = 0.0;
+        if let Ok(a) = session.play_text("T") {
+            session.message = "the sand ran out: the turn ended".into();
+            animate.write(a);
+        }
+    }
 }
