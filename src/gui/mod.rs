@@ -207,20 +207,55 @@ pub fn screenshot(game: AnyGame, out: &std::path::Path, width: u32, height: u32)
     Offscreen::new(game, [PlayerKind::Person, PlayerKind::Person], width, height)?.save(out)
 }
 
-/// `tablero bench-table`: the frame time of the full Ordo board rendered at 1280 × 720 while
-/// two random players play, the time of the game's own systems per frame without rendering,
-/// and the memory in use.
+/// A CTOR 10 × 10 position (black to move) where one Put sets off a cascade of at least
+/// `flips` replacements, found by a seeded search; with the Put.
+pub fn cascade_position(flips: usize) -> (AnyGame, String) {
+    use crate::rules::{Effect, Game};
+    let mut state = 0x7ab1e_u64;
+    let mut next = move || {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (state >> 33) as u32
+    };
+    loop {
+        let board: Vec<String> = (0..10)
+            .map(|_| {
+                (0..10)
+                    .map(|_| match next() % 100 {
+                        0..=9 => '.',
+                        10..=54 => 'B',
+                        _ => 'W',
+                    })
+                    .collect()
+            })
+            .collect();
+        let Ok(game) = format!("ctor10 {} b 5 P2M2L1 1v1 0", board.join("/")).parse::<AnyGame>() else { continue };
+        for mv in game.legal_moves().into_iter().filter(|m| m.to_string().starts_with('P')) {
+            let mut g = game.clone();
+            let n =
+                g.play(&mv).map(|fx| fx.iter().filter(|e| matches!(e, Effect::Flipped { .. })).count()).unwrap_or(0);
+            if n >= flips {
+                return (game, mv.to_string());
+            }
+        }
+    }
+}
+
+/// `tablero bench-table`: frame times at 1280 × 720 (the full Ordo board while two random
+/// players play, the full 10 × 10 CTOR field with its 44 duplicates, Volterra's tallest towers,
+/// and a CTOR cascade of 20 flips as it animates), the game's own systems per frame without
+/// rendering, and the memory in use.
 pub fn bench_table(frames: usize, out: &mut dyn std::io::Write) -> Result<(), String> {
     use std::time::Instant;
     let io = |e: std::io::Error| e.to_string();
     let stats = |mut v: Vec<f64>| {
         v.sort_by(|a, b| a.total_cmp(b));
         let mean = v.iter().sum::<f64>() / v.len().max(1) as f64;
-        (mean, v[(v.len() * 95 / 100).min(v.len() - 1)])
+        (mean, v[(v.len() * 95 / 100).min(v.len() - 1)], v.last().copied().unwrap_or(0.0))
     };
-    let players = [PlayerKind::Random, PlayerKind::Random];
-    let game = crate::rules::Variant::Ordo.initial();
-    let mut headless = headless_app(game.clone(), players);
+    let random = [PlayerKind::Random, PlayerKind::Random];
+    let people = [PlayerKind::Person, PlayerKind::Person];
+    let ordo = crate::rules::Variant::Ordo.initial();
+    let mut headless = headless_app(ordo.clone(), random);
     let mut ecs = Vec::with_capacity(frames);
     for _ in 0..frames {
         let t = Instant::now();
@@ -228,28 +263,63 @@ pub fn bench_table(frames: usize, out: &mut dyn std::io::Write) -> Result<(), St
         ecs.push(t.elapsed().as_secs_f64() * 1e3);
     }
     let moves = headless.world().resource::<Session>().history.len();
-    let (mean, p95) = stats(ecs);
-    writeln!(
-        out,
-        "ECS update without rendering: {mean:.3} ms mean, {p95:.3} ms p95 over {frames} frames ({moves} moves played)"
-    )
-    .map_err(io)?;
-    let mut view = Offscreen::new(game, players, 1280, 720)?;
+    let (mean, p95, _) = stats(ecs);
+    writeln!(out, "ECS update without rendering (Ordo, random players): {mean:.3} ms mean, {p95:.3} ms p95 over {frames} frames ({moves} moves played)").map_err(io)?;
+    let full_ctor: AnyGame = format!("ctor10 {} w 60 P2M2L1 1v1 0", ["BWBWBWBWBW", "WBWBWBWBWB"].repeat(5).join("/"))
+        .parse()
+        .map_err(|e: crate::rules::PositionError| e.to_string())?;
+    let towers: AnyGame = "volterra DLDLDLDLDLl,-,-,-/-,-,-,-/-,-,-,-/-,-,-,-/-,-,-,LDLDLDLDLDd l"
+        .parse()
+        .map_err(|e: crate::rules::PositionError| e.to_string())?;
+    let scenes = [
+        ("full Ordo board, random players", ordo, random),
+        ("full 10x10 CTOR field (100 discs, 44 duplicates)", full_ctor, people),
+        ("Volterra's tallest towers (two of 10 tiles)", towers, people),
+    ];
+    for (label, game, players) in scenes {
+        let mut view = Offscreen::new(game, players, 1280, 720)?;
+        for _ in 0..10 {
+            view.frame();
+        }
+        let mut frame_ms = Vec::with_capacity(frames);
+        for _ in 0..frames {
+            let t = Instant::now();
+            view.frame();
+            frame_ms.push(t.elapsed().as_secs_f64() * 1e3);
+        }
+        let (mean, p95, _) = stats(frame_ms);
+        let world = view.app.world();
+        let adapter = world
+            .get_resource::<bevy::render::renderer::RenderAdapterInfo>()
+            .map(|a| a.name.clone())
+            .unwrap_or_default();
+        let quality = world.get_resource::<scene::Quality>().copied().unwrap_or_default();
+        writeln!(out, "frame at 1280x720, {label}, on {adapter} ({quality:?} quality): {mean:.1} ms mean ({:.1} fps), {p95:.1} ms p95 over {frames} frames", 1e3 / mean).map_err(io)?;
+    }
+    // A cascade of at least 20 flips, frame by frame while it animates.
+    let (game, put) = cascade_position(20);
+    let mut view = Offscreen::new(game, people, 1280, 720)?;
     for _ in 0..10 {
         view.frame();
     }
-    let mut frame_ms = Vec::with_capacity(frames);
-    for _ in 0..frames {
+    let animate = view.app.world_mut().resource_mut::<Session>().play_text(&put)?;
+    let flips = animate.effects.iter().filter(|e| matches!(e, crate::rules::Effect::Flipped { .. })).count();
+    view.app.world_mut().write_message(animate);
+    let mut frame_ms = Vec::new();
+    let started = Instant::now();
+    for _ in 0..2000 {
         let t = Instant::now();
         view.frame();
         frame_ms.push(t.elapsed().as_secs_f64() * 1e3);
+        let world = view.app.world_mut();
+        let moving = world.query_filtered::<(), With<animate::Tween>>().iter(world).next().is_some();
+        if !moving && frame_ms.len() > 2 {
+            break;
+        }
     }
-    let (mean, p95) = stats(frame_ms);
-    let world = view.app.world();
-    let adapter =
-        world.get_resource::<bevy::render::renderer::RenderAdapterInfo>().map(|a| a.name.clone()).unwrap_or_default();
-    let quality = world.get_resource::<scene::Quality>().copied().unwrap_or_default();
-    writeln!(out, "frame at 1280x720, full Ordo board on {adapter} ({quality:?} quality): {mean:.1} ms mean ({:.1} fps), {p95:.1} ms p95 over {frames} frames", 1e3 / mean).map_err(io)?;
+    let n = frame_ms.len();
+    let (mean, p95, max) = stats(frame_ms);
+    writeln!(out, "a CTOR cascade of {flips} flips ({put}): {n} frames in {:.1} s, {mean:.1} ms mean, {p95:.1} ms p95, {max:.1} ms slowest", started.elapsed().as_secs_f64()).map_err(io)?;
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
     for key in ["VmRSS", "VmHWM"] {
         if let Some(line) = status.lines().find(|l| l.starts_with(key)) {
