@@ -78,3 +78,60 @@ fn every_stone_game_renders_its_initial_position() {
         assert!(b > 2000, "{name}: too few pixels of the second side's stones: {b}");
     }
 }
+
+/// Light and dark pine, the felt, CTOR's field colours and its discs.
+fn light_pine(r: u8, g: u8, b: u8) -> bool {
+    r > 180 && g > 150 && b > 100 && r as i32 > b as i32 + 40
+}
+fn dark_pine(r: u8, g: u8, b: u8) -> bool {
+    (60..170).contains(&r) && r as i32 > g as i32 + 20 && g as i32 > b as i32 && b < 90
+}
+fn felt(r: u8, g: u8, b: u8) -> bool {
+    g as i32 > r as i32 + 15 && g > b && g > 40
+}
+fn edge_blue(r: u8, g: u8, b: u8) -> bool {
+    b > 150 && b as i32 > r as i32 + 25 && g > 130
+}
+fn black_disc(r: u8, g: u8, b: u8) -> bool {
+    r.max(g).max(b) < 85 && r.max(g).max(b) - r.min(g).min(b) < 12
+}
+fn white_disc(r: u8, g: u8, b: u8) -> bool {
+    r > 215 && g > 215 && b > 205
+}
+
+#[test]
+fn volterra_and_ctor_render_their_sets() {
+    type Test = fn(u8, u8, u8) -> bool;
+    let cases: [(&str, &str, &[(&str, Test)]); 5] = [
+        (
+            "volterra D,L,D,L/L,D,L,D/D,Ll,Dd,L/L,D,L,D/D,L,D,L l",
+            "volterra",
+            &[("light pine", light_pine), ("dark pine", dark_pine)],
+        ),
+        ("volterra-free -,-,-,-/-,-,-,-/-,-,-,-/-,-,-,-/-,-,-,- l", "volterra-free", &[("felt", felt)]),
+        (
+            "ctor8 ......../......../......../......../......../......../......../........ b 1 P1M0L0 1v1 0",
+            "ctor8",
+            &[("edge squares", edge_blue)],
+        ),
+        (
+            "ctor10 ........../........../........../........../........../........../........../........../........../.......... b 1 P1M0L0 1v1 0",
+            "ctor10",
+            &[("edge squares", edge_blue)],
+        ),
+        (
+            "ctor10 .BWWWW.WBB/BBW.B..B.B/BB......BB/........BB/...B....../.....B.B.B/W.B.....BB/B.W....W.B/B...W....B/BBB.WWWWBB w 48 P2M1L1 1v1 0",
+            "ctor10-midgame",
+            &[("black discs", black_disc), ("white discs", white_disc), ("edge squares", edge_blue)],
+        ),
+    ];
+    for (position, name, tests) in cases {
+        let Some((w, h, rgb)) = render(position, name) else { return };
+        let distinct: std::collections::HashSet<&[u8]> = rgb.chunks(3).collect();
+        assert!(distinct.len() > 300, "{name}: the picture is nearly blank ({} colours)", distinct.len());
+        for (what, test) in tests {
+            let n = count(w, h, &rgb, test);
+            assert!(n > 1500, "{name}: too few pixels of {what}: {n}");
+        }
+    }
+}
