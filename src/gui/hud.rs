@@ -76,6 +76,10 @@ fn text(s: impl Into<String>, size: f32, colour: Color) -> impl Bundle {
 }
 
 fn spawn_button(parent: &mut ChildSpawnerCommands, label: &str, action: Action) {
+    spawn_button_sized(parent, label, action, 15.0);
+}
+
+fn spawn_button_sized(parent: &mut ChildSpawnerCommands, label: &str, action: Action, size: f32) {
     parent
         .spawn((
             Button,
@@ -86,7 +90,7 @@ fn spawn_button(parent: &mut ChildSpawnerCommands, label: &str, action: Action) 
                 ..default()
             },
             BackgroundColor(Color::srgba(0.12, 0.1, 0.08, 0.85)),
-            children![text(label, 15.0, Color::srgb(0.95, 0.92, 0.85))],
+            children![text(label, size, Color::srgb(0.95, 0.92, 0.85))],
         ))
         .observe(
             move |_: On<Pointer<Click>>,
@@ -223,11 +227,11 @@ fn spawn_hud(mut commands: Commands, session: Option<Res<Session>>) {
         ))
         .with_children(|p| {
             p.spawn((text("", 26.0, Color::WHITE), HudText::Message));
-            spawn_button(p, "Continue", Action::Secret(super::sets::ctor::SecretCommand::Proceed));
+            spawn_button_sized(p, "Continue", Action::Secret(super::sets::ctor::SecretCommand::Proceed), 30.0);
         });
     commands
         .spawn((
-            Node { position_type: PositionType::Absolute, top: px(150), left: px(10), ..default() },
+            Node { position_type: PositionType::Absolute, top: px(200), left: px(10), ..default() },
             Visibility::Hidden,
             SecretScreen::Choosing,
             DespawnOnExit(Screen::Playing),

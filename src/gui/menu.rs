@@ -6,7 +6,7 @@ use crate::rules::crossings::{Crossings, Options};
 use crate::rules::{AnyGame, Game, Side, Variant};
 use bevy::prelude::*;
 
-/// The games the table offers now (CTOR comes with its torus).
+/// The games the table offers.
 const GAMES: [(&str, Variant, bool); 9] = [
     ("Ordo Classic", Variant::Ordo, false),
     ("Ordo X", Variant::OrdoX, false),
@@ -98,65 +98,72 @@ fn button(p: &mut ChildSpawnerCommands, label: String, f: impl Fn(&mut MenuChoic
     .observe(move |_: On<Pointer<Click>>, mut choice: ResMut<MenuChoice>| f(&mut choice));
 }
 
+fn label(s: &str, size: f32) -> impl Bundle {
+    (Text::new(s), TextFont { font_size: FontSize::Px(size), ..default() }, Pickable::IGNORE)
+}
+
 fn spawn_menu(mut commands: Commands) {
+    let column = || Node {
+        flex_direction: FlexDirection::Column,
+        align_items: AlignItems::Center,
+        margin: UiRect::all(px(10)),
+        ..default()
+    };
     commands
         .spawn((
             Node {
                 position_type: PositionType::Absolute,
-                top: percent(12),
-                left: percent(25),
-                width: percent(50),
+                top: percent(5),
+                left: percent(12),
+                width: percent(76),
                 flex_direction: FlexDirection::Column,
                 align_items: AlignItems::Center,
-                padding: UiRect::all(px(20)),
+                padding: UiRect::all(px(16)),
                 ..default()
             },
             BackgroundColor(Color::srgba(0.08, 0.05, 0.03, 0.9)),
             DespawnOnExit(Screen::Menu),
         ))
         .with_children(|p| {
-            p.spawn((Text::new("tablero"), TextFont { font_size: FontSize::Px(40.0), ..default() }, Pickable::IGNORE));
+            p.spawn(label("tablero", 40.0));
             p.spawn((
-                Text::new("Choose a game"),
-                TextFont { font_size: FontSize::Px(18.0), ..default() },
+                Node { flex_direction: FlexDirection::Row, align_items: AlignItems::FlexStart, ..default() },
                 Pickable::IGNORE,
-            ));
-            for (i, (name, _, _)) in GAMES.iter().enumerate() {
-                button(p, name.to_string(), move |c| c.game = i);
-            }
-            p.spawn((
-                Text::new("CTOR's secret squares and sand-glass come next."),
-                TextFont { font_size: FontSize::Px(14.0), ..default() },
-                Pickable::IGNORE,
-            ));
-            button(p, "CTOR: switch team sizes".into(), |c| c.teams = (c.teams + 1) % TEAMS.len());
-            button(p, "CTOR: secret squares on or off".into(), |c| c.secrets = !c.secrets);
-            button(p, "CTOR: switch the sand-glass".into(), |c| {
-                let timers = crate::rules::ctor::TIMERS;
-                c.timer = match c.timer {
-                    None => Some(timers[0]),
-                    Some(t) => timers.iter().position(|x| *x == t).and_then(|i| timers.get(i + 1).copied()),
-                }
-            });
-            button(p, "CTOR: switch landings per turn".into(), |c| {
-                c.landing = match c.landing {
-                    None => Some(0),
-                    Some(l) if l < 2 => Some(l + 1),
-                    _ => None,
-                }
-            });
-            for side in [Side::First, Side::Second] {
-                button(p, format!("switch who plays side {}", side.index() + 1), move |c| {
-                    let k = &mut c.players[side.index()];
-                    *k = if *k == PlayerKind::Person { PlayerKind::Random } else { PlayerKind::Person };
+            ))
+            .with_children(|row| {
+                row.spawn((column(), Pickable::IGNORE)).with_children(|games| {
+                    games.spawn(label("Choose a game", 18.0));
+                    for (i, (name, _, _)) in GAMES.iter().enumerate() {
+                        button(games, name.to_string(), move |c| c.game = i);
+                    }
                 });
-            }
-            p.spawn((
-                Text::new(""),
-                TextFont { font_size: FontSize::Px(18.0), ..default() },
-                MenuLabel,
-                Pickable::IGNORE,
-            ));
+                row.spawn((column(), Pickable::IGNORE)).with_children(|opts| {
+                    opts.spawn(label("Players and options", 18.0));
+                    for side in [Side::First, Side::Second] {
+                        button(opts, format!("switch who plays side {}", side.index() + 1), move |c| {
+                            let k = &mut c.players[side.index()];
+                            *k = if *k == PlayerKind::Person { PlayerKind::Random } else { PlayerKind::Person };
+                        });
+                    }
+                    button(opts, "CTOR: switch team sizes".into(), |c| c.teams = (c.teams + 1) % TEAMS.len());
+                    button(opts, "CTOR: secret squares on or off".into(), |c| c.secrets = !c.secrets);
+                    button(opts, "CTOR: switch the sand-glass".into(), |c| {
+                        let timers = crate::rules::ctor::TIMERS;
+                        c.timer = match c.timer {
+                            None => Some(timers[0]),
+                            Some(t) => timers.iter().position(|x| *x == t).and_then(|i| timers.get(i + 1).copied()),
+                        }
+                    });
+                    button(opts, "CTOR: switch landings per turn".into(), |c| {
+                        c.landing = match c.landing {
+                            None => Some(0),
+                            Some(l) if l < 2 => Some(l + 1),
+                            _ => None,
+                        }
+                    });
+                });
+            });
+            p.spawn((label("", 18.0), MenuLabel));
             p.spawn((
                 Button,
                 Node {
@@ -166,11 +173,7 @@ fn spawn_menu(mut commands: Commands) {
                     ..default()
                 },
                 BackgroundColor(Color::srgb(0.15, 0.4, 0.15)),
-                children![(
-                    Text::new("Start"),
-                    TextFont { font_size: FontSize::Px(24.0), ..default() },
-                    Pickable::IGNORE
-                )],
+                children![label("Start", 24.0)],
             ))
             .observe(start);
         });
