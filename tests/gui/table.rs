@@ -391,6 +391,31 @@ mod ctor {
     }
 
     #[test]
+    fn selecting_a_disc_shows_exactly_the_rules_moves() {
+        let game =
+            ctor("ctor8 B......./......../...W..../...BW.../......../......../......../.......B b 5 P2M2L1 1v1 0");
+        let mut app = table(game.clone(), PEOPLE);
+        for from in ["d5", "a8", "h1"].map(c) {
+            click(&mut app, from);
+            let mut expected: Vec<Cell> = game
+                .legal_moves()
+                .iter()
+                .flat_map(|m| game.move_paths(m, 0))
+                .filter(|(f, _)| *f == from)
+                .map(|(_, t)| t)
+                .collect();
+            expected.sort();
+            let shown: Vec<Cell> = session(&app).picker.targets(&session(&app).game).into_iter().collect();
+            assert_eq!(shown, expected, "moves of {from}");
+            click(&mut app, from);
+        }
+        // a8 (square 1) wraps: up to a1 (57) and left to h8 (8).
+        click(&mut app, c("a8"));
+        let shown = session(&app).picker.targets(&session(&app).game);
+        assert!(shown.contains(&c("a1")) && shown.contains(&c("h8")), "{shown:?}");
+    }
+
+    #[test]
     fn a_put_on_a_corner_shows_its_three_duplicates() {
         let mut app = table(Variant::Ctor8.initial(), PEOPLE);
         assert_torus_matches(&mut app);
