@@ -80,7 +80,10 @@ pub struct Resyncs(pub u32);
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Speed>().init_resource::<Resyncs>().add_systems(
         Update,
-        (plan, tick, check_settled).chain().after(super::scene::rebuild_scene).run_if(in_state(Screen::Playing)),
+        (plan, tick, check_settled.after(super::sets::ctor::turn))
+            .chain()
+            .after(super::scene::rebuild_scene)
+            .run_if(in_state(Screen::Playing)),
     );
 }
 
@@ -179,26 +182,37 @@ pub(crate) fn tick(mut commands: Commands, time: Res<Time>, mut q: Query<(Entity
     }
 }
 
-/// Once nothing moves, every stone must stand where the rules' position says.
+/// Once nothing moves, every piece must stand where the rules' position says: stones, the
+/// pine set's tiles and pawns, or the torus's discs and their copies. A mismatch rebuilds the
+/// scene and is counted.
+#[allow(clippy::too_many_arguments)]
 fn check_settled(
-    tweens: Query<(), With<Tween>>,
+    moving: Query<(), Or<(With<Tween>, With<super::sets::ctor::Turn>)>>,
     stones: Query<(&Stone, &Transform)>,
+    tiles: Query<(&super::sets::volterra::Tile, &Transform)>,
+    pawns: Query<(&super::sets::volterra::Pawn, &Transform)>,
+    discs: Query<(&super::sets::ctor::Disc, &Transform)>,
+    copies: Query<(&super::sets::ctor::Duplicate, &Transform)>,
     session: Option<Res<Session>>,
     layout: Res<Layout>,
     mut was_moving: Local<bool>,
     mut resyncs: ResMut<Resyncs>,
     mut rebuild: MessageWriter<Rebuild>,
 ) {
-    let moving = !tweens.is_empty();
-    if moving
-        || !std::mem::replace(&mut *was_moving, moving)
-        || super::sets::volterra::is_volterra(layout.variant)
-        || super::sets::ctor::is_ctor(layout.variant)
-    {
+    let now = !moving.is_empty();
+    if now || !std::mem::replace(&mut *was_moving, now) {
         return;
     }
     let Some(session) = session else { return };
-    if !scene_matches(&session, &layout, stones.iter()) {
+    let shown = session.shown();
+    let matches = if super::sets::volterra::is_volterra(layout.variant) {
+        super::sets::volterra::set_matches(&shown, &layout, tiles.iter(), pawns.iter())
+    } else if super::sets::ctor::is_ctor(layout.variant) {
+        super::sets::ctor::torus_matches(&shown, &layout, discs.iter(), copies.iter())
+    } else {
+        scene_matches(&session, &layout, stones.iter())
+    };
+    if !matches {
         resyncs.0 += 1;
         rebuild.write(Rebuild);
     }

@@ -4,7 +4,7 @@
 //! rules' cascade order.
 
 use crate::gui::Screen;
-use crate::gui::animate::{Resyncs, Speed, Tween};
+use crate::gui::animate::{Speed, Tween};
 use crate::gui::scene::{BoardItem, Layout, cell_pos};
 use crate::gui::session::{Animate, CellClicked, Rebuild, Session};
 use crate::rules::ctor::Ctor;
@@ -104,7 +104,6 @@ pub(crate) fn plugin(app: &mut App) {
             plan.after(rebuild).before(crate::gui::animate::tick),
             turn.after(plan),
             paint.after(plan),
-            check_settled.after(crate::gui::animate::tick).after(turn),
         )
             .run_if(in_state(Screen::Playing)),
     );
@@ -370,7 +369,7 @@ fn plan(
 }
 
 /// Turns discs over: a half-turn about the board's X axis.
-fn turn(mut commands: Commands, time: Res<Time>, mut q: Query<(Entity, &mut Transform, &mut Turn)>) {
+pub(crate) fn turn(mut commands: Commands, time: Res<Time>, mut q: Query<(Entity, &mut Transform, &mut Turn)>) {
     for (e, mut tf, mut t) in &mut q {
         t.elapsed += time.delta_secs();
         let p = ((t.elapsed - t.delay) / t.duration).clamp(0.0, 1.0);
@@ -415,31 +414,6 @@ fn paint(
         if mat.0 != *want {
             mat.0 = want.clone();
         }
-    }
-}
-
-#[allow(clippy::too_many_arguments)]
-fn check_settled(
-    tweens: Query<(), Or<(With<Tween>, With<Turn>)>>,
-    discs: Query<(&Disc, &Transform)>,
-    dups: Query<(&Duplicate, &Transform)>,
-    session: Option<Res<Session>>,
-    layout: Res<Layout>,
-    mut was_moving: Local<bool>,
-    mut resyncs: ResMut<Resyncs>,
-    mut rebuild: MessageWriter<Rebuild>,
-) {
-    if !is_ctor(layout.variant) {
-        return;
-    }
-    let moving = !tweens.is_empty();
-    if moving || !std::mem::replace(&mut *was_moving, moving) {
-        return;
-    }
-    let Some(session) = session else { return };
-    if !torus_matches(&session.shown(), &layout, discs.iter(), dups.iter()) {
-        resyncs.0 += 1;
-        rebuild.write(Rebuild);
     }
 }
 

@@ -4,7 +4,7 @@
 //! a split slide off the table edge.
 
 use crate::gui::Screen;
-use crate::gui::animate::{Resyncs, Speed, Tween};
+use crate::gui::animate::{Speed, Tween};
 use crate::gui::scene::{Layout, cell_pos, wood};
 use crate::gui::session::{Animate, CellClicked, Rebuild, Session};
 use crate::rules::volterra::Volterra;
@@ -126,7 +126,6 @@ pub(crate) fn plugin(app: &mut App) {
             rebuild.after(crate::gui::scene::rebuild_scene),
             plan.after(rebuild).before(crate::gui::animate::tick),
             paint.after(plan),
-            check_settled.after(crate::gui::animate::tick),
         )
             .run_if(in_state(Screen::Playing)),
     );
@@ -447,31 +446,6 @@ fn paint(
         if mat.0 != *want {
             mat.0 = want.clone();
         }
-    }
-}
-
-/// Once nothing moves, every tower and pawn must be as the rules' position says.
-fn check_settled(
-    tweens: Query<(), With<Tween>>,
-    tiles: Query<(&Tile, &Transform)>,
-    pawns: Query<(&Pawn, &Transform)>,
-    session: Option<Res<Session>>,
-    layout: Res<Layout>,
-    mut was_moving: Local<bool>,
-    mut resyncs: ResMut<Resyncs>,
-    mut rebuild: MessageWriter<Rebuild>,
-) {
-    if !is_volterra(layout.variant) {
-        return;
-    }
-    let moving = !tweens.is_empty();
-    if moving || !std::mem::replace(&mut *was_moving, moving) {
-        return;
-    }
-    let Some(session) = session else { return };
-    if !set_matches(&session.shown(), &layout, tiles.iter(), pawns.iter()) {
-        resyncs.0 += 1;
-        rebuild.write(Rebuild);
     }
 }
 
