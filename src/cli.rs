@@ -29,6 +29,7 @@ usage:
   tablero play \"<position>\" <move>...        the position after the moves, and the result if the game ended
   tablero match <variant> --a <player> --b <player> --games N --seed S
                                              plays N games headless; players: random
+  tablero check <record.json>                replays a record: the final position and the result
   tablero bench [--quick]                    perft speed of every variant (nodes per second)
   tablero screenshot \"<position>\" --out <file.png> [--size WxH]   renders a position off-screen
   tablero bench-table [--frames N]           frame time and memory of the 3D table
@@ -77,6 +78,16 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
             }
         }
         "match" => run_match(rest, out)?,
+        "check" => {
+            let [path] = rest else { return Err(arity("check", "the path of a record (.json)")) };
+            let (record, positions) = crate::record::load(std::path::Path::new(path))?;
+            let last = positions.last().expect("a replay has at least the start");
+            writeln!(out, "{last}")?;
+            match last.outcome() {
+                Some(o) => writeln!(out, "{}", result_line(last.variant(), o))?,
+                None => writeln!(out, "unfinished after {} moves", record.moves.len())?,
+            }
+        }
         "bench" => {
             let quick = match rest {
                 [] => false,

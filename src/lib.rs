@@ -9,4 +9,5 @@ pub mod cli;
 pub mod gui;
 pub mod interact;
 pub mod players;
+pub mod record;
 pub mod rules;

@@ -229,6 +229,11 @@ impl Ctor {
         &self.options
     }
 
+    /// Sets the sand-glass (an option the position string does not carry).
+    pub fn set_timer(&mut self, timer: Option<u8>) {
+        self.options.timer = timer;
+    }
+
     pub fn turn(&self) -> u32 {
         self.turn
     }

@@ -1,0 +1,283 @@
+//! Game records (JSON, NOTATION.md): what a game was and how it went, saved atomically, loaded
+//! only after every move has been replayed through the rules. A bad record is refused with a
+//! message naming the field or the move number, and nothing is written.
+
+use crate::rules::{AnyGame, Game, Side};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// The record format this tablero writes and reads.
+pub const FORMAT: u32 = 1;
+
+/// Who played a side: a name and a kind (`human`, `computer:random`, `ai:<level>`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayerInfo {
+    pub name: String,
+    pub kind: String,
+}
+
+/// One move in notation, with when it was played (milliseconds since 1970).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RecordedMove {
+    #[serde(rename = "move")]
+    pub mv: String,
+    pub at_ms: u64,
+}
+
+/// The end of the game: the winner's side name (`None` for a draw) and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RecordResult {
+    pub winner: Option<String>,
+    pub reason: String,
+}
+
+/// Rule options that the start position does not carry.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RecordOptions {
+    /// CTOR: the sand-glass, seconds per turn.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timer: Option<u8>,
+}
+
+/// A game record.
+///
+/// ```
+/// use tablero::record::Record;
+/// use tablero::rules::{Game, Variant};
+/// let mut game = Variant::Ordo.initial();
+/// let mut rec = Record::new(&game, ["Ana", "Bo"].map(|n| (n.to_string(), "human".to_string())));
+/// let mv = game.legal_moves()[0].clone();
+/// game.play(&mv).unwrap();
+/// rec.push(&mv.to_string(), &game);
+/// let back = Record::from_json(&rec.to_json()).unwrap();
+/// assert_eq!(back.replay().unwrap().last().unwrap().to_string(), game.to_string());
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Record {
+    pub format: u32,
+    pub variant: String,
+    #[serde(default)]
+    pub options: RecordOptions,
+    pub start: String,
+    pub players: [PlayerInfo; 2],
+    pub moves: Vec<RecordedMove>,
+    pub result: Option<RecordResult>,
+    /// CTOR's secret squares of each team (black first), if the game had them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub secrets: Option<[Vec<u16>; 2]>,
+    pub created_ms: u64,
+}
+
+/// Why a record was refused: one line naming the field or the move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordError(pub String);
+
+impl std::fmt::Display for RecordError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "bad record: {}", self.0)
+    }
+}
+
+impl std::error::Error for RecordError {}
+
+pub fn now_ms() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0)
+}
+
+impl Record {
+    /// A record of a game that starts at `start`, with the players' names and kinds.
+    pub fn new(start: &AnyGame, players: [(String, String); 2]) -> Record {
+        let [a, b] = players;
+        let secrets = match start {
+            AnyGame::Ctor(g) if !g.secrets(Side::First).is_empty() || !g.secrets(Side::Second).is_empty() => {
+                Some([Side::First, Side::Second].map(|s| g.secrets(s).iter().map(|(sq, _)| *sq).collect()))
+            }
+            _ => None,
+        };
+        let options = match start {
+            AnyGame::Ctor(g) => RecordOptions { timer: g.options().timer },
+            _ => RecordOptions::default(),
+        };
+        Record {
+            format: FORMAT,
+            variant: start.variant().name().to_string(),
+            options,
+            start: start.to_string(),
+            players: [PlayerInfo { name: a.0, kind: a.1 }, PlayerInfo { name: b.0, kind: b.1 }],
+            moves: Vec::new(),
+            result: None,
+            secrets,
+            created_ms: now_ms(),
+        }
+    }
+
+    /// Adds a move played, and the result if the game (`after` the move) is over.
+    pub fn push(&mut self, mv: &str, after: &AnyGame) {
+        self.moves.push(RecordedMove { mv: mv.to_string(), at_ms: now_ms() });
+        self.result = after.outcome().map(|o| RecordResult {
+            winner: o.winner.map(|w| after.variant().side_name(w).to_string()),
+            reason: o.reason.to_string(),
+        });
+    }
+
+    /// Reads a record, checking its shape (not yet its moves: see [`Record::replay`]).
+    pub fn from_json(text: &str) -> Result<Record, RecordError> {
+        // The version first, so that a record of another version says so rather than failing
+        // on a field it may not have.
+        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| {
+            if e.is_eof() {
+                RecordError(format!("the file ends too early (truncated at line {}, column {})", e.line(), e.column()))
+            } else {
+                RecordError(format!("not JSON: {e}"))
+            }
+        })?;
+        match value.get("format") {
+            Some(v) if v.as_u64() == Some(FORMAT as u64) => {}
+            Some(v) => {
+                return Err(RecordError(format!(
+                    "format version {v} is not supported (this tablero reads version {FORMAT})"
+                )));
+            }
+            None => return Err(RecordError("missing field `format` (the record format version)".into())),
+        }
+        let record: Record = serde_json::from_value(value).map_err(|e| RecordError(e.to_string()))?;
+        Ok(record)
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a record always serialises")
+    }
+
+    /// The start position with its options and secret squares applied.
+    pub fn start_game(&self) -> Result<AnyGame, RecordError> {
+        let variant: crate::rules::Variant =
+            self.variant.parse().map_err(|e: String| RecordError(format!("field `variant`: {e}")))?;
+        let mut game: AnyGame = self
+            .start
+            .parse()
+            .map_err(|e: crate::rules::PositionError| RecordError(format!("field `start`: {}", e.0)))?;
+        if game.variant() != variant {
+            return Err(RecordError(format!(
+                "field `start` is a {} position but `variant` says {}",
+                game.variant(),
+                self.variant
+            )));
+        }
+        if let AnyGame::Ctor(g) = &mut game {
+            if let Some(t) = self.options.timer {
+                if !crate::rules::ctor::TIMERS.contains(&t) {
+                    return Err(RecordError(format!(
+                        "field `options.timer` is {t}: the sand-glass runs 5, 10, 15 or 30 s"
+                    )));
+                }
+                g.set_timer(Some(t));
+            }
+            if let Some([black, white]) = &self.secrets {
+                for (side, squares) in [(Side::First, black), (Side::Second, white)] {
+                    g.set_secrets(side, squares).map_err(|e| RecordError(format!("field `secrets`: {e}")))?;
+                }
+            }
+        } else if self.secrets.is_some() {
+            return Err(RecordError("field `secrets` belongs to CTOR records only".into()));
+        }
+        Ok(game)
+    }
+
+    /// Replays every move through the rules: the positions from the start to the end.
+    pub fn replay(&self) -> Result<Vec<AnyGame>, RecordError> {
+        let mut game = self.start_game()?;
+        let mut positions = vec![game.clone()];
+        for (i, m) in self.moves.iter().enumerate() {
+            game.play_text(&m.mv).map_err(|e| RecordError(format!("move {}: {e}", i + 1)))?;
+            positions.push(game.clone());
+        }
+        let stated = self.result.as_ref().map(|r| (r.winner.clone(), r.reason.clone()));
+        let actual =
+            game.outcome().map(|o| (o.winner.map(|w| game.variant().side_name(w).to_string()), o.reason.to_string()));
+        if stated.is_some() && stated != actual {
+            return Err(RecordError(format!(
+                "field `result` says {:?} but the moves give {:?}",
+                stated.unwrap(),
+                actual
+            )));
+        }
+        Ok(positions)
+    }
+
+    /// The moves as plain text, numbered by pairs.
+    pub fn move_list(&self) -> String {
+        let mut out = format!("{} from {}\n", self.variant, self.start);
+        for (i, pair) in self.moves.chunks(2).enumerate() {
+            let texts: Vec<&str> = pair.iter().map(|m| m.mv.as_str()).collect();
+            out.push_str(&format!("{}. {}\n", i + 1, texts.join(" ")));
+        }
+        if let Some(r) = &self.result {
+            out.push_str(&format!("result: {} ({})\n", r.winner.as_deref().unwrap_or("draw"), r.reason));
+        }
+        out
+    }
+}
+
+/// Writes a file so that a reader finds either the old or the new complete text, never a part:
+/// a temporary file in the same folder, flushed to disk, then renamed over the old one.
+pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("record");
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(text.as_bytes())?;
+        f.sync_all()?;
+    }
+    std::fs::rename(&tmp, path)
+}
+
+/// Reads and checks a record file.
+pub fn load(path: &Path) -> Result<(Record, Vec<AnyGame>), RecordError> {
+    let text =
+        std::fs::read_to_string(path).map_err(|e| RecordError(format!("cannot read {}: {e}", path.display())))?;
+    let record = Record::from_json(&text)?;
+    let positions = record.replay()?;
+    Ok((record, positions))
+}
+
+/// Where tablero keeps its games: `$TABLERO_DATA_DIR`, else `$XDG_DATA_HOME/tablero`, else
+/// `~/.local/share/tablero`.
+pub fn data_dir() -> PathBuf {
+    if let Some(d) = std::env::var_os("TABLERO_DATA_DIR") {
+        return PathBuf::from(d);
+    }
+    if let Some(d) = std::env::var_os("XDG_DATA_HOME") {
+        return PathBuf::from(d).join("tablero");
+    }
+    let home = std::env::var_os("HOME").map(PathBuf::from).unwrap_or_else(std::env::temp_dir);
+    home.join(".local/share/tablero")
+}
+
+/// The saved games, newest first: (path, record) for each readable record.
+pub fn saved_games() -> Vec<(PathBuf, Record)> {
+    let dir = data_dir().join("games");
+    let mut out: Vec<(PathBuf, Record)> = std::fs::read_dir(&dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .filter_map(|p| std::fs::read_to_string(&p).ok().and_then(|t| Record::from_json(&t).ok()).map(|r| (p, r)))
+        .collect();
+    out.sort_by_key(|(_, r)| std::cmp::Reverse(r.created_ms));
+    out
+}
+
+/// A new file name for a game in the data folder.
+pub fn new_game_path(record: &Record) -> PathBuf {
+    data_dir().join("games").join(format!("{}-{}.json", record.created_ms, record.variant))
+}

@@ -1,0 +1,209 @@
+//! Records: every variant saved and loaded gives the same positions move by move; every kind
+//! of bad record is refused with a message naming the field or the move, and writes nothing;
+//! a writer killed at any moment leaves the old or the new complete record.
+
+use rand::{Rng, SeedableRng, rngs::StdRng};
+use std::path::PathBuf;
+use std::process::Command;
+use tablero::record::{self, Record};
+use tablero::rules::{AnyGame, Game, Side, Variant};
+
+fn players() -> [(String, String); 2] {
+    [("Ana".to_string(), "human".to_string()), ("Bo".to_string(), "computer:random".to_string())]
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("tablero-record-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// A seeded random game: the record and every position along it.
+fn random_game(variant: Variant, seed: u64, max: usize) -> (Record, Vec<String>) {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut game = variant.initial();
+    if let AnyGame::Ctor(g) = &mut game {
+        g.set_secrets(Side::First, &[1, 2, 3, 4, 5]).unwrap();
+        g.set_secrets(Side::Second, &[60, 61, 62, 63, 64]).unwrap();
+        g.set_timer(Some(10));
+    }
+    let mut rec = Record::new(&game, players());
+    let mut seen = vec![game.to_string()];
+    for _ in 0..max {
+        let moves = game.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let mv = moves[rng.random_range(0..moves.len())].clone();
+        game.play(&mv).unwrap();
+        rec.push(&mv.to_string(), &game);
+        seen.push(game.to_string());
+    }
+    (rec, seen)
+}
+
+#[test]
+fn every_variant_saves_and_loads_move_by_move() {
+    let dir = temp_dir("roundtrip");
+    for (i, variant) in Variant::ALL.into_iter().enumerate() {
+        for seed in 0..3 {
+            let (rec, seen) = random_game(variant, seed * 10 + i as u64, 300);
+            let path = dir.join(format!("{variant}-{seed}.json"));
+            record::write_atomic(&path, &rec.to_json()).unwrap();
+            let (back, positions) = record::load(&path).unwrap_or_else(|e| panic!("{variant}: {e}"));
+            assert_eq!(back, rec);
+            let replayed: Vec<String> = positions.iter().map(|g| g.to_string()).collect();
+            assert_eq!(replayed, seen, "{variant} seed {seed}");
+            if let AnyGame::Ctor(g) = positions.last().unwrap() {
+                assert_eq!(g.secrets(Side::First).len(), 5, "secret squares come back");
+                assert_eq!(g.options().timer, Some(10));
+            }
+        }
+    }
+}
+
+#[test]
+fn check_replays_a_record_from_the_command_line() {
+    let dir = temp_dir("check");
+    let (rec, seen) = random_game(Variant::Crossings, 5, 1000);
+    let path = dir.join("game.json");
+    record::write_atomic(&path, &rec.to_json()).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_tablero")).args(["check", path.to_str().unwrap()]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with(seen.last().unwrap()), "{text}");
+    assert!(text.contains("result: "), "{text}");
+}
+
+#[test]
+fn bad_records_are_refused_naming_the_field_or_move_and_nothing_is_written() {
+    let dir = temp_dir("bad");
+    let (rec, _) = random_game(Variant::Ordo, 3, 12);
+    let good = rec.to_json();
+    let edit = |f: &dyn Fn(&mut serde_json::Value)| {
+        let mut v: serde_json::Value = serde_json::from_str(&good).unwrap();
+        f(&mut v);
+        serde_json::to_string_pretty(&v).unwrap()
+    };
+    let third = rec.moves[2].mv.clone();
+    let cases: Vec<(&str, String, String)> = vec![
+        ("truncated", good[..good.len() / 2].to_string(), "ends too early".into()),
+        ("empty", String::new(), "ends too early".into()),
+        ("not json", "hello".into(), "not JSON".into()),
+        ("wrong version", edit(&|v| v["format"] = 7.into()), "format version 7 is not supported".into()),
+        (
+            "no version",
+            edit(&|v| {
+                v.as_object_mut().unwrap().remove("format");
+            }),
+            "missing field `format`".into(),
+        ),
+        (
+            "unknown variant",
+            edit(&|v| v["variant"] = "chess".into()),
+            "field `variant`: unknown variant 'chess'".into(),
+        ),
+        (
+            "variant mismatch",
+            edit(&|v| v["variant"] = "crossings".into()),
+            "is a ordo position but `variant` says crossings".into(),
+        ),
+        (
+            "impossible start",
+            edit(&|v| {
+                v["start"] =
+                    "ordo ........../........../........../........../........../........../........../.......... w"
+                        .into()
+            }),
+            "field `start`".into(),
+        ),
+        ("illegal move", edit(&|v| v["moves"][2]["move"] = "a1-j8".into()), "move 3: ".into()),
+        ("unreadable move", edit(&|v| v["moves"][2]["move"] = "xyz".into()), format!("move 3: unreadable move 'xyz'")),
+        (
+            "missing moves",
+            edit(&|v| {
+                v.as_object_mut().unwrap().remove("moves");
+            }),
+            "missing field `moves`".into(),
+        ),
+        ("unknown field", edit(&|v| v["cheat"] = true.into()), "unknown field `cheat`".into()),
+        (
+            "wrong result",
+            edit(&|v| v["result"] = serde_json::json!({"winner": "blue", "reason": "x"})),
+            "field `result`".into(),
+        ),
+        (
+            "secrets outside ctor",
+            edit(&|v| v["secrets"] = serde_json::json!([[1, 2, 3, 4, 5], [6, 7, 8, 9, 10]])),
+            "field `secrets`".into(),
+        ),
+    ];
+    let _ = third;
+    for (what, text, needle) in cases {
+        let path = dir.join(format!("{}.json", what.replace(' ', "-")));
+        std::fs::write(&path, &text).unwrap();
+        let before = std::fs::read_dir(&dir).unwrap().count();
+        let err = record::load(&path).unwrap_err().to_string();
+        assert!(err.contains(&needle), "{what}: '{err}' lacks '{needle}'");
+        assert!(!err.contains('\n'), "{what}: one line");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), text, "{what}: the file is left as it was");
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), before, "{what}: nothing written");
+        let out = Command::new(env!("CARGO_BIN_EXE_tablero")).args(["check", path.to_str().unwrap()]).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{what}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains(&needle), "{what}");
+    }
+    // A CTOR record with repeated secret squares.
+    let (ctor, _) = random_game(Variant::Ctor8, 1, 5);
+    let mut v: serde_json::Value = serde_json::from_str(&ctor.to_json()).unwrap();
+    v["secrets"][0] = serde_json::json!([1, 1, 2, 3, 4]);
+    let err = Record::from_json(&v.to_string()).unwrap().replay().unwrap_err().to_string();
+    assert!(err.contains("secret square 1 is chosen twice"), "{err}");
+}
+
+/// The writer run by the kill test: saves records of growing length to one path, for ever.
+#[test]
+fn writer_child() {
+    let Some(path) = std::env::var_os("TABLERO_WRITER_PATH") else { return };
+    let (rec, _) = random_game(Variant::OrdoX, 9, 60);
+    let mut partial = Record { moves: Vec::new(), result: None, ..rec.clone() };
+    let mut i = 0;
+    loop {
+        partial.moves = rec.moves[..i % (rec.moves.len() + 1)].to_vec();
+        record::write_atomic(std::path::Path::new(&path), &partial.to_json()).unwrap();
+        i += 1;
+    }
+}
+
+#[test]
+fn a_writer_killed_mid_save_leaves_a_complete_record() {
+    let dir = temp_dir("kill");
+    let path = dir.join("autosave.json");
+    let (rec, _) = random_game(Variant::OrdoX, 9, 60);
+    let mut rng = StdRng::seed_from_u64(4);
+    for round in 0..60 {
+        let mut child = Command::new(std::env::current_exe().unwrap())
+            .args(["--exact", "writer_child", "--nocapture", "--test-threads", "1"])
+            .env("TABLERO_WRITER_PATH", &path)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(rng.random_range(5..60)));
+        child.kill().unwrap();
+        child.wait().unwrap();
+        if !path.exists() {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let back = Record::from_json(&text).unwrap_or_else(|e| panic!("round {round}: {e}"));
+        let texts = |r: &Record| r.moves.iter().map(|m| m.mv.clone()).collect::<Vec<_>>();
+        assert!(texts(&rec).starts_with(&texts(&back)), "round {round}: a record the writer wrote");
+        back.replay().unwrap();
+    }
+    // Leftover temporary files are only ever the writer's, never the record.
+    for e in std::fs::read_dir(&dir).unwrap().flatten() {
+        let name = e.file_name().to_string_lossy().to_string();
+        assert!(name == "autosave.json" || name.ends_with(".tmp"), "{name}");
+    }
+}
