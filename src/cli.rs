@@ -34,6 +34,7 @@ usage:
   tablero screenshot \"<position>\" --out <file.png> [--size WxH]   renders a position off-screen
   tablero bench-table [--frames N]           frame time and memory of the 3D table
   tablero [play \"<position>\"]                opens the 3D table (the menu, or that position)
+  tablero replay <record.json>               opens a record in the 3D table to watch or play on
 variants: ordo, ordo-x, crossings, volterra, volterra-free, ctor8, ctor10";
 
 /// Runs one command line (without the program name), writing its output to `out`.

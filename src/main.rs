@@ -15,8 +15,19 @@ fn gui_command(args: &[String]) -> Option<Result<(), String>> {
     match args {
         [] => Some(tablero::gui::run(None)),
         [cmd, position] if cmd == "play" => {
-            Some(position.parse::<AnyGame>().map_err(|e| e.to_string()).and_then(|g| tablero::gui::run(Some(g))))
+            Some(position.parse::<AnyGame>().map_err(|e| e.to_string()).and_then(|g| {
+                use tablero::gui::session::{PlayerKind, Session};
+                let mut session = Session::new(g, [PlayerKind::Person; 2], 1);
+                session.save_to(tablero::record::new_game_path(&session.record));
+                tablero::gui::run(Some(session))
+            }))
         }
+        [cmd, path] if cmd == "replay" => Some(
+            tablero::record::load(std::path::Path::new(path))
+                .and_then(|(record, _)| tablero::gui::session::Session::replay(record))
+                .map_err(|e| e.to_string())
+                .and_then(|s| tablero::gui::run(Some(s))),
+        ),
         [cmd, rest @ ..] if cmd == "screenshot" => Some(screenshot(rest)),
         [cmd, rest @ ..] if cmd == "bench-table" => {
             let frames = match rest {

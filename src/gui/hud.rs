@@ -23,6 +23,13 @@ enum HudText {
 #[derive(Component)]
 struct Chooser;
 
+/// The replay timeline, and the column of moves that can be clicked to jump there.
+#[derive(Component)]
+struct Timeline;
+
+#[derive(Component)]
+struct ReplayMoves;
+
 /// A coordinate letter or number, kept next to its point on the board's edge.
 #[derive(Component)]
 pub struct CoordLabel(pub Vec3);
@@ -54,7 +61,7 @@ struct HeightLabel;
 pub(super) fn plugin(app: &mut App) {
     app.add_plugins(coordinates_plugin)
         .init_resource::<ShowHeights>()
-        .add_systems(Update, secret_screens.run_if(in_state(Screen::Playing)))
+        .add_systems(Update, (secret_screens, replay_panels).run_if(in_state(Screen::Playing)))
         .add_systems(OnEnter(Screen::Playing), spawn_hud)
         .add_systems(
             Update,
@@ -182,6 +189,9 @@ fn spawn_hud(mut commands: Commands, session: Option<Res<Session>>) {
             spawn_button(p, &format!("{} view", names[0]), Action::View(View::First));
             spawn_button(p, &format!("{} view", names[1]), Action::View(View::Second));
             spawn_button(p, "Reset view", Action::View(View::Reset));
+            spawn_button(p, "Export", Action::Cmd(Command::Export));
+            spawn_button(p, "Copy position", Action::Cmd(Command::CopyPosition));
+            spawn_button(p, "Paste", Action::Cmd(Command::Paste));
             match session.game {
                 AnyGame::Volterra(_) => spawn_button(p, "Heights", Action::Heights),
                 AnyGame::Ctor(_) => {
@@ -206,6 +216,42 @@ fn spawn_hud(mut commands: Commands, session: Option<Res<Session>>) {
         BackgroundColor(Color::srgba(0.1, 0.08, 0.05, 0.92)),
         Visibility::Hidden,
         Chooser,
+        DespawnOnExit(Screen::Playing),
+    ));
+    // The replay timeline and its clickable move list.
+    commands
+        .spawn((
+            Node {
+                position_type: PositionType::Absolute,
+                bottom: px(90),
+                left: px(10),
+                align_items: AlignItems::Center,
+                ..default()
+            },
+            BackgroundColor(Color::srgba(0.05, 0.04, 0.03, 0.8)),
+            Visibility::Hidden,
+            Timeline,
+            DespawnOnExit(Screen::Playing),
+        ))
+        .with_children(|p| {
+            spawn_button(p, "|<", Action::Cmd(Command::Jump(0)));
+            spawn_button(p, "<", Action::Cmd(Command::Undo));
+            spawn_button(p, ">", Action::Cmd(Command::StepForward));
+            spawn_button(p, ">|", Action::Cmd(Command::Jump(usize::MAX)));
+            spawn_button(p, "Play / pause", Action::Cmd(Command::TogglePlay));
+            spawn_button(p, "Pace", Action::Cmd(Command::Pace));
+            spawn_button(p, "Play on from here", Action::Cmd(Command::PlayOn));
+        });
+    commands.spawn((
+        Node {
+            position_type: PositionType::Absolute,
+            top: px(60),
+            right: px(10),
+            flex_direction: FlexDirection::Column,
+            ..default()
+        },
+        Visibility::Hidden,
+        ReplayMoves,
         DespawnOnExit(Screen::Playing),
     ));
     // CTOR's secret squares: an opaque screen between the teams, and the Done button.
@@ -375,8 +421,12 @@ fn refresh_texts(
     }
 }
 
-/// The last moves in notation, numbered by turn pairs.
+/// The last moves in notation, numbered by turn pairs (in a replay, where the game stands).
 pub fn move_list(session: &Session) -> String {
+    if session.replaying {
+        let total = session.history.len() + session.redo.len();
+        return format!("replay: move {} of {}, pace {} s a move", session.history.len(), total, session.pace);
+    }
     let moves: Vec<String> = session.history.iter().map(|(_, m)| m.to_string()).collect();
     let lines: Vec<String> =
         moves.chunks(2).enumerate().map(|(i, pair)| format!("{:>3}. {}", i + 1, pair.join("  "))).collect();
@@ -558,4 +608,44 @@ fn secret_screens(table: Res<super::sets::ctor::CtorTable>, mut screens: Query<(
             *vis = want;
         }
     }
+}
+
+/// Shows the timeline while replaying, with one button per move around the current one.
+fn replay_panels(
+    mut commands: Commands,
+    session: Option<Res<Session>>,
+    mut timeline: Query<&mut Visibility, (With<Timeline>, Without<ReplayMoves>)>,
+    mut moves: Query<(Entity, &mut Visibility), With<ReplayMoves>>,
+    mut shown: Local<Option<(usize, usize)>>,
+) {
+    let Some(session) = session else { return };
+    let vis = if session.replaying { Visibility::Inherited } else { Visibility::Hidden };
+    for mut v in &mut timeline {
+        if *v != vis {
+            *v = vis;
+        }
+    }
+    let Ok((panel, mut v)) = moves.single_mut() else { return };
+    if *v != vis {
+        *v = vis;
+    }
+    let at = session.history.len();
+    let total = at + session.redo.len();
+    let key = session.replaying.then_some((at, total));
+    if *shown == key {
+        return;
+    }
+    *shown = key;
+    commands.entity(panel).despawn_children();
+    if !session.replaying {
+        return;
+    }
+    let texts: Vec<String> = session.record.moves.iter().map(|m| m.mv.clone()).collect();
+    let from = at.saturating_sub(12);
+    commands.entity(panel).with_children(|p| {
+        for (i, t) in texts.iter().enumerate().skip(from).take(24) {
+            let mark = if i + 1 == at { "> " } else { "  " };
+            spawn_button(p, &format!("{mark}{}. {t}", i + 1), Action::Cmd(Command::Jump(i + 1)));
+        }
+    });
 }

@@ -163,6 +163,23 @@ fn spawn_menu(mut commands: Commands) {
                     });
                 });
             });
+            // Saved games: resume the newest unfinished one, or replay any of the last few.
+            let saved = crate::record::saved_games();
+            if let Some((path, rec)) = saved.iter().find(|(_, r)| r.result.is_none() && !r.moves.is_empty()) {
+                let (path, rec) = (path.clone(), rec.clone());
+                let text = format!("Resume your unfinished {} game ({} moves)", rec.variant, rec.moves.len());
+                open_button(p, text, move || Session::resume(rec.clone(), Some(path.clone())));
+            }
+            for (_, rec) in saved.iter().take(4) {
+                let rec = rec.clone();
+                let end = rec
+                    .result
+                    .as_ref()
+                    .map(|r| format!(", {} ({})", r.winner.as_deref().unwrap_or("draw"), r.reason))
+                    .unwrap_or_default();
+                let text = format!("Replay {}: {} moves{end}", rec.variant, rec.moves.len());
+                open_button(p, text, move || Session::replay(rec.clone()));
+            }
             p.spawn((label("", 18.0), MenuLabel));
             p.spawn((
                 Button,
@@ -219,4 +236,42 @@ fn start(
     commands.insert_resource(crate::gui::sets::ctor::CtorTable::new(choice.secrets));
     choice.seed = choice.seed.wrapping_add(1);
     next.set(Screen::Playing);
+}
+
+/// A menu button that opens a saved game (to replay or to resume).
+fn open_button(
+    p: &mut ChildSpawnerCommands,
+    text: String,
+    open: impl Fn() -> Result<Session, crate::record::RecordError> + Send + Sync + 'static,
+) {
+    p.spawn((
+        Button,
+        Node {
+            padding: UiRect::axes(px(14), px(5)),
+            margin: UiRect::all(px(3)),
+            border_radius: BorderRadius::all(px(6)),
+            ..default()
+        },
+        BackgroundColor(Color::srgb(0.12, 0.22, 0.3)),
+        children![label(&text, 15.0)],
+    ))
+    .observe(
+        move |_: On<Pointer<Click>>,
+              mut commands: Commands,
+              mut next: ResMut<NextState<Screen>>,
+              mut labels: Query<&mut Text, With<MenuLabel>>| {
+            match open() {
+                Ok(session) => {
+                    commands.insert_resource(session);
+                    commands.insert_resource(crate::gui::sets::ctor::CtorTable::new(false));
+                    next.set(Screen::Playing);
+                }
+                Err(e) => {
+                    for mut t in &mut labels {
+                        t.0 = e.to_string();
+                    }
+                }
+            }
+        },
+    );
 }

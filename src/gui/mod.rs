@@ -40,8 +40,8 @@ impl Plugin for CorePlugin {
     }
 }
 
-/// Opens the window: the menu, or straight onto `start` (both sides played by people).
-pub fn run(start: Option<AnyGame>) -> Result<(), String> {
+/// Opens the window: the menu, or straight onto a game (`tablero play`, `tablero replay`).
+pub fn run(start: Option<Session>) -> Result<(), String> {
     if std::env::var_os("DISPLAY").is_none() && std::env::var_os("WAYLAND_DISPLAY").is_none() {
         return Err("no display found (DISPLAY is not set): run tablero in a desktop session, or use the headless commands (tablero help)".into());
     }
@@ -63,8 +63,8 @@ pub fn run(start: Option<AnyGame>) -> Result<(), String> {
             menu::plugin,
         ))
         .insert_resource(ClearColor(Color::srgb(0.16, 0.14, 0.13)));
-        if let Some(game) = start {
-            app.insert_resource(Session::new(game, [PlayerKind::Person, PlayerKind::Person], 1));
+        if let Some(session) = start {
+            app.insert_resource(session);
             app.insert_state(Screen::Playing);
         }
         app.run();
@@ -96,13 +96,18 @@ fn quietly<R>(f: impl FnOnce() -> R) -> Result<R, String> {
 /// The table without window, renderer or UI, driven by `update()`: for tests and for timing
 /// the game's own systems. Time advances 50 ms a frame.
 pub fn headless_app(game: AnyGame, players: [PlayerKind; 2]) -> App {
+    headless_app_with(Session::new(game, players, 7))
+}
+
+/// The headless table on a session made elsewhere (a replay, a resumed game).
+pub fn headless_app_with(session: Session) -> App {
     use bevy::time::TimeUpdateStrategy;
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, bevy::state::app::StatesPlugin, AssetPlugin::default(), TransformPlugin));
     app.init_asset::<Mesh>().init_asset::<StandardMaterial>().init_asset::<Image>();
     app.insert_resource(TimeUpdateStrategy::ManualDuration(std::time::Duration::from_millis(50)));
     app.add_plugins(CorePlugin);
-    app.insert_resource(Session::new(game, players, 7));
+    app.insert_resource(session);
     app.insert_state(Screen::Playing);
     app.update();
     app.update();

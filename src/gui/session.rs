@@ -4,8 +4,10 @@
 use super::Screen;
 use crate::interact::{Pick, Picker};
 use crate::players::{Player, RandomPlayer};
+use crate::record::Record;
 use crate::rules::{AnyGame, AnyMove, Cell, Effect, Game, Side};
 use bevy::prelude::*;
+use std::path::PathBuf;
 
 /// Who plays a side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -16,6 +18,18 @@ pub enum PlayerKind {
 }
 
 impl PlayerKind {
+    /// The kind written in records.
+    pub fn record_kind(self) -> &'static str {
+        match self {
+            PlayerKind::Person => "human",
+            PlayerKind::Random => "computer:random",
+        }
+    }
+
+    fn from_record(kind: &str) -> PlayerKind {
+        if kind.starts_with("computer") || kind.starts_with("ai") { PlayerKind::Random } else { PlayerKind::Person }
+    }
+
     pub fn label(self) -> &'static str {
         match self {
             PlayerKind::Person => "person",
@@ -46,6 +60,15 @@ pub struct Session {
     pub shown_effects: usize,
     /// A setup screen is up (CTOR's secret squares): moves wait, the reason is shown.
     pub blocked: Option<String>,
+    /// The game's record, kept up to date with every move, undo and redo.
+    pub record: Record,
+    /// Where the record is saved after every move (none while replaying a record).
+    pub record_path: Option<PathBuf>,
+    /// Watching a record: the timeline moves the game, clicks do not.
+    pub replaying: bool,
+    /// Replay plays on by itself, a move every `pace` seconds.
+    pub autoplay: bool,
+    pub pace: f32,
     computer: RandomPlayer,
     /// Seconds the computer has waited before moving (so its moves can be followed).
     waited: f32,
@@ -53,6 +76,7 @@ pub struct Session {
 
 impl Session {
     pub fn new(game: AnyGame, players: [PlayerKind; 2], seed: u64) -> Session {
+        let game_for_record = game.clone();
         Session {
             start: game.clone(),
             game,
@@ -65,6 +89,14 @@ impl Session {
             last_move: Vec::new(),
             shown_effects: 0,
             blocked: None,
+            record: Record::new(
+                &game_for_record,
+                players.map(|k| (k.label().to_string(), k.record_kind().to_string())),
+            ),
+            record_path: None,
+            replaying: false,
+            autoplay: false,
+            pace: 1.0,
             computer: RandomPlayer::new(seed),
             waited: 0.0,
         }
@@ -91,6 +123,7 @@ impl Session {
     /// Whether a person chooses the move now.
     pub fn person_to_move(&self) -> bool {
         self.blocked.is_none()
+            && !self.replaying
             && self.game.outcome().is_none()
             && self.players[self.game.side_to_move().index()] == PlayerKind::Person
     }
@@ -121,7 +154,97 @@ impl Session {
         self.picker.clear();
         self.choices.clear();
         self.message.clear();
+        self.sync_record();
         Animate { effects, skip, breaks }
+    }
+
+    /// Makes the record the moves of the history, then saves it (atomically) if it has a file.
+    fn sync_record(&mut self) {
+        if self.replaying {
+            return;
+        }
+        self.record.moves.truncate(self.history.len());
+        let have = self.record.moves.len();
+        for (i, (_, mv)) in self.history.iter().enumerate().skip(have) {
+            let after = self.history.get(i + 1).map(|(g, _)| g.clone()).unwrap_or_else(|| self.game.clone());
+            self.record.push(&mv.to_string(), &after);
+        }
+        self.record.result = self.game.outcome().map(|o| crate::record::RecordResult {
+            winner: o.winner.map(|w| self.game.variant().side_name(w).to_string()),
+            reason: o.reason.to_string(),
+        });
+        if let Some(path) = &self.record_path
+            && let Err(e) = crate::record::write_atomic(path, &self.record.to_json())
+        {
+            self.message = format!("could not save the game to {}: {e}", path.display());
+        }
+    }
+
+    /// Saves this game from now on (after every move) to `path`.
+    pub fn save_to(&mut self, path: PathBuf) {
+        self.record_path = Some(path);
+        self.sync_record();
+    }
+
+    /// Opens a record to watch: at its start, every move ready to step through.
+    pub fn replay(record: Record) -> Result<Session, crate::record::RecordError> {
+        let positions = record.replay()?;
+        let mut s = Session::new(positions[0].clone(), [PlayerKind::Person; 2], 1);
+        for (i, m) in record.moves.iter().enumerate() {
+            let mv = positions[i]
+                .parse_move(&m.mv)
+                .map_err(|e| crate::record::RecordError(format!("move {}: {e}", i + 1)))?;
+            s.redo.insert(0, mv);
+        }
+        s.record = record;
+        s.replaying = true;
+        s.blocked = Some("replay: step through the game with the timeline, or play on from here".into());
+        Ok(s)
+    }
+
+    /// Opens a record to go on playing it, saving into `path` (usually its own file).
+    pub fn resume(record: Record, path: Option<PathBuf>) -> Result<Session, crate::record::RecordError> {
+        let players = [0, 1].map(|i| PlayerKind::from_record(&record.players[i].kind));
+        let mut s = Session::replay(record)?;
+        s.players = players;
+        while s.redo() {}
+        s.replaying = false;
+        s.blocked = None;
+        s.redo.clear();
+        s.record_path = path;
+        s.sync_record();
+        Ok(s)
+    }
+
+    /// Leaves the replay at the current move as a new game (a branch with its own record).
+    pub fn play_on(&mut self, path: Option<PathBuf>) {
+        self.replaying = false;
+        self.autoplay = false;
+        self.blocked = None;
+        self.redo.clear();
+        self.players = [PlayerKind::Person; 2];
+        let start = self.history.first().map(|(g, _)| g.clone()).unwrap_or_else(|| self.game.clone());
+        self.record = Record::new(&start, self.players.map(|k| (k.label().to_string(), k.record_kind().to_string())));
+        self.record_path = path;
+        self.sync_record();
+    }
+
+    /// Goes to the position after `k` moves, without animation.
+    pub fn jump(&mut self, k: usize) {
+        while self.history.len() > k && self.undo() {}
+        while self.history.len() < k && self.redo() {}
+    }
+
+    /// One move forward on the redo stack, animated.
+    fn step_forward(&mut self) -> Option<Animate> {
+        let mv = self.redo.pop()?;
+        let before = self.game.clone();
+        let effects = self.game.play(&mv).ok()?;
+        let breaks = part_breaks(&before, &mv);
+        self.history.push((before, mv));
+        self.after_jump();
+        self.sync_record();
+        Some(Animate { effects, skip: 0, breaks })
     }
 
     fn undo(&mut self) -> bool {
@@ -129,18 +252,12 @@ impl Session {
         self.game = before;
         self.redo.push(mv);
         self.after_jump();
+        self.sync_record();
         true
     }
 
     fn redo(&mut self) -> bool {
-        let Some(mv) = self.redo.pop() else { return false };
-        let before = self.game.clone();
-        if self.game.play(&mv).is_err() {
-            return false;
-        }
-        self.history.push((before, mv));
-        self.after_jump();
-        true
+        self.step_forward().is_some()
     }
 
     fn after_jump(&mut self) {
@@ -157,6 +274,11 @@ impl Session {
             None => Vec::new(),
         };
     }
+}
+
+/// Where each later part of a move starts in its effects (parts play one after the other).
+fn part_breaks(before: &AnyGame, mv: &AnyMove) -> Vec<usize> {
+    (1..mv.parts().len()).filter_map(|k| before.preview(mv, k).map(|(_, e)| e.len())).collect()
 }
 
 fn cells_of(e: &Effect) -> Vec<Cell> {
@@ -185,6 +307,22 @@ pub enum Command {
     EndTurn,
     /// CTOR: start choosing a Landing.
     Landing,
+    /// Replay: go to the position after this many moves.
+    Jump(usize),
+    /// Replay: one move forward, animated.
+    StepForward,
+    /// Replay: start or stop playing on by itself.
+    TogglePlay,
+    /// Replay: the next pace (seconds a move).
+    Pace,
+    /// Replay: continue from the current move as a new game.
+    PlayOn,
+    /// Write the record and the move list into the data folder.
+    Export,
+    /// Copy the current position string to the clipboard.
+    CopyPosition,
+    /// Open what the clipboard holds: a position string or a record.
+    Paste,
 }
 
 /// A move (or a first part) to animate: its effects, the first `skip` already shown, and
@@ -212,7 +350,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<Rebuild>()
         .add_systems(
             Update,
-            (handle_clicks, handle_commands, computer_turn)
+            (handle_clicks, handle_commands, computer_turn, autoplay)
                 .chain()
                 .before(super::scene::rebuild_scene)
                 .run_if(in_state(Screen::Playing)),
@@ -281,8 +419,9 @@ fn handle_commands(
                 // Against the computer, undo goes back to the person's last turn.
                 let mut any = session.undo();
                 while any
+                    && !session.replaying
                     && !session.person_to_move()
-                    && session.history.len() > 0
+                    && !session.history.is_empty()
                     && session.players.contains(&PlayerKind::Person)
                 {
                     any = session.undo();
@@ -293,11 +432,44 @@ fn handle_commands(
                     session.message = "nothing to undo".into();
                 }
             }
-            Command::Redo => {
-                if session.redo() {
-                    rebuild.write(Rebuild);
-                } else {
-                    session.message = "nothing to redo".into();
+            Command::Redo | Command::StepForward => match session.step_forward() {
+                Some(a) => {
+                    animate.write(a);
+                }
+                None => session.message = "nothing to redo".into(),
+            },
+            Command::Jump(k) => {
+                let end = session.history.len() + session.redo.len();
+                session.jump((*k).min(end));
+                rebuild.write(Rebuild);
+            }
+            Command::TogglePlay => session.autoplay = !session.autoplay && session.replaying,
+            Command::Pace => session.pace = if session.pace >= 2.0 { 0.5 } else { session.pace * 2.0 },
+            Command::PlayOn => {
+                let start = session.history.first().map(|(g, _)| g.clone()).unwrap_or_else(|| session.game.clone());
+                let path = crate::record::new_game_path(&Record::new(
+                    &start,
+                    [("".into(), "".into()), ("".into(), "".into())],
+                ));
+                session.play_on(Some(path));
+                session.message = "playing on from here as a new game".into();
+            }
+            Command::Export => session.message = export(&session),
+            Command::CopyPosition => {
+                let text = session.shown().to_string();
+                session.message = match arboard::Clipboard::new().and_then(|mut c| c.set_text(text.clone())) {
+                    Ok(()) => format!("copied: {text}"),
+                    Err(e) => format!("the clipboard is not available ({e}); the position is {text}"),
+                };
+            }
+            Command::Paste => {
+                let text = arboard::Clipboard::new().and_then(|mut c| c.get_text());
+                match text.map_err(|e| format!("the clipboard is not available ({e})")).and_then(|t| open_text(&t)) {
+                    Ok(opened) => {
+                        *session = opened;
+                        rebuild.write(Rebuild);
+                    }
+                    Err(why) => session.message = why,
                 }
             }
             Command::Choose(part) => {
@@ -348,6 +520,59 @@ fn handle_commands(
     }
 }
 
+/// Opens pasted text: a record (JSON) to replay, or a position string to play from.
+pub fn open_text(text: &str) -> Result<Session, String> {
+    let text = text.trim();
+    if text.starts_with('{') {
+        let record = Record::from_json(text).map_err(|e| e.to_string())?;
+        return Session::replay(record).map_err(|e| e.to_string());
+    }
+    let game: AnyGame = text.parse().map_err(|e: crate::rules::PositionError| e.to_string())?;
+    let mut s = Session::new(game, [PlayerKind::Person; 2], 1);
+    s.save_to(crate::record::new_game_path(&s.record));
+    Ok(s)
+}
+
+/// Writes the record and the move list into the data folder's exports.
+fn export(session: &Session) -> String {
+    let dir = crate::record::data_dir().join("exports");
+    let name = format!("{}-{}", session.record.created_ms, session.record.variant);
+    let json = dir.join(format!("{name}.json"));
+    let txt = dir.join(format!("{name}.txt"));
+    match crate::record::write_atomic(&json, &session.record.to_json())
+        .and_then(|()| crate::record::write_atomic(&txt, &session.record.move_list()))
+    {
+        Ok(()) => format!("exported {} and {}", json.display(), txt.display()),
+        Err(e) => format!("could not export: {e}"),
+    }
+}
+
+/// Replay plays on by itself at its pace.
+fn autoplay(
+    session: Option<ResMut<Session>>,
+    tweens: Query<(), With<super::animate::Tween>>,
+    time: Res<Time>,
+    mut waited: Local<f32>,
+    mut animate: MessageWriter<Animate>,
+) {
+    let Some(mut session) = session else { return };
+    if !session.replaying || !session.autoplay || !tweens.is_empty() {
+        *waited = 0.0;
+        return;
+    }
+    *waited += time.delta_secs();
+    if *waited < session.pace {
+        return;
+    }
+    *waited = 0.0;
+    match session.step_forward() {
+        Some(a) => {
+            animate.write(a);
+        }
+        None => session.autoplay = false,
+    }
+}
+
 fn computer_turn(
     session: Option<ResMut<Session>>,
     tweens: Query<(), With<super::animate::Tween>>,
@@ -356,7 +581,7 @@ fn computer_turn(
     mut animate: MessageWriter<Animate>,
 ) {
     let Some(mut session) = session else { return };
-    if !tweens.is_empty() || session.game.outcome().is_some() || session.blocked.is_some() {
+    if !tweens.is_empty() || session.game.outcome().is_some() || session.blocked.is_some() || session.replaying {
         return;
     }
     if session.players[session.game.side_to_move().index()] != PlayerKind::Random {

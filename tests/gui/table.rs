@@ -269,7 +269,7 @@ fn undo_and_redo_restore_the_scene_exactly() {
     for _ in 0..3 {
         app.world_mut().write_message(Command::Redo);
         app.update();
-        app.update();
+        settle(&mut app);
     }
     assert_eq!(snapshot(&mut app), after, "redo restores every stone");
     assert_scene_matches(&mut app);
@@ -294,7 +294,7 @@ mod volterra {
     use super::*;
     use tablero::gui::sets::volterra::{Pawn, Tile, set_matches};
 
-    fn assert_set_matches(app: &mut App) {
+    pub(super) fn assert_set_matches(app: &mut App) {
         let shown = session(app).shown();
         let layout = *app.world().resource::<Layout>();
         let world = app.world_mut();
@@ -371,7 +371,7 @@ mod ctor {
     use tablero::gui::session::Command;
     use tablero::gui::sets::ctor::{Disc, Duplicate, FieldSquare, torus_matches};
 
-    fn assert_torus_matches(app: &mut App) {
+    pub(super) fn assert_torus_matches(app: &mut App) {
         let shown = session(app).shown();
         let layout = *app.world().resource::<Layout>();
         let world = app.world_mut();
@@ -599,5 +599,136 @@ mod ctor {
         assert_eq!(moves.first().map(String::as_str), Some("T"), "{moves:?}");
         let AnyGame::Ctor(g) = &session(&app).game else { panic!() };
         assert!(g.timeouts().contains(&1));
+    }
+}
+
+mod records {
+    use super::*;
+    use tablero::gui::session::Command;
+    use tablero::record::Record;
+
+    /// Any set: the scene is the shown position (stones, pine set or torus).
+    fn in_step(app: &mut App) {
+        assert_eq!(app.world().resource::<Resyncs>().0, 0);
+        let shown = session(app).shown();
+        match shown {
+            AnyGame::Ordo(_) | AnyGame::Crossings(_) => assert_scene_matches(app),
+            AnyGame::Volterra(_) => super::volterra::assert_set_matches(app),
+            AnyGame::Ctor(_) => super::ctor::assert_torus_matches(app),
+        }
+    }
+
+    fn random_record(variant: Variant, seed: u64, n: usize) -> Record {
+        use rand::{Rng, SeedableRng, rngs::StdRng};
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut game = variant.initial();
+        let mut rec = Record::new(&game, [("a".into(), "human".into()), ("b".into(), "human".into())]);
+        for _ in 0..n {
+            let moves = game.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[rng.random_range(0..moves.len())].clone();
+            game.play(&mv).unwrap();
+            rec.push(&mv.to_string(), &game);
+        }
+        rec
+    }
+
+    #[test]
+    fn replay_steps_jumps_and_plays_on_with_the_scene_in_step() {
+        for variant in [Variant::Ordo, Variant::OrdoX, Variant::Crossings, Variant::Volterra, Variant::Ctor8] {
+            let rec = random_record(variant, 3, 16);
+            let positions = rec.replay().unwrap();
+            let mut app = tablero::gui::headless_app_with(Session::replay(rec.clone()).unwrap());
+            assert!(session(&app).replaying);
+            // Clicks do nothing in a replay.
+            app.world_mut().write_message(tablero::gui::session::CellClicked(c("a1")));
+            app.update();
+            assert!(session(&app).history.is_empty());
+            for k in 1..=4 {
+                app.world_mut().write_message(Command::StepForward);
+                app.update();
+                settle(&mut app);
+                assert_eq!(session(&app).game.to_string(), positions[k].to_string(), "{variant} step {k}");
+                in_step(&mut app);
+            }
+            app.world_mut().write_message(Command::Jump(rec.moves.len()));
+            app.update();
+            app.update();
+            assert_eq!(session(&app).game.to_string(), positions.last().unwrap().to_string());
+            in_step(&mut app);
+            app.world_mut().write_message(Command::Jump(7));
+            app.update();
+            app.update();
+            assert_eq!(session(&app).game.to_string(), positions[7].to_string());
+            in_step(&mut app);
+            app.world_mut().write_message(Command::Undo);
+            app.update();
+            app.update();
+            assert_eq!(session(&app).game.to_string(), positions[6].to_string(), "{variant}: one step back");
+            in_step(&mut app);
+            // Play on from here: a live game whose record holds the 6 moves, saved to its file.
+            let path = std::env::temp_dir().join(format!("tablero-playon-{variant}-{}.json", std::process::id()));
+            app.world_mut().resource_mut::<Session>().play_on(Some(path.clone()));
+            assert!(!session(&app).replaying && session(&app).redo.is_empty());
+            let saved = Record::from_json(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            assert_eq!(saved.moves.len(), 6);
+            assert_eq!(saved.replay().unwrap().last().unwrap().to_string(), positions[6].to_string());
+            let _ = std::fs::remove_file(path);
+        }
+    }
+
+    #[test]
+    fn replay_plays_by_itself_at_its_pace() {
+        let rec = random_record(Variant::Crossings, 8, 10);
+        let mut app = tablero::gui::headless_app_with(Session::replay(rec.clone()).unwrap());
+        app.world_mut().write_message(Command::TogglePlay);
+        for _ in 0..600 {
+            app.update();
+        }
+        assert_eq!(session(&app).history.len(), rec.moves.len());
+        assert!(!session(&app).autoplay, "stops at the end");
+        assert_scene_matches(&mut app);
+    }
+
+    #[test]
+    fn every_move_is_saved_as_it_is_played() {
+        let path = std::env::temp_dir().join(format!("tablero-autosave-{}.json", std::process::id()));
+        let mut s = Session::new(Variant::Ordo.initial(), PEOPLE, 1);
+        s.save_to(path.clone());
+        let mut app = tablero::gui::headless_app_with(s);
+        let moves =
+            |path: &std::path::Path| Record::from_json(&std::fs::read_to_string(path).unwrap()).unwrap().moves.len();
+        assert_eq!(moves(&path), 0);
+        click(&mut app, c("e3"));
+        click(&mut app, c("e4"));
+        assert_eq!(moves(&path), 1, "saved after the move");
+        settle(&mut app);
+        click(&mut app, c("a6"));
+        assert_eq!(moves(&path), 1, "a selection saves nothing new");
+        app.world_mut().write_message(Command::Undo);
+        app.update();
+        assert_eq!(moves(&path), 0, "and after an undo");
+        // Resuming the saved game continues from it.
+        app.world_mut().write_message(Command::Redo);
+        app.update();
+        settle(&mut app);
+        let rec = Record::from_json(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let resumed = Session::resume(rec, Some(path.clone())).unwrap();
+        assert_eq!(resumed.game.to_string(), session(&app).game.to_string());
+        assert_eq!(resumed.history.len(), 1);
+        let _ = std::fs::remove_file(path);
+    }
+
+    #[test]
+    fn pasted_text_opens_a_position_or_a_record_and_bad_text_is_refused() {
+        let rec = random_record(Variant::Volterra, 2, 6);
+        let s = tablero::gui::session::open_text(&rec.to_json()).unwrap();
+        assert!(s.replaying && s.redo.len() == 6);
+        let err = tablero::gui::session::open_text("ordo ..BB..BB../BB w").err().unwrap();
+        assert!(err.contains("bad position"), "{err}");
+        let err = tablero::gui::session::open_text("{\"format\": 1").err().unwrap();
+        assert!(err.contains("ends too early"), "{err}");
     }
 }

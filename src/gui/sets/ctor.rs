@@ -571,6 +571,12 @@ fn secret_setup(
 ) {
     let Some(mut session) = session else { return };
     let AnyGame::Ctor(_) = &session.game else { return };
+    if session.replaying {
+        // A record brings its own secret squares; the replay's own message stays.
+        clicks.clear();
+        commands.clear();
+        return;
+    }
     if table.secrets && table.phase == SecretPhase::Off && session.history.is_empty() {
         table.phase = next_phase(&mut session, None);
     }
