@@ -364,6 +364,10 @@ fn refresh_texts(
     let banner_text = banner_line(&session.game);
     for (kind, mut t) in &mut texts {
         let s = match kind {
+            HudText::Status if session.replaying => {
+                let title = status_line(&session.game, &session.players);
+                format!("{}: replay", title.split(':').next().unwrap_or(""))
+            }
             HudText::Status => status_line(&session.game, &session.players),
             HudText::Captured => match &session.game {
                 AnyGame::Ctor(g) => {
