@@ -28,7 +28,8 @@ usage:
   tablero perft \"<position>\" <depth>         the number of move sequences of that length
   tablero play \"<position>\" <move>...        the position after the moves, and the result if the game ended
   tablero match <variant> --a <player> --b <player> --games N --seed S
-                                             plays N games headless; players: random
+                                             plays N games headless; players: random, ai:<level>
+                                             (levels: easy, medium, hard, master)
   tablero check <record.json>                replays a record: the final position and the result
   tablero bench [--quick]                    perft speed of every variant (nodes per second)
   tablero screenshot \"<position>\" --out <file.png> [--size WxH]   renders a position off-screen
@@ -189,10 +190,23 @@ fn run_match(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
     // Check the player names before playing anything.
     players::by_name(&a, 0).map_err(CliError)?;
     players::by_name(&b, 0).map_err(CliError)?;
+    // Games are independent and seeded by their number: two threads, one per core, give the
+    // same results as one.
+    let play = |g: u32| {
+        play_game(variant, &a, &b, g % 2 == 0, seed.wrapping_add(g as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+    };
+    let started = std::time::Instant::now();
+    let scores: Vec<Result<Score, CliError>> = std::thread::scope(|scope| {
+        let odd = scope.spawn(|| (0..games).filter(|g| g % 2 == 1).map(|g| (g, play(g))).collect::<Vec<_>>());
+        let mut all: Vec<(u32, Result<Score, CliError>)> =
+            (0..games).filter(|g| g % 2 == 0).map(|g| (g, play(g))).collect();
+        all.extend(odd.join().unwrap_or_default());
+        all.sort_by_key(|(g, _)| *g);
+        all.into_iter().map(|(_, s)| s).collect()
+    });
     let (mut wins, mut draws, mut losses) = (0, 0, 0);
-    for g in 0..games {
-        // Sides alternate: A moves first in even-numbered games.
-        match play_game(variant, &a, &b, g % 2 == 0, seed.wrapping_add(g as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))? {
+    for score in scores {
+        match score? {
             Score::Win => wins += 1,
             Score::Draw => draws += 1,
             Score::Loss => losses += 1,
@@ -200,5 +214,16 @@ fn run_match(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
     }
     writeln!(out, "{variant}: {a} (a) vs {b} (b), {games} games, seed {seed}, sides alternating")?;
     writeln!(out, "a: {wins} wins, {draws} draws, {losses} losses")?;
+    let n = games.max(1) as f64;
+    let p = (wins as f64 + draws as f64 / 2.0) / n;
+    let half = 1.96 * (p * (1.0 - p) / n).sqrt();
+    writeln!(
+        out,
+        "a's score {:.1}% (95% interval {:.1}% to {:.1}%), {:.1} s",
+        p * 100.0,
+        ((p - half) * 100.0).max(0.0),
+        ((p + half) * 100.0).min(100.0),
+        started.elapsed().as_secs_f64()
+    )?;
     Ok(())
 }

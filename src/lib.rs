@@ -3,6 +3,7 @@
 //! The rules engine ([`rules`]), the headless command line ([`cli`]), the benchmark and the
 //! players build without Bevy; the 3D table lives behind the default feature `gui`.
 
+pub mod ai;
 pub mod bench;
 pub mod cli;
 #[cfg(feature = "gui")]

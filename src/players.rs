@@ -28,10 +28,34 @@ impl Player for RandomPlayer {
     }
 }
 
-/// A player named on the command line: `random` (more kinds come with the computer opponent).
+/// The computer opponent at a level: each move searched from its own seed.
+pub struct AiPlayer {
+    level: crate::ai::Level,
+    seed: u64,
+    moves: u64,
+}
+
+impl AiPlayer {
+    pub fn new(level: crate::ai::Level, seed: u64) -> AiPlayer {
+        AiPlayer { level, seed, moves: 0 }
+    }
+}
+
+impl Player for AiPlayer {
+    fn choose(&mut self, game: &AnyGame) -> Option<AnyMove> {
+        self.moves += 1;
+        crate::ai::choose(game, self.level, self.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(self.moves))
+    }
+}
+
+/// A player named on the command line: `random`, or `ai:<level>` (easy, medium, hard, master).
 pub fn by_name(name: &str, seed: u64) -> Result<Box<dyn Player + Send>, String> {
+    let levels: Vec<&str> = crate::ai::LEVELS.iter().map(|l| l.name).collect();
     match name {
         "random" => Ok(Box::new(RandomPlayer::new(seed))),
-        other => Err(format!("unknown player '{other}' (available: random)")),
+        other => match other.strip_prefix("ai:").and_then(crate::ai::level) {
+            Some(level) => Ok(Box::new(AiPlayer::new(level, seed))),
+            None => Err(format!("unknown player '{other}' (available: random, ai:{})", levels.join(", ai:"))),
+        },
     }
 }

@@ -186,6 +186,12 @@ fn with_masks<R>(n: u8, f: impl FnOnce(&[Bb]) -> R) -> R {
     MASKS.with(|m| f(&m[if n == 8 { 0 } else { 1 }]))
 }
 
+/// A random square of a set, if it has any.
+fn random_square(bb: Bb, rng: &mut impl rand::Rng) -> Option<Square> {
+    let n = bb.count_ones();
+    (n > 0).then(|| bits(bb).nth(rng.random_range(0..n) as usize).expect("n bits"))
+}
+
 fn bits(mut bb: Bb) -> impl Iterator<Item = Square> {
     std::iter::from_fn(move || {
         (bb != 0).then(|| {
@@ -488,6 +494,55 @@ impl Ctor {
             }
         }
         self.cascade(effects);
+    }
+
+    /// A random legal operation, cheaply, for playouts: mostly Puts while Puts are left, then
+    /// Moves, now and then a Landing, and the end of the turn.
+    pub fn random_move(&self, rng: &mut impl rand::Rng) -> Option<CtorMove> {
+        if self.over().is_some() {
+            return None;
+        }
+        let own = self.discs[self.side.index()];
+        let empty = self.full_mask() & !(self.discs[0] | self.discs[1]);
+        if self.left.puts > 0 && empty != 0 && rng.random_bool(0.85) {
+            return random_square(empty, rng).map(CtorMove::Put);
+        }
+        if self.left.steps > 0 && own != 0 && rng.random_bool(0.5) {
+            let a = random_square(own, rng)?;
+            let to: Vec<Square> = self.orthogonal(a).into_iter().filter(|b| empty & Self::bit(*b) != 0).collect();
+            if !to.is_empty() {
+                return Some(CtorMove::Move(a, to[rng.random_range(0..to.len())]));
+            }
+        }
+        if rng.random_bool(0.1)
+            && let Some(l) = self.random_landing(rng)
+        {
+            return Some(l);
+        }
+        Some(CtorMove::End)
+    }
+
+    /// A random legal Landing, if one is allowed.
+    pub fn random_landing(&self, rng: &mut impl rand::Rng) -> Option<CtorMove> {
+        let own = self.discs[self.side.index()];
+        let empty = self.full_mask() & !(self.discs[0] | self.discs[1]);
+        if self.over().is_some() || self.left.landings == 0 || own.count_ones() < 2 {
+            return None;
+        }
+        let a = random_square(own, rng)?;
+        let b = random_square(own & !Self::bit(a), rng)?;
+        let d = random_square(empty | Self::bit(a) | Self::bit(b), rng)?;
+        Some(CtorMove::Landing(a.min(b), a.max(b), d))
+    }
+
+    /// Every legal operation except the Landings (which can number tens of thousands).
+    pub fn moves_without_landings(&self) -> Vec<CtorMove> {
+        let mut g = self.clone();
+        g.left.landings = 0;
+        if self.over().is_some() {
+            return Vec::new();
+        }
+        g.legal_moves()
     }
 
     fn parse_square(&self, s: &str, text: &str) -> Result<Square, MoveError> {

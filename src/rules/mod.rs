@@ -504,6 +504,16 @@ impl AnyGame {
         matches!(self, AnyGame::Volterra(_))
     }
 
+    /// A random legal move, cheaper than listing them all where a game can (playouts).
+    pub fn random_move(&self, rng: &mut rand::rngs::StdRng) -> Option<AnyMove> {
+        use rand::seq::IndexedRandom;
+        match self {
+            AnyGame::Ordo(g) => g.random_move(rng).map(AnyMove::Ordo),
+            AnyGame::Ctor(g) => g.random_move(rng).map(AnyMove::Ctor),
+            _ => self.legal_moves().choose(rng).cloned(),
+        }
+    }
+
     /// Files and ranks of the board.
     pub fn board_size(&self) -> (u8, u8) {
         match self {

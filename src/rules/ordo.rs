@@ -505,6 +505,43 @@ impl Ordo {
         out
     }
 
+    /// A random legal move, cheaply: Ordo X picks a step among forward and sideways steps and
+    /// completes a sideways one with a random forward step, without listing every turn.
+    pub fn random_move(&self, rng: &mut impl rand::Rng) -> Option<OrdoMove> {
+        if self.finished().is_some() {
+            return None;
+        }
+        if self.rules == Rules::Classic {
+            let steps = self.steps(Kind::Classic);
+            return (!steps.is_empty())
+                .then(|| OrdoMove { first: steps[rng.random_range(0..steps.len())], then: None });
+        }
+        let forward = self.steps(Kind::Forward);
+        let mut sideways = self.steps(Kind::Sideways);
+        for _ in 0..4 {
+            let n = forward.len() + sideways.len();
+            if n == 0 {
+                return None;
+            }
+            let i = rng.random_range(0..n);
+            if i < forward.len() {
+                return Some(OrdoMove { first: forward[i], then: None });
+            }
+            let first = sideways[i - forward.len()];
+            let mut next = self.clone();
+            next.apply_step(&first);
+            if next.pieces(self.side.other()) == 0 {
+                return Some(OrdoMove { first, then: None });
+            }
+            let follow = next.steps(Kind::Forward);
+            if !follow.is_empty() {
+                return Some(OrdoMove { first, then: Some(follow[rng.random_range(0..follow.len())]) });
+            }
+            sideways.swap_remove(i - forward.len());
+        }
+        self.legal_moves().get(0).copied()
+    }
+
     /// Explains why a move that is not legal is refused.
     fn why_illegal(&self, mv: &OrdoMove) -> String {
         if let Some(o) = self.finished() {
