@@ -189,6 +189,7 @@ fn spawn_hud(mut commands: Commands, session: Option<Res<Session>>) {
             spawn_button(p, &format!("{} view", names[0]), Action::View(View::First));
             spawn_button(p, &format!("{} view", names[1]), Action::View(View::Second));
             spawn_button(p, "Reset view", Action::View(View::Reset));
+            spawn_button(p, "Hint", Action::Cmd(Command::Hint));
             spawn_button(p, "Export", Action::Cmd(Command::Export));
             spawn_button(p, "Copy position", Action::Cmd(Command::CopyPosition));
             spawn_button(p, "Paste", Action::Cmd(Command::Paste));

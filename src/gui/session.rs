@@ -13,27 +13,49 @@ use std::path::PathBuf;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PlayerKind {
     Person,
-    /// The seeded random mover (the computer opponent comes later).
+    /// The seeded random mover.
     Random,
+    /// The computer opponent at a level (an index into `ai::LEVELS`).
+    Ai(usize),
 }
 
 impl PlayerKind {
+    /// Every choice, in the order the menu cycles through them.
+    pub fn all() -> Vec<PlayerKind> {
+        let mut v = vec![PlayerKind::Person, PlayerKind::Random];
+        v.extend((0..crate::ai::LEVELS.len()).map(PlayerKind::Ai));
+        v
+    }
+
+    /// The next choice in the menu.
+    pub fn next(self) -> PlayerKind {
+        let all = PlayerKind::all();
+        let i = all.iter().position(|k| *k == self).unwrap_or(0);
+        all[(i + 1) % all.len()]
+    }
+
     /// The kind written in records.
-    pub fn record_kind(self) -> &'static str {
+    pub fn record_kind(self) -> String {
         match self {
-            PlayerKind::Person => "human",
-            PlayerKind::Random => "computer:random",
+            PlayerKind::Person => "human".into(),
+            PlayerKind::Random => "computer:random".into(),
+            PlayerKind::Ai(l) => format!("ai:{}", crate::ai::LEVELS[l].name),
         }
     }
 
     fn from_record(kind: &str) -> PlayerKind {
-        if kind.starts_with("computer") || kind.starts_with("ai") { PlayerKind::Random } else { PlayerKind::Person }
+        match kind.strip_prefix("ai:").and_then(|n| crate::ai::LEVELS.iter().position(|l| l.name == n)) {
+            Some(l) => PlayerKind::Ai(l),
+            None if kind.starts_with("computer") => PlayerKind::Random,
+            None => PlayerKind::Person,
+        }
     }
 
-    pub fn label(self) -> &'static str {
+    pub fn label(self) -> String {
         match self {
-            PlayerKind::Person => "person",
-            PlayerKind::Random => "computer (random)",
+            PlayerKind::Person => "person".into(),
+            PlayerKind::Random => "computer (random)".into(),
+            PlayerKind::Ai(l) => format!("computer ({})", crate::ai::LEVELS[l].name),
         }
     }
 }
@@ -68,6 +90,8 @@ pub struct Session {
     pub replaying: bool,
     /// Replay plays on by itself, a move every `pace` seconds.
     pub autoplay: bool,
+    /// A person asked for a hint.
+    pub hint_wanted: bool,
     pub pace: f32,
     computer: RandomPlayer,
     /// Seconds the computer has waited before moving (so its moves can be followed).
@@ -96,6 +120,7 @@ impl Session {
             record_path: None,
             replaying: false,
             autoplay: false,
+            hint_wanted: false,
             pace: 1.0,
             computer: RandomPlayer::new(seed),
             waited: 0.0,
@@ -121,6 +146,14 @@ impl Session {
     }
 
     /// Whether a person chooses the move now.
+    /// Whether the computer chooses the move now.
+    pub fn computer_to_move(&self) -> bool {
+        self.blocked.is_none()
+            && !self.replaying
+            && self.game.outcome().is_none()
+            && self.players[self.game.side_to_move().index()] != PlayerKind::Person
+    }
+
     pub fn person_to_move(&self) -> bool {
         self.blocked.is_none()
             && !self.replaying
@@ -224,7 +257,7 @@ impl Session {
         self.redo.clear();
         self.players = [PlayerKind::Person; 2];
         let start = self.history.first().map(|(g, _)| g.clone()).unwrap_or_else(|| self.game.clone());
-        self.record = Record::new(&start, self.players.map(|k| (k.label().to_string(), k.record_kind().to_string())));
+        self.record = Record::new(&start, self.players.map(|k| (k.label(), k.record_kind())));
         self.record_path = path;
         self.sync_record();
     }
@@ -319,6 +352,8 @@ pub enum Command {
     PlayOn,
     /// Write the record and the move list into the data folder.
     Export,
+    /// Show the move the computer would play for the person to move.
+    Hint,
     /// Copy the current position string to the clipboard.
     CopyPosition,
     /// Open what the clipboard holds: a position string or a record.
@@ -455,6 +490,12 @@ fn handle_commands(
                 session.message = "playing on from here as a new game".into();
             }
             Command::Export => session.message = export(&session),
+            Command::Hint => {
+                if session.person_to_move() {
+                    session.hint_wanted = true;
+                    session.message = "thinking about a hint...".into();
+                }
+            }
             Command::CopyPosition => {
                 let text = session.shown().to_string();
                 session.message = match arboard::Clipboard::new().and_then(|mut c| c.set_text(text.clone())) {
@@ -573,27 +614,84 @@ fn autoplay(
     }
 }
 
+/// The computer's search in progress, off the main thread, for the position it was asked about.
+#[derive(Default)]
+pub struct Thinking {
+    task: Option<(bevy::tasks::Task<Option<AnyMove>>, String, bool)>,
+}
+
 fn computer_turn(
     session: Option<ResMut<Session>>,
     tweens: Query<(), With<super::animate::Tween>>,
     time: Res<Time>,
     speed: Res<super::animate::Speed>,
+    mut thinking: Local<Thinking>,
     mut animate: MessageWriter<Animate>,
 ) {
-    let Some(mut session) = session else { return };
-    if !tweens.is_empty() || session.game.outcome().is_some() || session.blocked.is_some() || session.replaying {
+    use bevy::tasks::{AsyncComputeTaskPool, block_on, futures_lite::future};
+    let Some(mut session) = session else {
+        thinking.task = None;
+        return;
+    };
+    // A finished search plays (or hints) only if the position is still the one it was for:
+    // an undo or a new game meanwhile simply drops it.
+    if let Some((task, for_position, hint)) = &mut thinking.task
+        && let Some(result) = block_on(future::poll_once(task))
+    {
+        let (still, hint) = (*for_position == session.game.to_string(), *hint);
+        thinking.task = None;
+        if still && let Some(mv) = result {
+            if hint {
+                session.last_move = crate::ai::hint_cells(&session.game, &mv);
+                session.message = format!("hint: {mv}");
+            } else if tweens.is_empty() {
+                animate.write(session.play(mv));
+            } else {
+                session.message.clear();
+            }
+        }
         return;
     }
-    if session.players[session.game.side_to_move().index()] != PlayerKind::Random {
+    if let Some((_, for_position, _)) = &thinking.task {
+        if *for_position != session.game.to_string() {
+            thinking.task = None; // dropping a task cancels it
+        }
         return;
     }
-    session.waited += time.delta_secs();
-    if session.waited < 0.4 * speed.factor() {
+    if session.hint_wanted {
+        session.hint_wanted = false;
+        let game = session.game.clone();
+        let key = game.to_string();
+        let seed = session.history.len() as u64 ^ 0x41;
+        let task =
+            AsyncComputeTaskPool::get().spawn(async move { crate::ai::choose(&game, crate::ai::LEVELS[2], seed) });
+        thinking.task = Some((task, key, true));
         return;
     }
-    session.waited = 0.0;
-    let game = session.game.clone();
-    if let Some(mv) = session.computer.choose(&game) {
-        animate.write(session.play(mv));
+    if !tweens.is_empty() || !session.computer_to_move() {
+        return;
+    }
+    match session.players[session.game.side_to_move().index()] {
+        PlayerKind::Random => {
+            session.waited += time.delta_secs();
+            if session.waited < 0.4 * speed.factor() {
+                return;
+            }
+            session.waited = 0.0;
+            let game = session.game.clone();
+            if let Some(mv) = session.computer.choose(&game) {
+                animate.write(session.play(mv));
+            }
+        }
+        PlayerKind::Ai(l) => {
+            let game = session.game.clone();
+            let key = game.to_string();
+            let seed = session.history.len() as u64;
+            let level = crate::ai::LEVELS[l];
+            session.message = format!("the computer ({}) is thinking...", level.name);
+            let task = AsyncComputeTaskPool::get().spawn(async move { crate::ai::choose(&game, level, seed) });
+            thinking.task = Some((task, key, false));
+        }
+        PlayerKind::Person => {}
     }
 }

@@ -732,3 +732,67 @@ mod records {
         assert!(err.contains("ends too early"), "{err}");
     }
 }
+
+mod computer {
+    use super::*;
+    use tablero::gui::session::Command;
+
+    fn wait_for(app: &mut App, what: impl Fn(&Session) -> bool) {
+        for _ in 0..2000 {
+            app.update();
+            if what(session(app)) {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+        panic!("waited too long");
+    }
+
+    #[test]
+    fn the_computer_thinks_off_the_main_thread_and_plays() {
+        let mut app = table(Variant::Crossings.initial(), [PlayerKind::Ai(0), PlayerKind::Ai(0)]);
+        app.insert_resource(Speed::Instant);
+        wait_for(&mut app, |s| s.history.len() >= 4);
+        settle(&mut app);
+        assert_scene_matches(&mut app);
+        for (before, mv) in &session(&app).history {
+            assert!(before.legal_moves().contains(mv));
+        }
+    }
+
+    #[test]
+    fn undo_while_the_computer_thinks_drops_its_answer() {
+        let mut app = table(Variant::Volterra.initial(), [PlayerKind::Person, PlayerKind::Ai(3)]);
+        // A person's move, then the computer starts thinking (master takes a while).
+        click(&mut app, c("b3"));
+        click(&mut app, c("a4"));
+        settle(&mut app);
+        click(&mut app, c("b5"));
+        click(&mut app, c("a5"));
+        assert_eq!(session(&app).history.len(), 1, "{}", session(&app).message);
+        settle(&mut app);
+        app.update();
+        assert!(session(&app).message.contains("thinking"), "{}", session(&app).message);
+        app.world_mut().write_message(Command::Undo);
+        app.update();
+        assert!(session(&app).history.is_empty());
+        let start = session(&app).game.to_string();
+        for _ in 0..300 {
+            app.update();
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+        assert_eq!(session(&app).game.to_string(), start, "the stale answer was not played");
+    }
+
+    #[test]
+    fn a_hint_shows_the_computers_move_for_the_person() {
+        let mut app = table(Variant::Ordo.initial(), PEOPLE);
+        app.world_mut().write_message(Command::Hint);
+        wait_for(&mut app, |s| s.message.starts_with("hint: "));
+        let s = session(&app);
+        let text = s.message.trim_start_matches("hint: ").to_string();
+        assert!(s.game.parse_move(&text).is_ok(), "{text}");
+        assert!(!s.last_move.is_empty(), "the hint's squares are marked");
+        assert!(s.history.is_empty(), "a hint plays nothing");
+    }
+}
