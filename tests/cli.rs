@@ -76,10 +76,17 @@ fn match_plays_seeded_games_that_repeat() {
     let args = ["match", "ordo", "--a", "random", "--b", "random", "--games", "6", "--seed", "42"];
     let (code, first, _) = tablero(&args);
     assert_eq!(code, 0);
-    let last = first.lines().last().unwrap();
-    let nums: Vec<u32> = last.split(|c: char| !c.is_ascii_digit()).filter_map(|s| s.parse().ok()).collect();
-    assert_eq!(nums.iter().sum::<u32>(), 6, "{last}");
-    assert_eq!(tablero(&args).1, first, "the same seed plays the same games");
+    let tally = |out: &str| out.lines().find(|l| l.starts_with("a: ")).unwrap().to_string();
+    let line = tally(&first);
+    let nums: Vec<u32> = line.split(|c: char| !c.is_ascii_digit()).filter_map(|s| s.parse().ok()).collect();
+    assert_eq!(nums.iter().sum::<u32>(), 6, "{line}");
+    assert!(first.lines().last().unwrap().contains("95% interval"), "{first}");
+    assert_eq!(tally(&tablero(&args).1), line, "the same seed plays the same games");
+    // The computer opponent by level.
+    let ai = ["match", "crossings", "--a", "ai:easy", "--b", "random", "--games", "2", "--seed", "3"];
+    let (code, out, err) = tablero(&ai);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(tally(&tablero(&ai).1), tally(&out), "an AI match repeats for its seed");
     for variant in ["ordo-x", "crossings", "volterra", "volterra-free", "ctor8", "ctor10"] {
         let (code, out, err) =
             tablero(&["match", variant, "--a", "random", "--b", "random", "--games", "2", "--seed", "1"]);
