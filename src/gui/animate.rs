@@ -62,6 +62,11 @@ pub struct Tween {
 }
 
 impl Tween {
+    /// A piece put on the table: it drops from `height` above `to`.
+    pub fn falling(to: Vec3, height: f32, delay: f32, duration: f32) -> Tween {
+        Tween { from: to + Vec3::Y * height, to, delay, duration: duration.max(1e-3), elapsed: 0.0, lift: 0.0 }
+    }
+
     fn at(&self) -> Vec3 {
         let p = if self.duration <= 0.0 { 1.0 } else { ((self.elapsed - self.delay) / self.duration).clamp(0.0, 1.0) };
         let k = p * p * (3.0 - 2.0 * p);

@@ -279,14 +279,7 @@ fn plan(
                     let to = disc_pos(&layout, *at);
                     let e = spawn_disc(&mut commands, &set, Disc { cell: Some(*at), up: *side }, to + Vec3::Y * 1.5);
                     on.insert(*at, e);
-                    commands.entity(e).insert(Tween {
-                        from: to + Vec3::Y * 1.5,
-                        to,
-                        delay: cursor,
-                        duration: (DROP * f).max(1e-3),
-                        elapsed: 0.0,
-                        lift: 0.0,
-                    });
+                    commands.entity(e).insert(Tween::falling(to, 1.5, cursor, DROP * f));
                     last = cursor;
                     cursor += DROP * f * 0.6;
                 }
@@ -342,14 +335,7 @@ fn plan(
                             let to = border_pos(&layout, at);
                             let e = spawn_duplicate(&mut commands, &set, Duplicate { at, up: *s }, to + Vec3::Y * 1.5);
                             copies.insert(at, e);
-                            commands.entity(e).insert(Tween {
-                                from: to + Vec3::Y * 1.5,
-                                to,
-                                delay: last,
-                                duration: (DROP * f).max(1e-3),
-                                elapsed: 0.0,
-                                lift: 0.0,
-                            });
+                            commands.entity(e).insert(Tween::falling(to, 1.5, last, DROP * f));
                         }
                         (None, None) => {}
                     }

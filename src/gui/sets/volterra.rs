@@ -371,14 +371,7 @@ fn plan(
         for (e, to, delay, duration, lift) in tweens {
             let Ok(mut tf) = transforms.get_mut(e) else {
                 // Spawned by this plan: its transform arrives with the commands.
-                commands.entity(e).insert(Tween {
-                    from: to + Vec3::Y * 2.0,
-                    to,
-                    delay,
-                    duration: duration.max(1e-3),
-                    elapsed: 0.0,
-                    lift,
-                });
+                commands.entity(e).insert(Tween { lift, ..Tween::falling(to, 2.0, delay, duration) });
                 continue;
             };
             let from = tf.translation;
