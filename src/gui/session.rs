@@ -481,12 +481,9 @@ fn handle_commands(
             Command::TogglePlay => session.autoplay = !session.autoplay && session.replaying,
             Command::Pace => session.pace = if session.pace >= 2.0 { 0.5 } else { session.pace * 2.0 },
             Command::PlayOn => {
-                let start = session.history.first().map(|(g, _)| g.clone()).unwrap_or_else(|| session.game.clone());
-                let path = crate::record::new_game_path(&Record::new(
-                    &start,
-                    [("".into(), "".into()), ("".into(), "".into())],
-                ));
-                session.play_on(Some(path));
+                session.play_on(None);
+                let path = crate::record::new_game_path(&session.record);
+                session.save_to(path);
                 session.message = "playing on from here as a new game".into();
             }
             Command::Export => session.message = export(&session),
