@@ -47,6 +47,9 @@ impl Picker {
 
     /// The position the table shows while the move is chosen.
     pub fn shown(&self, game: &AnyGame) -> AnyGame {
+        if self.parts.is_empty() {
+            return game.clone();
+        }
         self.candidates(game)
             .first()
             .and_then(|m| game.preview(m, self.parts.len()))
