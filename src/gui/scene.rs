@@ -410,9 +410,14 @@ fn paint(
     layout: Res<Layout>,
     mut squares: Query<(&Square, &mut MeshMaterial3d<StandardMaterial>, Has<Hovered>), Without<Stone>>,
     mut stones: Query<(&Stone, &mut MeshMaterial3d<StandardMaterial>, Has<Hovered>), Without<Square>>,
+    mut targets: Local<std::collections::BTreeSet<Cell>>,
 ) {
     let Some(session) = session else { return };
-    let targets = session.picker.targets(&session.game);
+    // The targets change only with the session; hover is repainted every frame.
+    if session.is_changed() {
+        *targets = session.picker.targets(&session.game);
+    }
+    let targets = &*targets;
     let person = session.person_to_move();
     let set = if layout.variant == Variant::Crossings { 1 } else { 0 };
     for (sq, mut mat, hovered) in &mut squares {
