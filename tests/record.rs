@@ -1,16 +1,13 @@
 //! Records: every variant saved and loaded gives the same positions move by move; every kind
 //! of bad record is refused with a message naming the field or the move, and writes nothing;
 //! a writer killed at any moment leaves the old or the new complete record.
+mod common;
 
 use rand::{Rng, SeedableRng, rngs::StdRng};
 use std::path::PathBuf;
 use std::process::Command;
 use tablero::record::{self, Record};
-use tablero::rules::{AnyGame, Game, Side, Variant};
-
-fn players() -> [(String, String); 2] {
-    [("Ana".to_string(), "human".to_string()), ("Bo".to_string(), "computer:random".to_string())]
-}
+use tablero::rules::{AnyGame, Side, Variant};
 
 fn temp_dir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("tablero-record-{name}-{}", std::process::id()));
@@ -19,28 +16,16 @@ fn temp_dir(name: &str) -> PathBuf {
     d
 }
 
-/// A seeded random game: the record and every position along it.
+/// A seeded random game (CTOR with secret squares and a sand-glass): the record and every
+/// position along it.
 fn random_game(variant: Variant, seed: u64, max: usize) -> (Record, Vec<String>) {
-    let mut rng = StdRng::seed_from_u64(seed);
     let mut game = variant.initial();
     if let AnyGame::Ctor(g) = &mut game {
         g.set_secrets(Side::First, &[1, 2, 3, 4, 5]).unwrap();
         g.set_secrets(Side::Second, &[60, 61, 62, 63, 64]).unwrap();
         g.set_timer(Some(10));
     }
-    let mut rec = Record::new(&game, players());
-    let mut seen = vec![game.to_string()];
-    for _ in 0..max {
-        let moves = game.legal_moves();
-        if moves.is_empty() {
-            break;
-        }
-        let mv = moves[rng.random_range(0..moves.len())].clone();
-        game.play(&mv).unwrap();
-        rec.push(&mv.to_string(), &game);
-        seen.push(game.to_string());
-    }
-    (rec, seen)
+    common::random_record(game, seed, max)
 }
 
 #[test]

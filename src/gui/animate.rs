@@ -5,7 +5,7 @@
 use super::Screen;
 use super::scene::{Layout, Stone, cell_pos, tray_pos};
 use super::session::{Animate, Rebuild, Session};
-use crate::rules::{Cell, Effect, Game};
+use crate::rules::{Cell, Effect};
 use bevy::prelude::*;
 use std::collections::HashMap;
 
@@ -242,6 +242,5 @@ pub fn scene_matches<'a>(
     let (f, r) = shown.board_size();
     let pieces =
         (0..r).flat_map(|r| (0..f).map(move |f| Cell::new(f, r))).filter(|c| shown.piece_at(*c).is_some()).count();
-    let _ = shown.side_to_move();
     on_board == pieces
 }

@@ -376,6 +376,13 @@ fn on_out(out: On<Pointer<Out>>, mut commands: Commands) {
     }
 }
 
+/// Sets a mesh's material, touching it only when it changes (a change re-extracts it).
+pub fn repaint(mat: &mut MeshMaterial3d<StandardMaterial>, want: &Handle<StandardMaterial>) {
+    if mat.0 != *want {
+        mat.0 = want.clone();
+    }
+}
+
 /// A stone that has a ring.
 #[derive(Component)]
 struct Ringed;
@@ -433,9 +440,7 @@ fn paint(
         } else {
             &palette.light
         };
-        if mat.0 != *want {
-            mat.0 = want.clone();
-        }
+        repaint(&mut mat, want);
     }
     let side_to_move = session.game.side_to_move();
     for (stone, mut mat, hovered) in &mut stones {
@@ -445,8 +450,6 @@ fn paint(
             Some(_) if hovered && person && stone.side == side_to_move => &palette.hover[set][stone.side.index()],
             _ => &palette.stones[set][stone.side.index()],
         };
-        if mat.0 != *want {
-            mat.0 = want.clone();
-        }
+        repaint(&mut mat, want);
     }
 }

@@ -175,14 +175,7 @@ impl Session {
         let effects = self.game.play(&mv).expect("moves reach the session only from the legal list");
         self.history.push((before, mv));
         self.redo.clear();
-        self.last_move = effects
-            .iter()
-            .flat_map(|e| match e {
-                Effect::Moved { from, to } => vec![*from, *to],
-                Effect::Captured { at } => vec![*at],
-                _ => vec![],
-            })
-            .collect();
+        self.last_move = effects.iter().flat_map(cells_of).collect();
         let skip = std::mem::take(&mut self.shown_effects);
         self.picker.clear();
         self.choices.clear();
@@ -275,7 +268,7 @@ impl Session {
         let effects = self.game.play(&mv).ok()?;
         let breaks = part_breaks(&before, &mv);
         self.history.push((before, mv));
-        self.after_jump();
+        self.after_jump(effects.iter().flat_map(cells_of).collect());
         self.sync_record();
         Some(Animate { effects, skip: 0, breaks })
     }
@@ -284,7 +277,12 @@ impl Session {
         let Some((before, mv)) = self.history.pop() else { return false };
         self.game = before;
         self.redo.push(mv);
-        self.after_jump();
+        // The move now last in the history is highlighted again: replay it to find its cells.
+        let last = match self.history.last() {
+            Some((before, mv)) => before.clone().play(mv).unwrap_or_default().iter().flat_map(cells_of).collect(),
+            None => Vec::new(),
+        };
+        self.after_jump(last);
         self.sync_record();
         true
     }
@@ -293,19 +291,14 @@ impl Session {
         self.step_forward().is_some()
     }
 
-    fn after_jump(&mut self) {
+    /// After moving through the history: nothing half-chosen, the last move's cells marked.
+    fn after_jump(&mut self, last_move: Vec<Cell>) {
         self.picker.clear();
         self.choices.clear();
         self.shown_effects = 0;
         self.waited = 0.0;
         self.message.clear();
-        self.last_move = match self.history.last() {
-            Some((before, mv)) => {
-                let mut g = before.clone();
-                g.play(mv).unwrap_or_default().iter().flat_map(cells_of).collect()
-            }
-            None => Vec::new(),
-        };
+        self.last_move = last_move;
     }
 }
 

@@ -59,3 +59,24 @@ pub fn check_round_trip(game: &AnyGame) {
         assert_eq!(back.to_string(), text);
     }
 }
+
+/// A seeded random game from `start`: its record and every position along it.
+pub fn random_record(start: AnyGame, seed: u64, max: usize) -> (tablero::record::Record, Vec<String>) {
+    use rand::{Rng, SeedableRng, rngs::StdRng};
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut game = start;
+    let players = [("Ana".to_string(), "human".to_string()), ("Bo".to_string(), "computer:random".to_string())];
+    let mut rec = tablero::record::Record::new(&game, players);
+    let mut seen = vec![game.to_string()];
+    for _ in 0..max {
+        let moves = game.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let mv = moves[rng.random_range(0..moves.len())].clone();
+        game.play(&mv).unwrap();
+        rec.push(&mv.to_string(), &game);
+        seen.push(game.to_string());
+    }
+    (rec, seen)
+}

@@ -619,20 +619,7 @@ mod records {
     }
 
     fn random_record(variant: Variant, seed: u64, n: usize) -> Record {
-        use rand::{Rng, SeedableRng, rngs::StdRng};
-        let mut rng = StdRng::seed_from_u64(seed);
-        let mut game = variant.initial();
-        let mut rec = Record::new(&game, [("a".into(), "human".into()), ("b".into(), "human".into())]);
-        for _ in 0..n {
-            let moves = game.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            let mv = moves[rng.random_range(0..moves.len())].clone();
-            game.play(&mv).unwrap();
-            rec.push(&mv.to_string(), &game);
-        }
-        rec
+        crate::common::random_record(variant.initial(), seed, n).0
     }
 
     #[test]

@@ -397,9 +397,7 @@ fn paint(
         } else {
             &set.field
         };
-        if mat.0 != *want {
-            mat.0 = want.clone();
-        }
+        crate::gui::scene::repaint(&mut mat, want);
     }
 }
 

@@ -420,15 +420,11 @@ fn paint(
             Some(c) if top.get(&c) == Some(&t.level) && setup.contains(&c) && session.person_to_move() => &set.target,
             _ => &set.tiles[t.side.index()],
         };
-        if mat.0 != *want {
-            mat.0 = want.clone();
-        }
+        crate::gui::scene::repaint(&mut mat, want);
     }
     for (p, mut mat) in &mut pawns {
         let want = if selected == Some(p.cell) { &set.selected } else { &set.pawns[p.side.index()] };
-        if mat.0 != *want {
-            mat.0 = want.clone();
-        }
+        crate::gui::scene::repaint(&mut mat, want);
     }
     for (pad, mut mat) in &mut pads {
         let want = if setup.contains(&pad.0) && !top.contains_key(&pad.0) && session.person_to_move() {
@@ -436,9 +432,7 @@ fn paint(
         } else {
             &set.felt
         };
-        if mat.0 != *want {
-            mat.0 = want.clone();
-        }
+        crate::gui::scene::repaint(&mut mat, want);
     }
 }
 
