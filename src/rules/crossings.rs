@@ -379,20 +379,12 @@ impl FromStr for Crossings {
     type Err = PositionError;
     /// `crossings <board> <side> <quiet> [exact]`.
     fn from_str(s: &str) -> Result<Crossings, PositionError> {
-        let n = s.split_whitespace().count();
-        let options = if n == 5 {
-            match s.split_whitespace().nth(4) {
-                Some("exact") => Options { exact: true },
-                Some(other) => {
-                    return Err(PositionError(format!("unknown option '{other}' (the only option is exact)")));
-                }
-                None => unreachable!(),
-            }
-        } else {
-            Options::default()
+        let (text, option) = super::trailing_option(s, 4);
+        let options = match option {
+            None => Options::default(),
+            Some("exact") => Options { exact: true },
+            Some(other) => return Err(PositionError(format!("unknown option '{other}' (the only option is exact)"))),
         };
-        let text: String =
-            if n == 5 { s.split_whitespace().take(4).collect::<Vec<_>>().join(" ") } else { s.to_string() };
         let f = super::fields(&text, &["crossings"], &["board", "side", "quiet"])?;
         let cells = super::read_grid(f[1], 8, 8, ['R', 'B'], &|row| format!("rank {}", 8 - row))?;
         let mut stones = [0u64; 2];

@@ -766,21 +766,14 @@ impl FromStr for Ctor {
     type Err = PositionError;
     /// `ctor8|ctor10 <board> <side> <turn> <left> <teams> <idle> [landing=N]`.
     fn from_str(s: &str) -> Result<Ctor, PositionError> {
-        let words: Vec<&str> = s.split_whitespace().collect();
+        let (text, option) = super::trailing_option(s, 7);
         let mut options = Options::default();
-        let mut text = s.to_string();
-        if words.len() == 8 {
+        if let Some(o) = option {
             let l =
-                words[7].strip_prefix("landing=").and_then(|v| v.parse::<u8>().ok()).filter(|l| *l <= 9).ok_or_else(
-                    || {
-                        PositionError(format!(
-                            "unknown option '{}' (the only option is landing=N, N from 0 to 9)",
-                            words[7]
-                        ))
-                    },
-                )?;
+                o.strip_prefix("landing=").and_then(|v| v.parse::<u8>().ok()).filter(|l| *l <= 9).ok_or_else(|| {
+                    PositionError(format!("unknown option '{o}' (the only option is landing=N, N from 0 to 9)"))
+                })?;
             options.landing = Some(l);
-            text = words[..7].join(" ");
         }
         let f = super::fields(&text, &["ctor8", "ctor10"], &["board", "side", "turn", "left", "teams", "idle"])?;
         let n: u8 = if f[0] == "ctor8" { 8 } else { 10 };

@@ -598,6 +598,13 @@ impl Game for AnyGame {
     }
 }
 
+/// Splits off an optional option field after the `fields` fields of a position (the variant
+/// counted): the position without it, and the option's text if there is one.
+pub(crate) fn trailing_option(s: &str, fields: usize) -> (String, Option<&str>) {
+    let words: Vec<&str> = s.split_whitespace().collect();
+    if words.len() == fields + 1 { (words[..fields].join(" "), Some(words[fields])) } else { (s.to_string(), None) }
+}
+
 /// Splits a position string into its fields after checking the variant name and field count.
 pub(crate) fn fields<'a>(s: &'a str, names: &[&str], expected: &[&str]) -> Result<Vec<&'a str>, PositionError> {
     let fields: Vec<&str> = s.split_whitespace().collect();

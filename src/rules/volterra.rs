@@ -529,19 +529,14 @@ impl FromStr for Volterra {
     type Err = PositionError;
     /// `volterra|volterra-free <board> <side> [build-near-source]`.
     fn from_str(s: &str) -> Result<Volterra, PositionError> {
-        let words: Vec<&str> = s.split_whitespace().collect();
-        let mut options = Options::default();
-        let mut text = s.to_string();
-        if words.len() == 4 {
-            if words[3] != "build-near-source" {
-                return Err(PositionError(format!(
-                    "unknown option '{}' (the only option is build-near-source)",
-                    words[3]
-                )));
+        let (text, option) = super::trailing_option(s, 3);
+        let options = match option {
+            None => Options::default(),
+            Some("build-near-source") => Options { build_near_source: true },
+            Some(other) => {
+                return Err(PositionError(format!("unknown option '{other}' (the only option is build-near-source)")));
             }
-            options.build_near_source = true;
-            text = words[..3].join(" ");
-        }
+        };
         let f = super::fields(&text, &["volterra", "volterra-free"], &["board", "side"])?;
         let free = f[0] == "volterra-free";
         let ranks: Vec<&str> = f[1].split('/').collect();
