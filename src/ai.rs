@@ -1,26 +1,36 @@
-//! Computer opponents: Monte Carlo tree search (UCT) over the shared game trait, with
-//! playouts cut off at a depth and scored by a per-game evaluation. Levels are fixed playout
-//! budgets, so a level plays the same for a given seed on any machine. A CTOR player decides
-//! from its own team's view only.
+//! Computer opponents, tuned per game. Ordo, Crossings and CTOR use Monte Carlo tree search
+//! (UCT) over the shared game trait, with playouts cut off at a depth and scored by a per-game
+//! evaluation. Volterra's play is short and sharp (a turn can end the game at once), where
+//! random playouts say little: it uses alpha-beta over complete turns with an evaluation of the
+//! towers; its free setup, whose worth shows only many moves later, uses the tree search.
+//! Levels are fixed budgets of playouts or positions, never of time, so a level plays the same
+//! for a given seed on any machine. A CTOR player decides from its own team's view only.
 
+use crate::rules::volterra::{Phase, Volterra, VolterraMove};
 use crate::rules::{AnyGame, AnyMove, Cell, Game, Side};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+use std::collections::HashSet;
 
-/// A named strength: how many playouts a move gets, and how deep each one goes.
+/// A named strength: how many playouts a move gets and how deep each one goes (tree search),
+/// and how many turns ahead alpha-beta looks, within a budget of positions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Level {
     pub name: &'static str,
     pub playouts: u32,
     pub depth: u32,
+    /// Alpha-beta: turns searched (Volterra).
+    pub plies: u32,
+    /// Alpha-beta: positions searched at most; a deeper iteration that would pass it is dropped.
+    pub positions: u64,
 }
 
 /// The levels, weakest first.
 pub const LEVELS: [Level; 4] = [
-    Level { name: "easy", playouts: 48, depth: 16 },
-    Level { name: "medium", playouts: 192, depth: 24 },
-    Level { name: "hard", playouts: 768, depth: 32 },
-    Level { name: "master", playouts: 2048, depth: 40 },
+    Level { name: "easy", playouts: 48, depth: 16, plies: 1, positions: 10_000 },
+    Level { name: "medium", playouts: 192, depth: 24, plies: 2, positions: 50_000 },
+    Level { name: "hard", playouts: 768, depth: 32, plies: 3, positions: 200_000 },
+    Level { name: "master", playouts: 2048, depth: 40, plies: 4, positions: 600_000 },
 ];
 
 pub fn level(name: &str) -> Option<Level> {
@@ -84,10 +94,7 @@ pub fn evaluate(game: &AnyGame, side: Side) -> f64 {
                 + 0.3 * (g.stones(side).count_ones() as f64 - g.stones(other).count_ones() as f64)
                 + 0.05 * (advance(side) - advance(other))
         }
-        AnyGame::Volterra(g) => {
-            let weight = |s: Side| g.heights(s).iter().map(|h| (*h as f64).powi(2)).sum::<f64>();
-            0.15 * (weight(side) - weight(other))
-        }
+        AnyGame::Volterra(g) => towers(g, side),
         AnyGame::Ctor(g) => 0.15 * (g.count(side) as f64 - g.count(other) as f64),
     };
     1.0 / (1.0 + (-score).exp())
@@ -104,18 +111,51 @@ struct Node {
     mover: Side,
 }
 
+/// Volterra's towers as the final count sees them, for `side`, in tiles: the differences of
+/// the two sides' heights tallest first, each weighted half the one before (the first
+/// difference decides at the end).
+fn towers(g: &Volterra, side: Side) -> f64 {
+    let (mine, theirs) = (g.heights(side), g.heights(side.other()));
+    let at = |v: &Vec<u8>, i: usize| v.get(i).copied().unwrap_or(0) as f64;
+    (0..mine.len().max(theirs.len())).map(|i| (at(&mine, i) - at(&theirs, i)) * 0.5f64.powi(i as i32)).sum()
+}
+
+/// What a search did: the move, and how many playouts or positions it took.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Search {
+    pub mv: Option<AnyMove>,
+    pub work: u64,
+    /// "playouts" or "positions".
+    pub unit: &'static str,
+}
+
 /// The move the computer plays at `level`, from `seed`. For CTOR only the mover's own view
 /// of the game is used: the opponent's unrevealed secret squares are not seen.
 pub fn choose(game: &AnyGame, level: Level, seed: u64) -> Option<AnyMove> {
+    search(game, level, seed).mv
+}
+
+/// [`choose`], with the work it took.
+pub fn search(game: &AnyGame, level: Level, seed: u64) -> Search {
     let game = match game {
         AnyGame::Ctor(g) => AnyGame::Ctor(g.view(g.side_to_move())),
         other => other.clone(),
     };
     if game.outcome().is_some() {
-        return None;
+        return Search { mv: None, work: 0, unit: "playouts" };
     }
+    match &game {
+        AnyGame::Volterra(v) if v.phase() == Phase::Play => {
+            let (mv, work) = AlphaBeta::new(level.positions).choose(v, level.plies, seed);
+            Search { mv: mv.map(AnyMove::Volterra), work, unit: "positions" }
+        }
+        _ => Search { mv: mcts(&game, level, seed), work: level.playouts as u64, unit: "playouts" },
+    }
+}
+
+fn mcts(game: &AnyGame, level: Level, seed: u64) -> Option<AnyMove> {
     let mut rng = StdRng::seed_from_u64(seed);
-    let root_moves = candidates(&game, &mut rng);
+    let root_moves = candidates(game, &mut rng);
     if root_moves.len() == 1 {
         return root_moves.into_iter().next();
     }
@@ -180,6 +220,118 @@ pub fn choose(game: &AnyGame, level: Level, seed: u64) -> Option<AnyMove> {
         }
     }
     nodes[0].children.iter().max_by_key(|&&c| nodes[c].visits).and_then(|&c| nodes[c].mv.clone())
+}
+
+/// Alpha-beta (negamax) over complete Volterra turns. Turns that lead to the same position
+/// (a step and a build in either order often do) are searched once; inner nodes try first the
+/// replies that look best. A win counts more the sooner it comes.
+struct AlphaBeta {
+    positions: u64,
+    budget: u64,
+}
+
+/// A finished game, in tiles: more than any count of towers can reach.
+const WON: f64 = 1000.0;
+/// What each complete turn the side to move has is worth, in tiles.
+const MOBILITY: f64 = 0.02;
+/// Root moves within this many tiles of the best are equally good; the seed picks one, so
+/// that games differ.
+const NEAR: f64 = 0.05;
+
+impl AlphaBeta {
+    fn new(budget: u64) -> AlphaBeta {
+        AlphaBeta { positions: 0, budget }
+    }
+
+    /// The distinct positions after each turn of the side to move, with the turn.
+    fn children(g: &Volterra) -> Vec<(VolterraMove, Volterra)> {
+        let mut seen = HashSet::new();
+        let mut out = Vec::new();
+        for mv in g.legal_moves() {
+            let mut next = g.clone();
+            next.play_unchecked(&mv);
+            if seen.insert(next.clone()) {
+                out.push((mv, next));
+            }
+        }
+        out
+    }
+
+    /// The value of `g` for the side to move, `depth` turns ahead; `None` once over budget.
+    fn negamax(&mut self, g: &Volterra, depth: u32, mut alpha: f64, beta: f64) -> Option<f64> {
+        self.positions += 1;
+        if self.positions > self.budget {
+            return None;
+        }
+        let side = g.side_to_move();
+        if depth == 0 {
+            let turns = g.legal_moves().len();
+            if turns > 0 {
+                return Some(towers(g, side) + MOBILITY * turns as f64);
+            }
+        }
+        let mut children = Self::children(g);
+        if children.is_empty() {
+            return Some(match g.outcome().and_then(|o| o.winner) {
+                Some(w) if w == side => WON + depth as f64,
+                Some(_) => -WON - depth as f64,
+                None => 0.0,
+            });
+        }
+        if depth >= 2 {
+            // The replies that look best for us (worst for the opponent) first.
+            let mut keyed: Vec<(f64, VolterraMove, Volterra)> =
+                children.into_iter().map(|(m, n)| (towers(&n, n.side_to_move()), m, n)).collect();
+            keyed.sort_by(|a, b| a.0.total_cmp(&b.0));
+            children = keyed.into_iter().map(|(_, m, n)| (m, n)).collect();
+        }
+        let mut best = f64::NEG_INFINITY;
+        for (_, next) in &children {
+            let v = -self.negamax(next, depth - 1, -beta, -alpha)?;
+            best = best.max(v);
+            alpha = alpha.max(v);
+            if alpha >= beta {
+                break;
+            }
+        }
+        Some(best)
+    }
+
+    /// Iterative deepening to `plies` turns; the deepest iteration that fits the budget
+    /// decides, among its turns within [`NEAR`] of the best, by the seed.
+    fn choose(&mut self, g: &Volterra, plies: u32, seed: u64) -> (Option<VolterraMove>, u64) {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut root: Vec<(f64, VolterraMove, Volterra)> =
+            Self::children(g).into_iter().map(|(m, n)| (-towers(&n, n.side_to_move()), m, n)).collect();
+        let mut decided: Vec<VolterraMove> = Vec::new();
+        'deepen: for depth in 1..=plies.max(1) {
+            root.sort_by(|a, b| b.0.total_cmp(&a.0));
+            let mut best = f64::NEG_INFINITY;
+            let mut values = Vec::with_capacity(root.len());
+            for (_, _, next) in &root {
+                // A window just below the best so far: turns near it get exact values.
+                match self.negamax(next, depth - 1, f64::NEG_INFINITY, -(best - NEAR)) {
+                    Some(v) => {
+                        best = best.max(-v);
+                        values.push(-v);
+                    }
+                    None if decided.is_empty() && depth == 1 => {
+                        values.push(f64::NEG_INFINITY);
+                    }
+                    None => break 'deepen,
+                }
+            }
+            for (entry, v) in root.iter_mut().zip(values) {
+                entry.0 = v;
+            }
+            decided = root.iter().filter(|e| e.0 >= best - NEAR).map(|e| e.1).collect();
+        }
+        if decided.is_empty() {
+            decided = root.iter().map(|e| e.1).collect();
+        }
+        let mv = (!decided.is_empty()).then(|| decided[rng.random_range(0..decided.len())]);
+        (mv, self.positions.min(self.budget))
+    }
 }
 
 /// The cells a move changes, for showing a hint.

@@ -57,20 +57,23 @@ pub fn run(quick: bool, out: &mut dyn Write) -> std::io::Result<()> {
             positions.iter().take(take).map(|g| g.perft(2)).sum()
         })?;
     }
-    // The computer opponent: playouts a second, one move from each initial position.
+    // The computer opponent: playouts (or alpha-beta positions) a second, one move from each
+    // initial position.
     let level = if quick { crate::ai::LEVELS[0] } else { crate::ai::LEVELS[3] };
     for variant in Variant::ALL {
         let start = variant.initial();
         let t = Instant::now();
-        let mv = crate::ai::choose(&start, level, 1);
+        let search = crate::ai::search(&start, level, 1);
         let secs = t.elapsed().as_secs_f64().max(1e-9);
         writeln!(
             out,
-            "{:<40} {:>12} playouts {secs:>8.3} s {:>10.0} playouts/s  ({})",
+            "{:<40} {:>12} {:<9} {secs:>8.3} s {:>10.0} {}/s  ({})",
             format!("{variant} ai:{} one move", level.name),
-            level.playouts,
-            level.playouts as f64 / secs,
-            mv.map(|m| m.to_string()).unwrap_or_default()
+            search.work,
+            search.unit,
+            search.work as f64 / secs,
+            search.unit,
+            search.mv.map(|m| m.to_string()).unwrap_or_default()
         )?;
     }
     Ok(())

@@ -215,15 +215,26 @@ fn run_match(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
     writeln!(out, "{variant}: {a} (a) vs {b} (b), {games} games, seed {seed}, sides alternating")?;
     writeln!(out, "a: {wins} wins, {draws} draws, {losses} losses")?;
     let n = games.max(1) as f64;
-    let p = (wins as f64 + draws as f64 / 2.0) / n;
-    let half = 1.96 * (p * (1.0 - p) / n).sqrt();
+    let share = |k: f64| k / n * 100.0;
+    let (low, high) = wilson(wins as f64, n);
     writeln!(
         out,
-        "a's score {:.1}% (95% interval {:.1}% to {:.1}%), {:.1} s",
-        p * 100.0,
-        ((p - half) * 100.0).max(0.0),
-        ((p + half) * 100.0).min(100.0),
+        "a's wins {:.1}% (95% interval {:.1}% to {:.1}%), score with draws as half {:.1}%, {:.1} s",
+        share(wins as f64),
+        low * 100.0,
+        high * 100.0,
+        share(wins as f64 + draws as f64 / 2.0),
         started.elapsed().as_secs_f64()
     )?;
     Ok(())
+}
+
+/// The 95% Wilson score interval of a proportion of `k` in `n`: unlike the normal
+/// approximation it stays inside [0, 1] and does not shrink to a point at 0 or n.
+pub fn wilson(k: f64, n: f64) -> (f64, f64) {
+    let z = 1.96f64;
+    let p = k / n;
+    let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+    let half = z / (1.0 + z * z / n) * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
+    ((centre - half).max(0.0), (centre + half).min(1.0))
 }

@@ -45,3 +45,78 @@ fn a_finished_game_has_no_move() {
     assert!(won.outcome().is_some());
     assert!(ai::choose(&won, LEVELS[3], 1).is_none());
 }
+
+/// Every position of some seeded random Volterra games.
+fn volterra_positions(games: u64) -> Vec<AnyGame> {
+    use rand::SeedableRng;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+    let mut out = Vec::new();
+    for _ in 0..games {
+        let mut g = Variant::Volterra.initial();
+        while let Some(mv) = g.random_move(&mut rng) {
+            out.push(g.clone());
+            g.play_unchecked(&mv);
+        }
+    }
+    out
+}
+
+fn ends_with(game: &AnyGame, mv: &tablero::rules::AnyMove) -> Option<Option<Side>> {
+    let mut next = game.clone();
+    next.play_unchecked(mv);
+    next.outcome().map(|o| o.winner)
+}
+
+#[test]
+fn volterra_takes_a_winning_turn_and_avoids_one_that_loses_at_once() {
+    let positions = volterra_positions(60);
+    let (mut wins_seen, mut traps_seen) = (0, 0);
+    for (i, game) in positions.iter().enumerate() {
+        let me = game.side_to_move();
+        let moves = game.legal_moves();
+        let winning: Vec<_> = moves.iter().filter(|m| ends_with(game, m) == Some(Some(me))).collect();
+        // A turn loses at once when the opponent then has a turn that ends the game won.
+        let loses = |m: &tablero::rules::AnyMove| {
+            let mut next = game.clone();
+            next.play_unchecked(m);
+            next.outcome().map(|o| o.winner) == Some(Some(me.other()))
+                || (next.outcome().is_none()
+                    && next.legal_moves().iter().any(|r| ends_with(&next, r) == Some(Some(me.other()))))
+        };
+        if !winning.is_empty() {
+            wins_seen += 1;
+            for level in &LEVELS[..2] {
+                let mv = ai::choose(game, *level, i as u64).unwrap();
+                assert!(winning.contains(&&mv), "{}: {game} has a winning turn, it played {mv}", level.name);
+            }
+        } else if moves.iter().any(|m| loses(m)) && moves.iter().any(|m| !loses(m)) {
+            traps_seen += 1;
+            let mv = ai::choose(game, LEVELS[1], i as u64).unwrap();
+            assert!(!loses(&mv), "medium walked into a lost game in {game} with {mv}");
+        }
+    }
+    assert!(wins_seen >= 10 && traps_seen >= 10, "too few cases: {wins_seen} wins, {traps_seen} traps");
+}
+
+#[test]
+fn volterra_search_stays_within_its_budget_and_repeats() {
+    let game: AnyGame = "volterra D,L,D,L/L,D,L,D/D,Ll,Dd,L/L,D,L,D/D,L,D,L l".parse().unwrap();
+    for level in &LEVELS[..3] {
+        let a = ai::search(&game, *level, 5);
+        assert_eq!(a.unit, "positions");
+        assert!(a.work > 0 && a.work <= level.positions, "{}: {} positions", level.name, a.work);
+        assert_eq!(ai::search(&game, *level, 5), a, "{}: the same seed, the same search", level.name);
+    }
+    // A tight budget still answers with a legal turn (from the last search that fit).
+    let tight = tablero::ai::Level { positions: 50, ..LEVELS[3] };
+    let mv = ai::choose(&game, tight, 1).unwrap();
+    assert!(game.legal_moves().contains(&mv));
+}
+
+#[test]
+fn the_seed_varies_volterra_play_among_equal_turns() {
+    let game = Variant::Volterra.initial();
+    let moves: std::collections::HashSet<String> =
+        (0..12).map(|s| ai::choose(&game, LEVELS[1], s).unwrap().to_string()).collect();
+    assert!(moves.len() > 1, "every seed played {moves:?}");
+}

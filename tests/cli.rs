@@ -218,3 +218,16 @@ fn thousands_of_mutated_moves_fail_cleanly() {
     }
     assert!(checked >= 1000, "{checked}");
 }
+
+#[test]
+fn the_match_interval_is_wilsons() {
+    use tablero::cli::wilson;
+    // Reference values of the 95% Wilson score interval.
+    let close = |a: f64, b: f64| (a - b).abs() < 5e-4;
+    let (lo, hi) = wilson(60.0, 60.0);
+    assert!(close(lo, 0.9398) && close(hi, 1.0), "{lo} {hi}");
+    let (lo, hi) = wilson(42.0, 60.0);
+    assert!(close(lo, 0.5749) && close(hi, 0.8010), "{lo} {hi}");
+    let (lo, hi) = wilson(0.0, 20.0);
+    assert!(close(lo, 0.0) && close(hi, 0.1611), "{lo} {hi}");
+}
