@@ -11,6 +11,7 @@ use crate::rules::{AnyGame, AnyMove, Cell, Game, Side};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::collections::HashSet;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// A named strength: how many playouts a move gets and how deep each one goes (tree search),
 /// and how many turns ahead alpha-beta looks, within a budget of positions.
@@ -137,6 +138,13 @@ pub fn choose(game: &AnyGame, level: Level, seed: u64) -> Option<AnyMove> {
 
 /// [`choose`], with the work it took.
 pub fn search(game: &AnyGame, level: Level, seed: u64) -> Search {
+    search_until(game, level, seed, &AtomicBool::new(false))
+}
+
+/// [`search`] that gives up as soon as `stop` is set (the app sets it on undo or a new game,
+/// so that an abandoned search frees its core at once); what it returns then is not meant to
+/// be played.
+pub fn search_until(game: &AnyGame, level: Level, seed: u64, stop: &AtomicBool) -> Search {
     let game = match game {
         AnyGame::Ctor(g) => AnyGame::Ctor(g.view(g.side_to_move())),
         other => other.clone(),
@@ -146,18 +154,21 @@ pub fn search(game: &AnyGame, level: Level, seed: u64) -> Search {
     }
     match &game {
         AnyGame::Volterra(v) if v.phase() == Phase::Play => {
-            let (mv, work) = AlphaBeta::new(level.positions).choose(v, level.plies, seed);
+            let (mv, work) = AlphaBeta { positions: 0, budget: level.positions, stop }.choose(v, level.plies, seed);
             Search { mv: mv.map(AnyMove::Volterra), work, unit: "positions" }
         }
-        _ => Search { mv: mcts(&game, level, seed), work: level.playouts as u64, unit: "playouts" },
+        _ => {
+            let (mv, work) = mcts(&game, level, seed, stop);
+            Search { mv, work, unit: "playouts" }
+        }
     }
 }
 
-fn mcts(game: &AnyGame, level: Level, seed: u64) -> Option<AnyMove> {
+fn mcts(game: &AnyGame, level: Level, seed: u64, stop: &AtomicBool) -> (Option<AnyMove>, u64) {
     let mut rng = StdRng::seed_from_u64(seed);
     let root_moves = candidates(game, &mut rng);
     if root_moves.len() == 1 {
-        return root_moves.into_iter().next();
+        return (root_moves.into_iter().next(), 0);
     }
     let mut nodes = vec![Node {
         mv: None,
@@ -168,7 +179,12 @@ fn mcts(game: &AnyGame, level: Level, seed: u64) -> Option<AnyMove> {
         value: 0.0,
         mover: game.side_to_move().other(),
     }];
+    let mut done = 0;
     for _ in 0..level.playouts {
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+        done += 1;
         let mut state = game.clone();
         let mut at = 0;
         // Selection: descend by UCT while the node is fully expanded.
@@ -219,15 +235,16 @@ fn mcts(game: &AnyGame, level: Level, seed: u64) -> Option<AnyMove> {
             node = nodes[i].parent;
         }
     }
-    nodes[0].children.iter().max_by_key(|&&c| nodes[c].visits).and_then(|&c| nodes[c].mv.clone())
+    (nodes[0].children.iter().max_by_key(|&&c| nodes[c].visits).and_then(|&c| nodes[c].mv.clone()), done)
 }
 
 /// Alpha-beta (negamax) over complete Volterra turns. Turns that lead to the same position
 /// (a step and a build in either order often do) are searched once; inner nodes try first the
 /// replies that look best. A win counts more the sooner it comes.
-struct AlphaBeta {
+struct AlphaBeta<'a> {
     positions: u64,
     budget: u64,
+    stop: &'a AtomicBool,
 }
 
 /// A finished game, in tiles: more than any count of towers can reach.
@@ -238,11 +255,7 @@ const MOBILITY: f64 = 0.02;
 /// that games differ.
 const NEAR: f64 = 0.05;
 
-impl AlphaBeta {
-    fn new(budget: u64) -> AlphaBeta {
-        AlphaBeta { positions: 0, budget }
-    }
-
+impl AlphaBeta<'_> {
     /// The distinct positions after each turn of the side to move, with the turn.
     fn children(g: &Volterra) -> Vec<(VolterraMove, Volterra)> {
         let mut seen = HashSet::new();
@@ -259,10 +272,10 @@ impl AlphaBeta {
 
     /// The value of `g` for the side to move, `depth` turns ahead; `None` once over budget.
     fn negamax(&mut self, g: &Volterra, depth: u32, mut alpha: f64, beta: f64) -> Option<f64> {
-        self.positions += 1;
-        if self.positions > self.budget {
+        if self.positions >= self.budget || self.stop.load(Ordering::Relaxed) {
             return None;
         }
+        self.positions += 1;
         let side = g.side_to_move();
         if depth == 0 {
             let turns = g.legal_moves().len();
@@ -330,7 +343,7 @@ impl AlphaBeta {
             decided = root.iter().map(|e| e.1).collect();
         }
         let mv = (!decided.is_empty()).then(|| decided[rng.random_range(0..decided.len())]);
-        (mv, self.positions.min(self.budget))
+        (mv, self.positions)
     }
 }
 

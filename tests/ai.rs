@@ -120,3 +120,15 @@ fn the_seed_varies_volterra_play_among_equal_turns() {
         (0..12).map(|s| ai::choose(&game, LEVELS[1], s).unwrap().to_string()).collect();
     assert!(moves.len() > 1, "every seed played {moves:?}");
 }
+
+#[test]
+fn a_stopped_search_gives_up_at_once() {
+    use std::sync::atomic::AtomicBool;
+    let stop = AtomicBool::new(true);
+    for variant in [Variant::Volterra, Variant::OrdoX, Variant::Ctor10] {
+        let s = ai::search_until(&variant.initial(), LEVELS[3], 1, &stop);
+        assert!(s.work <= 1, "{variant}: {} {} after the stop", s.work, s.unit);
+        let full = ai::search(&variant.initial(), LEVELS[0], 1);
+        assert!(full.work > 1, "{variant}: an unstopped search works");
+    }
+}

@@ -607,7 +607,30 @@ fn autoplay(
 /// The computer's search in progress, off the main thread, for the position it was asked about.
 #[derive(Default)]
 pub struct Thinking {
-    task: Option<(bevy::tasks::Task<Option<AnyMove>>, String, bool)>,
+    task: Option<(SearchTask, String, bool)>,
+}
+
+/// A search on the task pool. Dropping it (undo, a new game, leaving the table) tells the
+/// search to stop, so its core is free at once.
+pub struct SearchTask {
+    task: bevy::tasks::Task<Option<AnyMove>>,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl SearchTask {
+    fn start(game: AnyGame, level: crate::ai::Level, seed: u64) -> SearchTask {
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let flag = stop.clone();
+        let task = bevy::tasks::AsyncComputeTaskPool::get()
+            .spawn(async move { crate::ai::search_until(&game, level, seed, &flag).mv });
+        SearchTask { task, stop }
+    }
+}
+
+impl Drop for SearchTask {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
 }
 
 fn computer_turn(
@@ -618,15 +641,15 @@ fn computer_turn(
     mut thinking: Local<Thinking>,
     mut animate: MessageWriter<Animate>,
 ) {
-    use bevy::tasks::{AsyncComputeTaskPool, block_on, futures_lite::future};
+    use bevy::tasks::{block_on, futures_lite::future};
     let Some(mut session) = session else {
         thinking.task = None;
         return;
     };
     // A finished search plays (or hints) only if the position is still the one it was for:
     // an undo or a new game meanwhile simply drops it.
-    if let Some((task, for_position, hint)) = &mut thinking.task
-        && let Some(result) = block_on(future::poll_once(task))
+    if let Some((search, for_position, hint)) = &mut thinking.task
+        && let Some(result) = block_on(future::poll_once(&mut search.task))
     {
         let (still, hint) = (*for_position == session.game.to_string(), *hint);
         thinking.task = None;
@@ -644,7 +667,7 @@ fn computer_turn(
     }
     if let Some((_, for_position, _)) = &thinking.task {
         if *for_position != session.game.to_string() {
-            thinking.task = None; // dropping a task cancels it
+            thinking.task = None; // dropping the search stops it
         }
         return;
     }
@@ -653,9 +676,7 @@ fn computer_turn(
         let game = session.game.clone();
         let key = game.to_string();
         let seed = session.history.len() as u64 ^ 0x41;
-        let task =
-            AsyncComputeTaskPool::get().spawn(async move { crate::ai::choose(&game, crate::ai::LEVELS[2], seed) });
-        thinking.task = Some((task, key, true));
+        thinking.task = Some((SearchTask::start(game, crate::ai::LEVELS[2], seed), key, true));
         return;
     }
     if !tweens.is_empty() || !session.computer_to_move() {
@@ -679,8 +700,7 @@ fn computer_turn(
             let seed = session.history.len() as u64;
             let level = crate::ai::LEVELS[l];
             session.message = format!("the computer ({}) is thinking...", level.name);
-            let task = AsyncComputeTaskPool::get().spawn(async move { crate::ai::choose(&game, level, seed) });
-            thinking.task = Some((task, key, false));
+            thinking.task = Some((SearchTask::start(game, level, seed), key, false));
         }
         PlayerKind::Person => {}
     }
