@@ -270,6 +270,35 @@ pub fn bench_table(frames: usize, out: &mut dyn std::io::Write) -> Result<(), St
     let moves = headless.world().resource::<Session>().history.len();
     let (mean, p95, _) = stats(ecs);
     writeln!(out, "ECS update without rendering (Ordo, random players): {mean:.3} ms mean, {p95:.3} ms p95 over {frames} frames ({moves} moves played)").map_err(io)?;
+    // The computer (master) thinking about Ordo X's first move off the main thread: frames go
+    // on, without and with rendering.
+    let ordo_x = crate::rules::Variant::OrdoX.initial();
+    let computer_first = [PlayerKind::Ai(crate::ai::LEVELS.len() - 1), PlayerKind::Person];
+    let thinking = |frame: &mut dyn FnMut() -> bool| {
+        let started = Instant::now();
+        let mut ms = Vec::new();
+        while started.elapsed().as_secs() < 120 {
+            let t = Instant::now();
+            let played = frame();
+            ms.push(t.elapsed().as_secs_f64() * 1e3);
+            if played {
+                break;
+            }
+        }
+        (ms.len(), started.elapsed().as_secs_f64(), stats(ms))
+    };
+    let mut app = headless_app(ordo_x.clone(), computer_first);
+    let (n, secs, (mean, p95, max)) = thinking(&mut || {
+        app.update();
+        !app.world().resource::<Session>().history.is_empty()
+    });
+    writeln!(out, "ECS update while the computer (master) thinks about Ordo X's first move: {n} frames in {secs:.1} s until it played, {mean:.3} ms mean, {p95:.3} ms p95, {max:.3} ms slowest").map_err(io)?;
+    let mut view = Offscreen::new(ordo_x, computer_first, 1280, 720)?;
+    let (n, secs, (mean, p95, max)) = thinking(&mut || {
+        view.frame();
+        !view.app.world().resource::<Session>().history.is_empty()
+    });
+    writeln!(out, "frame at 1280x720 while the computer (master) thinks about Ordo X's first move: {n} frames in {secs:.1} s, {mean:.1} ms mean, {p95:.1} ms p95, {max:.1} ms slowest").map_err(io)?;
     let full_ctor: AnyGame = format!("ctor10 {} w 60 P2M2L1 1v1 0", ["BWBWBWBWBW", "WBWBWBWBWB"].repeat(5).join("/"))
         .parse()
         .map_err(|e: crate::rules::PositionError| e.to_string())?;
