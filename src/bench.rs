@@ -1,5 +1,6 @@
 //! Perft speed of every variant, for `tablero bench` and `cargo bench`: from the initial
-//! position and over the fixture positions bundled with the crate.
+//! position and over the fixture positions bundled with the crate; the computer opponent's
+//! speed; and (`tablero bench --ai`) its answer times over whole games.
 
 use crate::rules::{AnyGame, Game, Variant};
 use std::io::Write;
@@ -74,6 +75,48 @@ pub fn run(quick: bool, out: &mut dyn Write) -> std::io::Result<()> {
             search.work as f64 / secs,
             search.unit,
             search.mv.map(|m| m.to_string()).unwrap_or_default()
+        )?;
+    }
+    Ok(())
+}
+
+/// The strongest level's answer times over one seeded game per variant (master against
+/// master): moves, mean, 95th percentile and slowest, and its work per second.
+pub fn ai_answers(out: &mut dyn Write) -> std::io::Result<()> {
+    let level = crate::ai::LEVELS[crate::ai::LEVELS.len() - 1];
+    for variant in Variant::ALL {
+        let mut game = variant.initial();
+        let mut secs = Vec::new();
+        // Work and time per unit (volterra-free searches its setup by playouts, then positions).
+        let mut rates: Vec<(&str, u64, f64)> = Vec::new();
+        while game.outcome().is_none() && secs.len() < 400 {
+            let t = Instant::now();
+            let search = crate::ai::search(&game, level, secs.len() as u64);
+            let took = t.elapsed().as_secs_f64();
+            secs.push(took);
+            match rates.iter_mut().find(|r| r.0 == search.unit) {
+                Some(r) => (r.1, r.2) = (r.1 + search.work, r.2 + took),
+                None => rates.push((search.unit, search.work, took)),
+            }
+            let Some(mv) = search.mv else { break };
+            game.play_unchecked(&mv);
+        }
+        let total: f64 = secs.iter().sum();
+        secs.sort_by(|a, b| a.total_cmp(b));
+        let n = secs.len().max(1);
+        writeln!(
+            out,
+            "{:<24} {:>4} moves  {:>7.3} s mean  {:>7.3} s p95  {:>7.3} s slowest  {}",
+            format!("{variant} ai:{}", level.name),
+            secs.len(),
+            total / n as f64,
+            secs.get(n * 95 / 100).or(secs.last()).copied().unwrap_or(0.0),
+            secs.last().copied().unwrap_or(0.0),
+            rates
+                .iter()
+                .map(|(u, w, t)| format!("{:.0} {u}/s", *w as f64 / t.max(1e-9)))
+                .collect::<Vec<_>>()
+                .join(", "),
         )?;
     }
     Ok(())

@@ -32,6 +32,7 @@ usage:
                                              (levels: easy, medium, hard, master)
   tablero check <record.json>                replays a record: the final position and the result
   tablero bench [--quick]                    perft speed of every variant (nodes per second)
+  tablero bench --ai                         how long the strongest level takes per move, over a game
   tablero screenshot \"<position>\" --out <file.png> [--size WxH]   renders a position off-screen
   tablero bench-table [--frames N]           frame time and memory of the 3D table
   tablero [play \"<position>\"]                opens the 3D table (the menu, or that position)
@@ -90,14 +91,12 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
                 None => writeln!(out, "unfinished after {} moves", record.moves.len())?,
             }
         }
-        "bench" => {
-            let quick = match rest {
-                [] => false,
-                [flag] if flag == "--quick" => true,
-                _ => return Err(arity("bench", "nothing, or --quick")),
-            };
-            bench::run(quick, out)?;
-        }
+        "bench" => match rest {
+            [] => bench::run(false, out)?,
+            [flag] if flag == "--quick" => bench::run(true, out)?,
+            [flag] if flag == "--ai" => bench::ai_answers(out)?,
+            _ => return Err(arity("bench", "nothing, --quick or --ai")),
+        },
         "help" | "--help" | "-h" => writeln!(out, "{USAGE}")?,
         other => {
             return Err(CliError(format!("unknown command '{other}' (tablero help lists the commands)")));

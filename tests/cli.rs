@@ -118,6 +118,7 @@ fn bad_input_is_one_line_and_exit_status_2() {
     assert_error(&["play", CROSSINGS, "a2xa3"], "a single stone never captures");
     assert_error(&["perft", ORDO, "deep"], "depth 'deep' is not a whole number");
     assert_error(&["perft", ORDO], "'perft' takes a position string");
+    assert_error(&["bench", "--fast"], "'bench' takes nothing, --quick or --ai");
     assert_error(
         &["match", "ordo", "--a", "random", "--b", "wizard", "--games", "1", "--seed", "1"],
         "unknown player 'wizard'",
