@@ -256,3 +256,31 @@ fn soak_classic() {
 fn soak_x() {
     soak(Rules::X, 1000, 11);
 }
+
+#[test]
+fn the_game_is_over_exactly_when_no_move_is_left() {
+    // `outcome` stops at the first legal move it finds; it must agree with the full count,
+    // in every fixture position and after every move of seeded games (blocked ends included).
+    let mut positions: Vec<AnyGame> = ["ordo_classic.tsv", "ordo_x.tsv"]
+        .iter()
+        .flat_map(|f| fixture(f))
+        .map(|r| r.position.parse().unwrap())
+        .collect();
+    let mut rng = StdRng::seed_from_u64(11);
+    for start in [tablero::rules::Variant::Ordo.initial(), tablero::rules::Variant::OrdoX.initial()] {
+        for _ in 0..60 {
+            let mut g = start.clone();
+            while let Some(mv) = g.random_move(&mut rng) {
+                g.play_unchecked(&mv);
+                positions.push(g.clone());
+            }
+        }
+    }
+    let mut ends = 0;
+    for g in &positions {
+        let moves = g.count_moves();
+        assert_eq!(g.outcome().is_some(), moves == 0, "{g}");
+        ends += g.outcome().is_some() as usize;
+    }
+    assert!(ends >= 100, "only {ends} finished positions");
+}

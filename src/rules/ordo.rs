@@ -469,6 +469,25 @@ impl Ordo {
         }
     }
 
+    /// Whether the side to move has a legal move: [`Self::count`] > 0, stopping at the first
+    /// (the outcome is asked after every move of a playout).
+    fn has_move(&self) -> bool {
+        if self.finished().is_some() {
+            return false;
+        }
+        match self.rules {
+            Rules::Classic => !self.steps(Kind::Classic).is_empty(),
+            Rules::X => {
+                !self.steps(Kind::Forward).is_empty()
+                    || self.steps(Kind::Sideways).iter().any(|step| {
+                        let mut next = self.clone();
+                        next.apply_step(step);
+                        next.pieces(self.side.other()) == 0 || !next.steps(Kind::Forward).is_empty()
+                    })
+            }
+        }
+    }
+
     /// The legal moves that match `wanted` apart from tie choices: generates only the turns
     /// that begin with its first step.
     fn turns_like(&self, wanted: &OrdoMove) -> Vec<OrdoMove> {
@@ -661,7 +680,7 @@ impl Game for Ordo {
         if let Some(o) = self.finished() {
             return Some(o);
         }
-        if self.count() == 0 {
+        if !self.has_move() {
             let reason = if self.rules == Rules::Classic && self.is_disconnected() {
                 Reason::NoReconnection
             } else {
