@@ -250,7 +250,7 @@ struct AlphaBeta<'a> {
 /// A finished game, in tiles: more than any count of towers can reach.
 const WON: f64 = 1000.0;
 /// What each complete turn the side to move has is worth, in tiles.
-const MOBILITY: f64 = 0.02;
+const MOBILITY: f64 = 0.01;
 /// Root moves within this many tiles of the best are equally good; the seed picks one, so
 /// that games differ.
 const NEAR: f64 = 0.05;
