@@ -13,8 +13,9 @@ use rand::{Rng, SeedableRng};
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// A named strength: how many playouts a move gets and how deep each one goes (tree search),
-/// and how many turns ahead alpha-beta looks, within a budget of positions.
+/// A named strength: how many playouts a move gets and how deep each one goes (tree search);
+/// how many turns ahead alpha-beta looks, within a budget of positions, and how far below the
+/// best a turn may be and still be played (the seed chooses among those).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Level {
     pub name: &'static str,
@@ -24,14 +25,20 @@ pub struct Level {
     pub plies: u32,
     /// Alpha-beta: positions searched at most; a deeper iteration that would pass it is dropped.
     pub positions: u64,
+    /// Alpha-beta: turns within this many hundredths of a tile of the best are played alike.
+    /// Easy's ten tiles make it play almost at random, except that it never misses a turn
+    /// that wins at once and never plays one that loses at once.
+    pub slack: u32,
 }
 
-/// The levels, weakest first.
+/// The levels, weakest first. Volterra's gaps between depths are uneven (four turns ahead
+/// beats three only about 65% of the time, two beats one about 85%), so its levels are one
+/// turn ahead played loosely, one turn, two turns, and four turns.
 pub const LEVELS: [Level; 4] = [
-    Level { name: "easy", playouts: 48, depth: 16, plies: 1, positions: 10_000 },
-    Level { name: "medium", playouts: 192, depth: 24, plies: 2, positions: 50_000 },
-    Level { name: "hard", playouts: 768, depth: 32, plies: 3, positions: 200_000 },
-    Level { name: "master", playouts: 2048, depth: 40, plies: 4, positions: 600_000 },
+    Level { name: "easy", playouts: 48, depth: 16, plies: 1, positions: 10_000, slack: 1000 },
+    Level { name: "medium", playouts: 192, depth: 24, plies: 1, positions: 10_000, slack: 5 },
+    Level { name: "hard", playouts: 768, depth: 32, plies: 2, positions: 50_000, slack: 5 },
+    Level { name: "master", playouts: 2048, depth: 40, plies: 4, positions: 600_000, slack: 5 },
 ];
 
 pub fn level(name: &str) -> Option<Level> {
@@ -154,7 +161,9 @@ pub fn search_until(game: &AnyGame, level: Level, seed: u64, stop: &AtomicBool) 
     }
     match &game {
         AnyGame::Volterra(v) if v.phase() == Phase::Play => {
-            let (mv, work) = AlphaBeta { positions: 0, budget: level.positions, stop }.choose(v, level.plies, seed);
+            let near = level.slack as f64 / 100.0;
+            let (mv, work) =
+                AlphaBeta { positions: 0, budget: level.positions, near, stop }.choose(v, level.plies, seed);
             Search { mv: mv.map(AnyMove::Volterra), work, unit: "positions" }
         }
         _ => {
@@ -244,6 +253,8 @@ fn mcts(game: &AnyGame, level: Level, seed: u64, stop: &AtomicBool) -> (Option<A
 struct AlphaBeta<'a> {
     positions: u64,
     budget: u64,
+    /// Root turns within this many tiles of the best are equally good; the seed picks one.
+    near: f64,
     stop: &'a AtomicBool,
 }
 
@@ -251,9 +262,6 @@ struct AlphaBeta<'a> {
 const WON: f64 = 1000.0;
 /// What each complete turn the side to move has is worth, in tiles.
 const MOBILITY: f64 = 0.01;
-/// Root moves within this many tiles of the best are equally good; the seed picks one, so
-/// that games differ.
-const NEAR: f64 = 0.05;
 
 impl AlphaBeta<'_> {
     /// The distinct positions after each turn of the side to move, with the turn.
@@ -311,7 +319,7 @@ impl AlphaBeta<'_> {
     }
 
     /// Iterative deepening to `plies` turns; the deepest iteration that fits the budget
-    /// decides, among its turns within [`NEAR`] of the best, by the seed.
+    /// decides, among its turns within `near` of the best, by the seed.
     fn choose(&mut self, g: &Volterra, plies: u32, seed: u64) -> (Option<VolterraMove>, u64) {
         let mut rng = StdRng::seed_from_u64(seed);
         let mut root: Vec<(f64, VolterraMove, Volterra)> =
@@ -323,7 +331,7 @@ impl AlphaBeta<'_> {
             let mut values = Vec::with_capacity(root.len());
             for (_, _, next) in &root {
                 // A window just below the best so far: turns near it get exact values.
-                match self.negamax(next, depth - 1, f64::NEG_INFINITY, -(best - NEAR)) {
+                match self.negamax(next, depth - 1, f64::NEG_INFINITY, -(best - self.near)) {
                     Some(v) => {
                         best = best.max(-v);
                         values.push(-v);
@@ -337,7 +345,7 @@ impl AlphaBeta<'_> {
             for (entry, v) in root.iter_mut().zip(values) {
                 entry.0 = v;
             }
-            decided = root.iter().filter(|e| e.0 >= best - NEAR).map(|e| e.1).collect();
+            decided = root.iter().filter(|e| e.0 >= best - self.near).map(|e| e.1).collect();
         }
         if decided.is_empty() {
             decided = root.iter().map(|e| e.1).collect();

@@ -85,14 +85,15 @@ fn volterra_takes_a_winning_turn_and_avoids_one_that_loses_at_once() {
         };
         if !winning.is_empty() {
             wins_seen += 1;
-            for level in &LEVELS[..2] {
+            for level in &LEVELS[..3] {
                 let mv = ai::choose(game, *level, i as u64).unwrap();
                 assert!(winning.contains(&&mv), "{}: {game} has a winning turn, it played {mv}", level.name);
             }
         } else if moves.iter().any(|m| loses(m)) && moves.iter().any(|m| !loses(m)) {
             traps_seen += 1;
-            let mv = ai::choose(game, LEVELS[1], i as u64).unwrap();
-            assert!(!loses(&mv), "medium walked into a lost game in {game} with {mv}");
+            // Hard looks two turns ahead: its own and the reply.
+            let mv = ai::choose(game, LEVELS[2], i as u64).unwrap();
+            assert!(!loses(&mv), "hard walked into a lost game in {game} with {mv}");
         }
     }
     assert!(wins_seen >= 10 && traps_seen >= 10, "too few cases: {wins_seen} wins, {traps_seen} traps");
