@@ -6,6 +6,7 @@
 //! Levels are fixed budgets of playouts or positions, never of time, so a level plays the same
 //! for a given seed on any machine. A CTOR player decides from its own team's view only.
 
+use crate::rules::ordo::Rules;
 use crate::rules::volterra::{Phase, Volterra, VolterraMove};
 use crate::rules::{AnyGame, AnyMove, Cell, Game, Side};
 use rand::rngs::StdRng;
@@ -29,25 +30,31 @@ pub struct Level {
     /// Easy's ten tiles make it play almost at random, except that it never misses a turn
     /// that wins at once and never plays one that loses at once.
     pub slack: u32,
+    /// Ordo X: how many root turns the tree search considers, the best-looking one turn ahead;
+    /// 0 for a seeded sample, as at deeper nodes.
+    pub width: usize,
 }
 
 /// The levels, weakest first. Volterra's gaps between depths are uneven (four turns ahead
 /// beats three only about 65% of the time, two beats one about 85%), so its levels are one
 /// turn ahead played loosely, one turn, two turns, and four turns.
 pub const LEVELS: [Level; 4] = [
-    Level { name: "easy", playouts: 48, depth: 16, plies: 1, positions: 10_000, slack: 1000 },
-    Level { name: "medium", playouts: 192, depth: 24, plies: 1, positions: 10_000, slack: 5 },
-    Level { name: "hard", playouts: 768, depth: 32, plies: 2, positions: 50_000, slack: 5 },
-    Level { name: "master", playouts: 2048, depth: 40, plies: 4, positions: 600_000, slack: 5 },
+    Level { name: "easy", playouts: 48, depth: 16, plies: 1, positions: 10_000, slack: 1000, width: 0 },
+    Level { name: "medium", playouts: 192, depth: 24, plies: 1, positions: 10_000, slack: 5, width: 32 },
+    Level { name: "hard", playouts: 768, depth: 32, plies: 2, positions: 50_000, slack: 5, width: 32 },
+    Level { name: "master", playouts: 2048, depth: 40, plies: 4, positions: 600_000, slack: 5, width: 32 },
 ];
 
 pub fn level(name: &str) -> Option<Level> {
     LEVELS.iter().copied().find(|l| l.name == name)
 }
 
-/// The moves the search considers: all of them, except CTOR's Landings, of which a seeded
-/// sample (they can number tens of thousands and rarely differ much).
-fn candidates(game: &AnyGame, rng: &mut StdRng) -> Vec<AnyMove> {
+/// The moves the search considers: all of them, except where there are too many for its
+/// budget. CTOR's Landings (tens of thousands, rarely much different): a seeded sample.
+/// Ordo X's turns (about 2000 at the start, sideways moves times forward ones): at the root
+/// the `width` that look best one turn ahead, deeper (and at the root when `width` is 0) a
+/// seeded sample of [`ORDO_X_SAMPLE`] drawn as the playouts draw their moves.
+fn candidates(game: &AnyGame, rng: &mut StdRng, width: usize) -> Vec<AnyMove> {
     match game {
         AnyGame::Ctor(g) => {
             let mut moves: Vec<AnyMove> = g.moves_without_landings().into_iter().map(AnyMove::Ctor).collect();
@@ -60,9 +67,38 @@ fn candidates(game: &AnyGame, rng: &mut StdRng) -> Vec<AnyMove> {
             }
             moves
         }
+        AnyGame::Ordo(g) if g.rules() == Rules::X && width > 0 => {
+            let side = game.side_to_move();
+            let mut scored: Vec<(f64, AnyMove)> = game
+                .legal_moves()
+                .into_iter()
+                .map(|mv| {
+                    let mut next = game.clone();
+                    next.play_unchecked(&mv);
+                    // A seeded sliver of noise orders equal turns differently from seed to seed.
+                    (evaluate(&next, side) + rng.random_range(0.0..1e-6), mv)
+                })
+                .collect();
+            scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+            scored.into_iter().take(width).map(|(_, mv)| mv).collect()
+        }
+        AnyGame::Ordo(g) if g.rules() == Rules::X => {
+            let mut moves = Vec::new();
+            for _ in 0..ORDO_X_SAMPLE {
+                if let Some(mv) = game.random_move(rng)
+                    && !moves.contains(&mv)
+                {
+                    moves.push(mv);
+                }
+            }
+            moves
+        }
         _ => game.legal_moves(),
     }
 }
+
+/// Ordo X: turns sampled at each deeper node of the tree.
+const ORDO_X_SAMPLE: usize = 24;
 
 /// A quick guess of how good the position is for `side`, in [0, 1].
 pub fn evaluate(game: &AnyGame, side: Side) -> f64 {
@@ -175,7 +211,7 @@ pub fn search_until(game: &AnyGame, level: Level, seed: u64, stop: &AtomicBool) 
 
 fn mcts(game: &AnyGame, level: Level, seed: u64, stop: &AtomicBool) -> (Option<AnyMove>, u64) {
     let mut rng = StdRng::seed_from_u64(seed);
-    let root_moves = candidates(game, &mut rng);
+    let root_moves = candidates(game, &mut rng, level.width);
     if root_moves.len() == 1 {
         return (root_moves.into_iter().next(), 0);
     }
@@ -216,7 +252,7 @@ fn mcts(game: &AnyGame, level: Level, seed: u64, stop: &AtomicBool) -> (Option<A
             let mv = nodes[at].untried.swap_remove(i);
             let mover = state.side_to_move();
             state.play_unchecked(&mv);
-            let untried = if state.outcome().is_some() { Vec::new() } else { candidates(&state, &mut rng) };
+            let untried = if state.outcome().is_some() { Vec::new() } else { candidates(&state, &mut rng, 0) };
             nodes.push(Node {
                 mv: Some(mv),
                 parent: Some(at),
