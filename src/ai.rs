@@ -1,6 +1,7 @@
 //! Computer opponents, tuned per game. Ordo, Crossings and CTOR use Monte Carlo tree search
 //! (UCT) over the shared game trait, with playouts cut off at a depth and scored by a per-game
-//! evaluation. Volterra's play is short and sharp (a turn can end the game at once), where
+//! evaluation; so do Ordo X's two lower levels, while its upper ones use a selective
+//! alpha-beta over the best-looking turns. Volterra's play is short and sharp (a turn can end the game at once), where
 //! random playouts say little: it uses alpha-beta over complete turns with an evaluation of the
 //! towers; its free setup, whose worth shows only many moves later, uses the tree search.
 //! Levels are fixed budgets of playouts or positions, never of time, so a level plays the same
@@ -31,18 +32,21 @@ pub struct Level {
     /// that wins at once and never plays one that loses at once.
     pub slack: u32,
     /// Ordo X: how many root turns the tree search considers, the best-looking one turn ahead;
-    /// 0 for a seeded sample, as at deeper nodes.
+    /// 0 for a seeded sample, as at deeper nodes. With `beam`, the turns searched at each node.
     pub width: usize,
+    /// Ordo X: turns ahead of a selective alpha-beta over the `width` best-looking turns at
+    /// each node; 0 for the tree search.
+    pub beam: u32,
 }
 
 /// The levels, weakest first. Volterra's gaps between depths are uneven (four turns ahead
 /// beats three only about 65% of the time, two beats one about 85%), so its levels are one
 /// turn ahead played loosely, one turn, two turns, and four turns.
 pub const LEVELS: [Level; 4] = [
-    Level { name: "easy", playouts: 48, depth: 16, plies: 1, positions: 10_000, slack: 1000, width: 0 },
-    Level { name: "medium", playouts: 192, depth: 24, plies: 1, positions: 10_000, slack: 5, width: 32 },
-    Level { name: "hard", playouts: 768, depth: 32, plies: 2, positions: 50_000, slack: 5, width: 32 },
-    Level { name: "master", playouts: 2048, depth: 40, plies: 4, positions: 600_000, slack: 5, width: 32 },
+    Level { name: "easy", playouts: 48, depth: 16, plies: 1, positions: 10_000, slack: 1000, width: 0, beam: 0 },
+    Level { name: "medium", playouts: 192, depth: 24, plies: 1, positions: 10_000, slack: 5, width: 32, beam: 0 },
+    Level { name: "hard", playouts: 768, depth: 32, plies: 2, positions: 50_000, slack: 5, width: 4, beam: 2 },
+    Level { name: "master", playouts: 2048, depth: 40, plies: 4, positions: 600_000, slack: 5, width: 8, beam: 3 },
 ];
 
 pub fn level(name: &str) -> Option<Level> {
@@ -80,7 +84,9 @@ fn candidates(game: &AnyGame, rng: &mut StdRng, width: usize) -> Vec<AnyMove> {
                 })
                 .collect();
             scored.sort_by(|a, b| b.0.total_cmp(&a.0));
-            scored.into_iter().take(width).map(|(_, mv)| mv).collect()
+            // A turn that wins at once is played without further thought.
+            let wins = scored.iter().take_while(|(v, _)| *v >= 1.0).count();
+            scored.into_iter().take(if wins > 0 { 1 } else { width }).map(|(_, mv)| mv).collect()
         }
         AnyGame::Ordo(g) if g.rules() == Rules::X => {
             let mut moves = Vec::new();
@@ -201,6 +207,12 @@ pub fn search_until(game: &AnyGame, level: Level, seed: u64, stop: &AtomicBool) 
             let (mv, work) =
                 AlphaBeta { positions: 0, budget: level.positions, near, stop }.choose(v, level.plies, seed);
             Search { mv: mv.map(AnyMove::Volterra), work, unit: "positions" }
+        }
+        AnyGame::Ordo(g) if g.rules() == Rules::X && level.beam > 0 => {
+            let mut beam = Beam { width: level.width, positions: 0, stop };
+            let mut rng = StdRng::seed_from_u64(seed);
+            let mv = beam.choose(&game, level.beam, &mut rng);
+            Search { mv, work: beam.positions, unit: "positions" }
         }
         _ => {
             let (mv, work) = mcts(&game, level, seed, stop);
@@ -388,6 +400,78 @@ impl AlphaBeta<'_> {
         }
         let mv = (!decided.is_empty()).then(|| decided[rng.random_range(0..decided.len())]);
         (mv, self.positions)
+    }
+}
+
+/// Ordo X's selective alpha-beta: at each node every turn is looked at one turn ahead with
+/// the evaluation, and only the `width` best are searched further. Values are the evaluation's
+/// [0, 1] for the side to move. Random playouts say little in Ordo X (most turns are
+/// sideways moves that change little); looking at the opponent's best replies says more.
+struct Beam<'a> {
+    width: usize,
+    positions: u64,
+    stop: &'a AtomicBool,
+}
+
+impl Beam<'_> {
+    /// The turns of the side to move, best-looking first, with the positions they lead to and
+    /// their value one turn ahead; ties ordered by the seed.
+    fn ordered(&mut self, game: &AnyGame, rng: &mut StdRng) -> Vec<(f64, AnyMove, AnyGame)> {
+        let side = game.side_to_move();
+        let mut out: Vec<(f64, AnyMove, AnyGame)> = game
+            .legal_moves()
+            .into_iter()
+            .map(|mv| {
+                let mut next = game.clone();
+                next.play_unchecked(&mv);
+                (evaluate(&next, side) + rng.random::<f64>() * 1e-9, mv, next)
+            })
+            .collect();
+        self.positions += out.len() as u64;
+        out.sort_by(|a, b| b.0.total_cmp(&a.0));
+        out
+    }
+
+    fn negamax(&mut self, game: &AnyGame, depth: u32, mut alpha: f64, beta: f64, rng: &mut StdRng) -> Option<f64> {
+        if self.stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        let side = game.side_to_move();
+        if depth == 0 || game.outcome().is_some() {
+            return Some(evaluate(game, side));
+        }
+        let children = self.ordered(game, rng);
+        if depth == 1 {
+            // Every turn was just looked at one turn ahead: the best of them is the value.
+            return Some(children.first().map_or(evaluate(game, side), |c| c.0));
+        }
+        let mut best = f64::NEG_INFINITY;
+        for (_, _, next) in children.into_iter().take(self.width) {
+            let v = 1.0 - self.negamax(&next, depth - 1, 1.0 - beta, 1.0 - alpha, rng)?;
+            best = best.max(v);
+            alpha = alpha.max(v);
+            if alpha >= beta {
+                break;
+            }
+        }
+        Some(best)
+    }
+
+    fn choose(&mut self, game: &AnyGame, depth: u32, rng: &mut StdRng) -> Option<AnyMove> {
+        if self.stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        let children = self.ordered(game, rng);
+        let mut best: Option<(f64, AnyMove)> = None;
+        for (_, mv, next) in children.into_iter().take(self.width.max(1)) {
+            let alpha = best.as_ref().map_or(f64::NEG_INFINITY, |b| b.0);
+            let Some(v) = self.negamax(&next, depth.max(1) - 1, f64::NEG_INFINITY, 1.0 - alpha, rng) else { break };
+            let v = 1.0 - v;
+            if best.as_ref().is_none_or(|b| v > b.0) {
+                best = Some((v, mv));
+            }
+        }
+        best.map(|b| b.1)
     }
 }
 

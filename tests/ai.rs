@@ -133,3 +133,27 @@ fn a_stopped_search_gives_up_at_once() {
         assert!(full.work > 1, "{variant}: an unstopped search works");
     }
 }
+
+#[test]
+fn ordo_x_takes_a_winning_turn() {
+    use rand::SeedableRng;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+    let mut found = 0;
+    'games: for _ in 0..40 {
+        let mut g = Variant::OrdoX.initial();
+        while let Some(mv) = g.random_move(&mut rng) {
+            let me = g.side_to_move();
+            let winning: Vec<_> = g.legal_moves().into_iter().filter(|m| ends_with(&g, m) == Some(Some(me))).collect();
+            if !winning.is_empty() {
+                found += 1;
+                for level in &LEVELS[1..3] {
+                    let chosen = ai::choose(&g, *level, found).unwrap();
+                    assert!(winning.contains(&chosen), "{}: {g} has a winning turn, it played {chosen}", level.name);
+                }
+                continue 'games;
+            }
+            g.play_unchecked(&mv);
+        }
+    }
+    assert!(found >= 10, "only {found} positions with a winning turn");
+}
