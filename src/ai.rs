@@ -73,21 +73,10 @@ fn candidates(game: &AnyGame, rng: &mut StdRng, width: usize) -> Vec<AnyMove> {
             moves
         }
         AnyGame::Ordo(g) if g.rules() == Rules::X && width > 0 => {
-            let side = game.side_to_move();
-            let mut scored: Vec<(f64, AnyMove)> = game
-                .legal_moves()
-                .into_iter()
-                .map(|mv| {
-                    let mut next = game.clone();
-                    next.play_unchecked(&mv);
-                    // A seeded sliver of noise orders equal turns differently from seed to seed.
-                    (evaluate(&next, side) + rng.random_range(0.0..1e-6), mv)
-                })
-                .collect();
-            scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+            let scored = ranked(game, || rng.random_range(0.0..1e-6));
             // A turn that wins at once is played without further thought.
-            let wins = scored.iter().take_while(|(v, _)| *v >= 1.0).count();
-            scored.into_iter().take(if wins > 0 { 1 } else { width }).map(|(_, mv)| mv).collect()
+            let wins = scored.iter().take_while(|(v, ..)| *v >= 1.0).count();
+            scored.into_iter().take(if wins > 0 { 1 } else { width }).map(|(_, mv, _)| mv).collect()
         }
         AnyGame::Ordo(g) if g.rules() == Rules::X => {
             let mut moves = Vec::new();
@@ -102,6 +91,24 @@ fn candidates(game: &AnyGame, rng: &mut StdRng, width: usize) -> Vec<AnyMove> {
         }
         _ => game.legal_moves(),
     }
+}
+
+/// Every turn of the side to move with the position it leads to, scored one turn ahead by
+/// [`evaluate`] for the mover plus a seeded sliver of `noise` (equal turns are ordered
+/// differently from seed to seed), best first.
+fn ranked(game: &AnyGame, mut noise: impl FnMut() -> f64) -> Vec<(f64, AnyMove, AnyGame)> {
+    let side = game.side_to_move();
+    let mut out: Vec<(f64, AnyMove, AnyGame)> = game
+        .legal_moves()
+        .into_iter()
+        .map(|mv| {
+            let mut next = game.clone();
+            next.play_unchecked(&mv);
+            (evaluate(&next, side) + noise(), mv, next)
+        })
+        .collect();
+    out.sort_by(|a, b| b.0.total_cmp(&a.0));
+    out
 }
 
 /// Ordo X: turns sampled at each deeper node of the tree.
@@ -334,19 +341,18 @@ impl AlphaBeta<'_> {
         }
         self.positions += 1;
         let side = g.side_to_move();
+        let finished = || match g.outcome().and_then(|o| o.winner) {
+            Some(w) if w == side => WON + depth as f64,
+            Some(_) => -WON - depth as f64,
+            None => 0.0,
+        };
         if depth == 0 {
             let turns = g.legal_moves().len();
-            if turns > 0 {
-                return Some(towers(g, side) + MOBILITY * turns as f64);
-            }
+            return Some(if turns > 0 { towers(g, side) + MOBILITY * turns as f64 } else { finished() });
         }
         let mut children = Self::children(g);
         if children.is_empty() {
-            return Some(match g.outcome().and_then(|o| o.winner) {
-                Some(w) if w == side => WON + depth as f64,
-                Some(_) => -WON - depth as f64,
-                None => 0.0,
-            });
+            return Some(finished());
         }
         if depth >= 2 {
             // The replies that look best for us (worst for the opponent) first.
@@ -418,18 +424,8 @@ impl Beam<'_> {
     /// The turns of the side to move, best-looking first, with the positions they lead to and
     /// their value one turn ahead; ties ordered by the seed.
     fn ordered(&mut self, game: &AnyGame, rng: &mut StdRng) -> Vec<(f64, AnyMove, AnyGame)> {
-        let side = game.side_to_move();
-        let mut out: Vec<(f64, AnyMove, AnyGame)> = game
-            .legal_moves()
-            .into_iter()
-            .map(|mv| {
-                let mut next = game.clone();
-                next.play_unchecked(&mv);
-                (evaluate(&next, side) + rng.random::<f64>() * 1e-9, mv, next)
-            })
-            .collect();
+        let out = ranked(game, || rng.random::<f64>() * 1e-9);
         self.positions += out.len() as u64;
-        out.sort_by(|a, b| b.0.total_cmp(&a.0));
         out
     }
 
