@@ -53,6 +53,12 @@ impl Default for MenuChoice {
 }
 
 impl MenuChoice {
+    /// The menu's "switch who plays" button: person, random, then each computer level.
+    pub fn switch_player(&mut self, side: Side) {
+        let k = &mut self.players[side.index()];
+        *k = k.next();
+    }
+
     /// The initial position of the chosen game.
     pub fn game(&self) -> AnyGame {
         let (_, variant, option) = GAMES[self.game];
@@ -141,8 +147,7 @@ fn spawn_menu(mut commands: Commands) {
                     opts.spawn(label("Players and options", 18.0));
                     for side in [Side::First, Side::Second] {
                         button(opts, format!("switch who plays side {}", side.index() + 1), move |c| {
-                            let k = &mut c.players[side.index()];
-                            *k = if *k == PlayerKind::Person { PlayerKind::Random } else { PlayerKind::Person };
+                            c.switch_player(side)
                         });
                     }
                     button(opts, "CTOR: switch team sizes".into(), |c| c.teams = (c.teams + 1) % TEAMS.len());
