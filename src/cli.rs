@@ -3,8 +3,88 @@
 
 use crate::bench;
 use crate::players;
-use crate::rules::{AnyGame, Game, Outcome, Side, Variant};
+use crate::rules::{AnyGame, Game, Outcome, Side, Variant, quote};
 use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Set by Ctrl-C (see [`stop_on_interrupt`]): long commands stop cleanly at the next check.
+pub static STOP: AtomicBool = AtomicBool::new(false);
+
+/// Makes Ctrl-C set [`STOP`] instead of killing the process, so that `perft` and `match`
+/// stop cleanly and say how far they got. A second Ctrl-C ends the process at once.
+pub fn stop_on_interrupt() {
+    let _ = ctrlc::set_handler(|| {
+        if STOP.swap(true, Ordering::Relaxed) {
+            std::process::exit(130);
+        }
+    });
+}
+
+/// Whether the command was stopped by Ctrl-C (its exit status is then 130).
+pub fn interrupted() -> bool {
+    STOP.load(Ordering::Relaxed)
+}
+
+/// The most games `match` plays in one run.
+pub const MAX_GAMES: u32 = 100_000;
+
+/// The deepest `perft` (a count that deep takes years in every variant but Volterra's end
+/// positions; progress and Ctrl-C keep it in hand).
+pub const MAX_DEPTH: u32 = 12;
+
+/// Progress of a long command on standard error: shown when standard error is a terminal or
+/// `TABLERO_PROGRESS` is set, rewritten at most twice a second, after the first second.
+pub struct Progress {
+    on: bool,
+    tty: bool,
+    started: Instant,
+    shown: Option<Instant>,
+}
+
+impl Progress {
+    pub fn new() -> Progress {
+        use std::io::IsTerminal;
+        let tty = std::io::stderr().is_terminal();
+        Progress { on: tty || std::env::var_os("TABLERO_PROGRESS").is_some(), tty, started: Instant::now(), shown: None }
+    }
+
+    /// Shows `line` if it is time to (`force`: now, the last line of a run).
+    pub fn show(&mut self, line: impl FnOnce() -> String, force: bool) {
+        let now = Instant::now();
+        let due = match self.shown {
+            None => now - self.started >= Duration::from_secs(1),
+            Some(t) => now - t >= Duration::from_millis(500),
+        };
+        if !self.on || !(due || (force && self.shown.is_some())) {
+            return;
+        }
+        self.shown = Some(now);
+        let text = format!("{} ({:.1} s)", line(), self.started.elapsed().as_secs_f64());
+        let mut err = std::io::stderr().lock();
+        let _ = if self.tty { write!(err, "\r\x1b[2K{text}") } else { writeln!(err, "{text}") };
+        let _ = err.flush();
+    }
+
+    /// Ends the progress line (on a terminal the cursor is left at the start of a new line).
+    pub fn done(&mut self) {
+        if self.tty && self.shown.is_some() {
+            let _ = writeln!(std::io::stderr());
+        }
+    }
+}
+
+impl Default for Progress {
+    fn default() -> Progress {
+        Progress::new()
+    }
+}
+
+/// `[#####.....]` for `done` of `all`.
+fn bar(done: u64, all: u64) -> String {
+    let filled = (done * 20).checked_div(all).unwrap_or(20) as usize;
+    format!("[{}{}]", "#".repeat(filled), ".".repeat(20 - filled))
+}
 
 /// A failure the user caused: printed as one line, exit status 2.
 #[derive(Debug, PartialEq, Eq)]
@@ -25,7 +105,9 @@ impl<E: std::error::Error> From<E> for CliError {
 pub const USAGE: &str = "\
 usage:
   tablero moves \"<position>\"                 every legal move, one per line
-  tablero perft \"<position>\" <depth>         the number of move sequences of that length
+  tablero perft \"<position>\" <depth> [--divide]
+                                             the number of move sequences of that length
+                                             (--divide: also the count after each first move)
   tablero play \"<position>\" <move>...        the position after the moves, and the result if the game ended
   tablero match <variant> --a <player> --b <player> --games N --seed S
                                              plays N games headless; players: random, ai:<level>
@@ -56,16 +138,16 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
             }
         }
         "perft" => {
-            let [position, depth] = rest else {
-                return Err(arity("perft", "a position string (in quotes) and a depth"));
+            let (position, depth, divide) = match rest {
+                [p, d] => (p, d, false),
+                [p, d, flag] if flag == "--divide" => (p, d, true),
+                _ => return Err(arity("perft", "a position string (in quotes), a depth and maybe --divide")),
             };
             let game = parse_position(position)?;
-            let depth: u32 = depth
-                .parse()
-                .ok()
-                .filter(|d| *d <= 12)
-                .ok_or_else(|| CliError(format!("depth '{depth}' is not a whole number from 0 to 12")))?;
-            writeln!(out, "{}", game.perft(depth))?;
+            let depth: u32 = crate::rules::number(depth).filter(|d| *d <= MAX_DEPTH).ok_or_else(|| {
+                CliError(format!("depth '{}' is not a whole number from 0 to {MAX_DEPTH}", quote(depth)))
+            })?;
+            perft(&game, depth, divide, out)?;
         }
         "play" => {
             let Some((position, moves)) = rest.split_first() else {
@@ -99,9 +181,44 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
         },
         "help" | "--help" | "-h" => writeln!(out, "{USAGE}")?,
         other => {
-            return Err(CliError(format!("unknown command '{other}' (tablero help lists the commands)")));
+            return Err(CliError(format!("unknown command '{}' (tablero help lists the commands)", quote(other))));
         }
     }
+    Ok(())
+}
+
+/// `perft`, one first move at a time: progress on standard error for long counts, the count
+/// after each first move with `divide`, and a clean stop on Ctrl-C (what was counted so far
+/// is said on standard error, nothing on standard output).
+fn perft(game: &AnyGame, depth: u32, divide: bool, out: &mut dyn Write) -> Result<(), CliError> {
+    if depth == 0 {
+        writeln!(out, "1")?;
+        return Ok(());
+    }
+    let moves = game.legal_moves();
+    let mut progress = Progress::new();
+    let mut total = 0u64;
+    for (i, mv) in moves.iter().enumerate() {
+        let mut next = game.clone();
+        next.play_unchecked(mv);
+        let Some(n) = next.perft_until(depth - 1, &STOP) else {
+            progress.done();
+            return Err(CliError(format!(
+                "perft stopped by Ctrl-C after {i} of {} first moves ({total} sequences counted so far)",
+                moves.len()
+            )));
+        };
+        total += n;
+        if divide {
+            writeln!(out, "{mv} {n}")?;
+        }
+        progress.show(|| format!("perft {depth}: {} {}/{} first moves, {total} so far", bar(i as u64 + 1, moves.len() as u64), i + 1, moves.len()), i + 1 == moves.len());
+    }
+    progress.done();
+    if divide {
+        writeln!(out)?;
+    }
+    writeln!(out, "{total}")?;
     Ok(())
 }
 
@@ -140,6 +257,9 @@ pub fn play_game(variant: Variant, a: &str, b: &str, a_first: bool, seed: u64) -
     let a_side = if a_first { Side::First } else { Side::Second };
     let mut game = variant.initial();
     for _ in 0..MATCH_PLY_LIMIT {
+        if STOP.load(Ordering::Relaxed) {
+            return Err(CliError("the game was stopped by Ctrl-C".into()));
+        }
         if let Some(outcome) = game.outcome() {
             return Ok(match outcome.winner {
                 None => Score::Draw,
@@ -163,23 +283,21 @@ fn run_match(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
     let (mut a, mut b, mut games, mut seed) = (None, None, None, None);
     let mut it = flags.iter();
     while let Some(flag) = it.next() {
-        let value = it.next().ok_or_else(|| CliError(format!("{flag} needs a value")))?;
+        let value = it.next().ok_or_else(|| CliError(format!("{} needs a value", quote(flag))))?;
         match flag.as_str() {
             "--a" => a = Some(value.clone()),
             "--b" => b = Some(value.clone()),
             "--games" => {
-                games = Some(
-                    value
-                        .parse::<u32>()
-                        .map_err(|_| CliError(format!("--games '{value}' is not a number of games")))?,
-                )
+                games = Some(crate::rules::number::<u32>(value).filter(|n| (1..=MAX_GAMES).contains(n)).ok_or_else(
+                    || CliError(format!("--games '{}' is not a number of games from 1 to {MAX_GAMES}", quote(value))),
+                )?)
             }
             "--seed" => {
-                seed = Some(
-                    value.parse::<u64>().map_err(|_| CliError(format!("--seed '{value}' is not a whole number")))?,
-                )
+                seed = Some(crate::rules::number::<u64>(value).ok_or_else(|| {
+                    CliError(format!("--seed '{}' is not a whole number (0 to {})", quote(value), u64::MAX))
+                })?)
             }
-            other => return Err(CliError(format!("unknown option '{other}' for match"))),
+            other => return Err(CliError(format!("unknown option '{}' for match", quote(other)))),
         }
     }
     let a = a.ok_or_else(|| CliError("match needs --a <player>".into()))?;
@@ -195,10 +313,40 @@ fn run_match(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
         play_game(variant, &a, &b, g % 2 == 0, seed.wrapping_add(g as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
     };
     let started = std::time::Instant::now();
+    // Tallies as games end, for the progress bar; a Ctrl-C lets the games being played finish.
+    let tally = std::sync::Mutex::new([0u32; 3]);
+    let finished = |score: &Result<Score, CliError>| {
+        if let Ok(s) = score {
+            tally.lock().unwrap_or_else(|e| e.into_inner())[*s as usize] += 1;
+        }
+    };
+    let half = |parity: u32| {
+        let mut mine = Vec::new();
+        for g in (0..games).filter(|g| g % 2 == parity) {
+            if STOP.load(Ordering::Relaxed) {
+                break;
+            }
+            let score = play(g);
+            if STOP.load(Ordering::Relaxed) {
+                break; // a game cut short by Ctrl-C is not counted
+            }
+            finished(&score);
+            mine.push((g, score));
+        }
+        mine
+    };
     let scores: Vec<Result<Score, CliError>> = std::thread::scope(|scope| {
-        let odd = scope.spawn(|| (0..games).filter(|g| g % 2 == 1).map(|g| (g, play(g))).collect::<Vec<_>>());
-        let mut all: Vec<(u32, Result<Score, CliError>)> =
-            (0..games).filter(|g| g % 2 == 0).map(|g| (g, play(g))).collect();
+        let odd = scope.spawn(|| half(1));
+        let mut progress = Progress::new();
+        let even = scope.spawn(|| half(0));
+        while !(odd.is_finished() && even.is_finished()) {
+            std::thread::sleep(Duration::from_millis(50));
+            let [w, d, l] = *tally.lock().unwrap_or_else(|e| e.into_inner());
+            let n = w + d + l;
+            progress.show(|| format!("match {} {n}/{games} games, a: {w} wins, {d} draws, {l} losses", bar(n as u64, games as u64)), false);
+        }
+        progress.done();
+        let mut all = even.join().unwrap_or_default();
         all.extend(odd.join().unwrap_or_default());
         all.sort_by_key(|(g, _)| *g);
         all.into_iter().map(|(_, s)| s).collect()
@@ -210,6 +358,12 @@ fn run_match(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
             Score::Draw => draws += 1,
             Score::Loss => losses += 1,
         }
+    }
+    if STOP.load(Ordering::Relaxed) {
+        return Err(CliError(format!(
+            "match stopped by Ctrl-C after {} of {games} games: a {wins} wins, {draws} draws, {losses} losses",
+            wins + draws + losses
+        )));
     }
     writeln!(out, "{variant}: {a} (a) vs {b} (b), {games} games, seed {seed}, sides alternating")?;
     writeln!(out, "a: {wins} wins, {draws} draws, {losses} losses")?;

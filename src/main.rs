@@ -4,9 +4,11 @@
 
 use std::process::ExitCode;
 
+/// Every error is one line on standard error (whatever text it repeats), exit status 2, or
+/// 130 when Ctrl-C stopped the command.
 fn fail(message: impl std::fmt::Display) -> ExitCode {
-    eprintln!("tablero: {message}");
-    ExitCode::from(2)
+    eprintln!("tablero: {}", tablero::rules::one_line(&message.to_string()));
+    ExitCode::from(if tablero::cli::interrupted() { 130 } else { 2 })
 }
 
 #[cfg(feature = "gui")]
@@ -15,11 +17,10 @@ fn gui_command(args: &[String]) -> Option<Result<(), String>> {
     match args {
         [] => Some(tablero::gui::run(None)),
         [cmd, position] if cmd == "play" => {
+            // Saved like every game at the table, from its first frame (`save_new_games`).
             Some(position.parse::<AnyGame>().map_err(|e| e.to_string()).and_then(|g| {
                 use tablero::gui::session::{PlayerKind, Session};
-                let mut session = Session::new(g, [PlayerKind::Person; 2], 1);
-                session.save_to(tablero::record::new_game_path(&session.record));
-                tablero::gui::run(Some(session))
+                tablero::gui::run(Some(Session::new(g, [PlayerKind::Person; 2], 1)))
             }))
         }
         [cmd, path] if cmd == "replay" => Some(
@@ -33,7 +34,7 @@ fn gui_command(args: &[String]) -> Option<Result<(), String>> {
             let frames = match rest {
                 [] => Ok(300),
                 [flag, n] if flag == "--frames" => {
-                    n.parse().ok().filter(|n| *n > 0).ok_or(format!("--frames '{n}' is not a number of frames"))
+                    n.parse().ok().filter(|n| *n > 0).ok_or(format!("--frames '{}' is not a number of frames", tablero::rules::quote(n)))
                 }
                 _ => Err("usage: tablero bench-table [--frames N]".to_string()),
             };
@@ -60,9 +61,9 @@ fn screenshot(args: &[String]) -> Result<(), String> {
                     .split_once('x')
                     .and_then(|(w, h)| Some((w.parse().ok()?, h.parse().ok()?)))
                     .filter(|(w, h): &(u32, u32)| (16..=8192).contains(w) && (16..=8192).contains(h))
-                    .ok_or_else(|| format!("--size '{value}' is not WxH, like 1280x720"))?
+                    .ok_or_else(|| format!("--size '{}' is not WxH, like 1280x720", tablero::rules::quote(value)))?
             }
-            other => return Err(format!("unknown option '{other}'; {usage}")),
+            other => return Err(format!("unknown option '{}'; {usage}", tablero::rules::quote(other))),
         }
     }
     let out = out.ok_or_else(|| format!("--out is missing; {usage}"))?;
@@ -70,7 +71,20 @@ fn screenshot(args: &[String]) -> Result<(), String> {
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    // Arguments are text: one that is not UTF-8 is refused (naming it) rather than guessed at.
+    let mut args: Vec<String> = Vec::new();
+    for (i, arg) in std::env::args_os().skip(1).enumerate() {
+        match arg.into_string() {
+            Ok(a) => args.push(a),
+            Err(raw) => {
+                return fail(format!(
+                    "argument {} ('{}') is not UTF-8 text",
+                    i + 1,
+                    tablero::rules::quote(&raw.to_string_lossy())
+                ));
+            }
+        }
+    }
     #[cfg(feature = "gui")]
     if let Some(result) = gui_command(&args) {
         return match result {
@@ -83,8 +97,9 @@ fn main() -> ExitCode {
             "this build has no 3D table (built without the gui feature); tablero help lists the headless commands",
         );
     }
+    tablero::cli::stop_on_interrupt();
     let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut out = std::io::LineWriter::new(stdout.lock());
     match tablero::cli::run(&args, &mut out) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

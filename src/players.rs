@@ -55,7 +55,11 @@ pub fn by_name(name: &str, seed: u64) -> Result<Box<dyn Player + Send>, String> 
         "random" => Ok(Box::new(RandomPlayer::new(seed))),
         other => match other.strip_prefix("ai:").and_then(crate::ai::level) {
             Some(level) => Ok(Box::new(AiPlayer::new(level, seed))),
-            None => Err(format!("unknown player '{other}' (available: random, ai:{})", levels.join(", ai:"))),
+            None => Err(format!(
+                "unknown player '{}' (available: random, ai:{})",
+                crate::rules::quote(other),
+                levels.join(", ai:")
+            )),
         },
     }
 }

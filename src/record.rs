@@ -10,6 +10,41 @@ use std::time::{SystemTime, UNIX_EPOCH};
 /// The record format this tablero writes and reads.
 pub const FORMAT: u32 = 1;
 
+/// The largest record file tablero reads: 16 MiB, about 300 000 moves. Anything larger is
+/// refused before it is read.
+pub const MAX_RECORD_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Who a record's player is, from its `kind` field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// `human`
+    Human,
+    /// `computer:random`: the seeded random mover.
+    Random,
+    /// `ai:<level>`: the computer opponent at a level (an index into `ai::LEVELS`).
+    Ai(usize),
+}
+
+impl Kind {
+    /// Reads a player kind as records write it.
+    pub fn parse(kind: &str) -> Option<Kind> {
+        match kind {
+            "human" => Some(Kind::Human),
+            "computer:random" => Some(Kind::Random),
+            other => other.strip_prefix("ai:").and_then(|n| crate::ai::LEVELS.iter().position(|l| l.name == n)).map(Kind::Ai),
+        }
+    }
+
+    /// The kind as records write it.
+    pub fn name(self) -> String {
+        match self {
+            Kind::Human => "human".into(),
+            Kind::Random => "computer:random".into(),
+            Kind::Ai(l) => format!("ai:{}", crate::ai::LEVELS[l].name),
+        }
+    }
+}
+
 /// Who played a side: a name and a kind (`human`, `computer:random`, `ai:<level>`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -128,6 +163,13 @@ impl Record {
 
     /// Reads a record, checking its shape (not yet its moves: see [`Record::replay`]).
     pub fn from_json(text: &str) -> Result<Record, RecordError> {
+        if text.len() as u64 > MAX_RECORD_BYTES {
+            return Err(RecordError(format!(
+                "{} bytes, above the {} MiB a record may have",
+                text.len(),
+                MAX_RECORD_BYTES >> 20
+            )));
+        }
         // The version first, so that a record of another version says so rather than failing
         // on a field it may not have.
         let value: serde_json::Value = serde_json::from_str(text).map_err(|e| {
@@ -146,7 +188,18 @@ impl Record {
             }
             None => return Err(RecordError("missing field `format` (the record format version)".into())),
         }
-        let record: Record = serde_json::from_value(value).map_err(|e| RecordError(e.to_string()))?;
+        let record: Record =
+            serde_json::from_value(value).map_err(|e| RecordError(crate::rules::one_line(&e.to_string())))?;
+        for (i, p) in record.players.iter().enumerate() {
+            if Kind::parse(&p.kind).is_none() {
+                let levels: Vec<String> = crate::ai::LEVELS.iter().map(|l| format!("ai:{}", l.name)).collect();
+                return Err(RecordError(format!(
+                    "field `players[{i}].kind` is '{}', expected human, computer:random or {}",
+                    crate::rules::quote(&p.kind),
+                    levels.join(", ")
+                )));
+            }
+        }
         Ok(record)
     }
 
@@ -158,6 +211,11 @@ impl Record {
     pub fn start_game(&self) -> Result<AnyGame, RecordError> {
         let variant: crate::rules::Variant =
             self.variant.parse().map_err(|e: String| RecordError(format!("field `variant`: {e}")))?;
+        if variant != crate::rules::Variant::Ctor8 && variant != crate::rules::Variant::Ctor10 && self.options.timer.is_some() {
+            return Err(RecordError(format!(
+                "field `options.timer` (the sand-glass) belongs to CTOR records only, not {variant}"
+            )));
+        }
         let mut game: AnyGame = self
             .start
             .parse()
@@ -200,11 +258,16 @@ impl Record {
         let stated = self.result.as_ref().map(|r| (r.winner.clone(), r.reason.clone()));
         let actual =
             game.outcome().map(|o| (o.winner.map(|w| game.variant().side_name(w).to_string()), o.reason.to_string()));
-        if stated.is_some() && stated != actual {
+        let said = |r: &Option<(Option<String>, String)>| match r {
+            None => "the game goes on".to_string(),
+            Some((Some(w), why)) => format!("{} wins ({})", crate::rules::quote(w), crate::rules::quote(why)),
+            Some((None, why)) => format!("a draw ({})", crate::rules::quote(why)),
+        };
+        if stated != actual {
             return Err(RecordError(format!(
-                "field `result` says {:?} but the moves give {:?}",
-                stated.unwrap(),
-                actual
+                "field `result` says {} but the moves give {}",
+                said(&stated),
+                said(&actual)
             )));
         }
         Ok(positions)
@@ -232,21 +295,50 @@ pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("record");
     let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    {
-        let mut f = std::fs::File::create(&tmp)?;
+    let written = std::fs::File::create(&tmp).and_then(|mut f| {
         f.write_all(text.as_bytes())?;
-        f.sync_all()?;
+        f.sync_all()
+    });
+    // A failed write (a full disk, a folder turned read-only) leaves the old file as it was
+    // and no half-written temporary beside it.
+    let result = written.and_then(|()| std::fs::rename(&tmp, path));
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
     }
-    std::fs::rename(&tmp, path)
+    result
 }
 
 /// Reads and checks a record file.
 pub fn load(path: &Path) -> Result<(Record, Vec<AnyGame>), RecordError> {
-    let text =
-        std::fs::read_to_string(path).map_err(|e| RecordError(format!("cannot read {}: {e}", path.display())))?;
+    let text = read_limited(path)?;
     let record = Record::from_json(&text)?;
     let positions = record.replay()?;
     Ok((record, positions))
+}
+
+/// Reads a record file's text: only a regular file (not a folder, FIFO or device, which
+/// could block or never end) of at most [`MAX_RECORD_BYTES`], as UTF-8.
+pub fn read_limited(path: &Path) -> Result<String, RecordError> {
+    use std::io::Read;
+    let shown = crate::rules::quote(&path.display().to_string());
+    let cannot = |e: std::io::Error| RecordError(format!("cannot read {shown}: {e}"));
+    let meta = std::fs::metadata(path).map_err(cannot)?;
+    if !meta.is_file() {
+        let what = if meta.is_dir() { "a folder" } else { "not a regular file" };
+        return Err(RecordError(format!("cannot read {shown}: it is {what}, and a record is a .json file")));
+    }
+    let too_big = |n: u64| {
+        RecordError(format!("{shown} holds {n} bytes, above the {} MiB a record may have", MAX_RECORD_BYTES >> 20))
+    };
+    if meta.len() > MAX_RECORD_BYTES {
+        return Err(too_big(meta.len()));
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path).map_err(cannot)?.take(MAX_RECORD_BYTES + 1).read_to_end(&mut bytes).map_err(cannot)?;
+    if bytes.len() as u64 > MAX_RECORD_BYTES {
+        return Err(too_big(bytes.len() as u64));
+    }
+    String::from_utf8(bytes).map_err(|e| RecordError(format!("{shown} is not UTF-8 text (byte {})", e.utf8_error().valid_up_to())))
 }
 
 /// Where tablero keeps its games: `$TABLERO_DATA_DIR`, else `$XDG_DATA_HOME/tablero`, else
@@ -264,14 +356,19 @@ pub fn data_dir() -> PathBuf {
 
 /// The saved games, newest first: (path, record) for each readable record.
 pub fn saved_games() -> Vec<(PathBuf, Record)> {
-    let dir = data_dir().join("games");
+    saved_games_in(&data_dir())
+}
+
+/// The saved games under the data folder `dir`, newest first.
+pub fn saved_games_in(dir: &Path) -> Vec<(PathBuf, Record)> {
+    let dir = dir.join("games");
     let mut out: Vec<(PathBuf, Record)> = std::fs::read_dir(&dir)
         .into_iter()
         .flatten()
         .flatten()
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .filter_map(|p| std::fs::read_to_string(&p).ok().and_then(|t| Record::from_json(&t).ok()).map(|r| (p, r)))
+        .filter_map(|p| read_limited(&p).ok().and_then(|t| Record::from_json(&t).ok()).map(|r| (p, r)))
         .collect();
     out.sort_by_key(|(_, r)| std::cmp::Reverse(r.created_ms));
     out
@@ -279,5 +376,16 @@ pub fn saved_games() -> Vec<(PathBuf, Record)> {
 
 /// A new file name for a game in the data folder.
 pub fn new_game_path(record: &Record) -> PathBuf {
-    data_dir().join("games").join(format!("{}-{}.json", record.created_ms, record.variant))
+    new_game_path_in(&data_dir(), record)
+}
+
+/// A new file name for a game under the data folder `dir`: `games/<created>-<variant>.json`,
+/// with `-2`, `-3`, … if a game started in the same millisecond already has that name.
+pub fn new_game_path_in(dir: &Path, record: &Record) -> PathBuf {
+    let games = dir.join("games");
+    let base = format!("{}-{}", record.created_ms, record.variant);
+    (1u32..)
+        .map(|k| games.join(if k == 1 { format!("{base}.json") } else { format!("{base}-{k}.json") }))
+        .find(|p| !p.exists())
+        .unwrap_or_else(|| games.join(format!("{base}.json")))
 }

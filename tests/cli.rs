@@ -209,7 +209,8 @@ fn thousands_of_mutated_moves_fail_cleanly() {
                     Err(e) => {
                         let msg = result.unwrap_err();
                         assert_eq!(msg, format!("move 1: {e}"));
-                        assert!(msg.contains(&format!("'{}'", text.trim())), "the message names the move: {msg}");
+                        let shown = tablero::rules::quote(text.trim_ascii());
+                        assert!(msg.contains(&format!("'{shown}'")), "the message names the move: {msg}");
                         assert!(!msg.contains('\n'));
                     }
                 }

@@ -408,7 +408,7 @@ fn refresh_texts(
                     off[1]
                 ),
             },
-            HudText::Message => session.blocked.clone().unwrap_or_else(|| session.message.clone()),
+            HudText::Message => session.status(),
             HudText::Moves => move_list(&session),
             HudText::Speed => format!("animation: {}", speed.label()),
             HudText::Banner => banner_text.clone().unwrap_or_default(),

@@ -108,7 +108,7 @@ fn label(s: &str, size: f32) -> impl Bundle {
     (Text::new(s), TextFont { font_size: FontSize::Px(size), ..default() }, Pickable::IGNORE)
 }
 
-fn spawn_menu(mut commands: Commands) {
+fn spawn_menu(mut commands: Commands, folder: Res<super::session::SaveFolder>) {
     let column = || Node {
         flex_direction: FlexDirection::Column,
         align_items: AlignItems::Center,
@@ -169,7 +169,7 @@ fn spawn_menu(mut commands: Commands) {
                 });
             });
             // Saved games: resume the newest unfinished one, or replay any of the last few.
-            let saved = crate::record::saved_games();
+            let saved = folder.0.as_deref().map(crate::record::saved_games_in).unwrap_or_default();
             if let Some((path, rec)) = saved.iter().find(|(_, r)| r.result.is_none() && !r.moves.is_empty()) {
                 let (path, rec) = (path.clone(), rec.clone());
                 let text = format!("Resume your unfinished {} game ({} moves)", rec.variant, rec.moves.len());

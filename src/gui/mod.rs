@@ -62,7 +62,8 @@ pub fn run(start: Option<Session>) -> Result<(), String> {
             hud::plugin,
             menu::plugin,
         ))
-        .insert_resource(ClearColor(Color::srgb(0.16, 0.14, 0.13)));
+        .insert_resource(ClearColor(Color::srgb(0.16, 0.14, 0.13)))
+        .insert_resource(session::SaveFolder(Some(crate::record::data_dir())));
         if let Some(session) = start {
             app.insert_resource(session);
             app.insert_state(Screen::Playing);
@@ -109,6 +110,22 @@ pub fn headless_app_with(session: Session) -> App {
     app.add_plugins(CorePlugin);
     app.insert_resource(session);
     app.insert_state(Screen::Playing);
+    app.update();
+    app.update();
+    app
+}
+
+/// The whole app without window, renderer or UI drawing, starting at the menu, saving its
+/// games under `folder` as the app saves them in the data folder: for tests that start games
+/// the way a player does (the menu's buttons are clicked through their observers).
+pub fn headless_menu_app(folder: std::path::PathBuf) -> App {
+    use bevy::time::TimeUpdateStrategy;
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, bevy::state::app::StatesPlugin, AssetPlugin::default(), TransformPlugin));
+    app.init_asset::<Mesh>().init_asset::<StandardMaterial>().init_asset::<Image>();
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(std::time::Duration::from_millis(50)));
+    app.insert_resource(session::SaveFolder(Some(folder)));
+    app.add_plugins((CorePlugin, menu::plugin));
     app.update();
     app.update();
     app

@@ -36,18 +36,22 @@ impl PlayerKind {
 
     /// The kind written in records.
     pub fn record_kind(self) -> String {
+        use crate::record::Kind;
         match self {
-            PlayerKind::Person => "human".into(),
-            PlayerKind::Random => "computer:random".into(),
-            PlayerKind::Ai(l) => format!("ai:{}", crate::ai::LEVELS[l].name),
+            PlayerKind::Person => Kind::Human,
+            PlayerKind::Random => Kind::Random,
+            PlayerKind::Ai(l) => Kind::Ai(l),
         }
+        .name()
     }
 
+    /// A record's player kind (records are checked on reading: an unknown kind never loads).
     fn from_record(kind: &str) -> PlayerKind {
-        match kind.strip_prefix("ai:").and_then(|n| crate::ai::LEVELS.iter().position(|l| l.name == n)) {
-            Some(l) => PlayerKind::Ai(l),
-            None if kind.starts_with("computer") => PlayerKind::Random,
-            None => PlayerKind::Person,
+        use crate::record::Kind;
+        match Kind::parse(kind) {
+            Some(Kind::Ai(l)) => PlayerKind::Ai(l),
+            Some(Kind::Random) => PlayerKind::Random,
+            Some(Kind::Human) | None => PlayerKind::Person,
         }
     }
 
@@ -84,8 +88,11 @@ pub struct Session {
     pub blocked: Option<String>,
     /// The game's record, kept up to date with every move, undo and redo.
     pub record: Record,
-    /// Where the record is saved after every move (none while replaying a record).
+    /// Where the record is saved after every move (none while replaying a record; a live game
+    /// without one gets a new file in the save folder, see [`SaveFolder`]).
     pub record_path: Option<PathBuf>,
+    /// Why the last save failed, while it keeps failing (shown until a save succeeds again).
+    pub save_error: Option<String>,
     /// Watching a record: the timeline moves the game, clicks do not.
     pub replaying: bool,
     /// Replay plays on by itself, a move every `pace` seconds.
@@ -118,6 +125,7 @@ impl Session {
                 players.map(|k| (k.label().to_string(), k.record_kind().to_string())),
             ),
             record_path: None,
+            save_error: None,
             replaying: false,
             autoplay: false,
             hint_wanted: false,
@@ -199,10 +207,20 @@ impl Session {
             winner: o.winner.map(|w| self.game.variant().side_name(w).to_string()),
             reason: o.reason.to_string(),
         });
-        if let Some(path) = &self.record_path
-            && let Err(e) = crate::record::write_atomic(path, &self.record.to_json())
-        {
-            self.message = format!("could not save the game to {}: {e}", path.display());
+        if let Some(path) = &self.record_path {
+            self.save_error = crate::record::write_atomic(path, &self.record.to_json()).err().map(|e| {
+                format!("saving failed ({e}): the game goes on, and {} keeps the last good record", path.display())
+            });
+        }
+    }
+
+    /// The panel's message line: what is blocking moves or the last message, and a failing save.
+    pub fn status(&self) -> String {
+        let main = self.blocked.clone().unwrap_or_else(|| self.message.clone());
+        match &self.save_error {
+            Some(e) if main.is_empty() => e.clone(),
+            Some(e) => format!("{main}\n{e}"),
+            None => main,
         }
     }
 
@@ -351,6 +369,8 @@ pub enum Command {
     CopyPosition,
     /// Open what the clipboard holds: a position string or a record.
     Paste,
+    /// Open this text as if pasted: a position string or a record.
+    Open(String),
 }
 
 /// A move (or a first part) to animate: its effects, the first `skip` already shown, and
@@ -376,9 +396,10 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<Command>()
         .add_message::<Animate>()
         .add_message::<Rebuild>()
+        .init_resource::<SaveFolder>()
         .add_systems(
             Update,
-            (handle_clicks, handle_commands, computer_turn, autoplay)
+            (handle_clicks, handle_commands, computer_turn, autoplay, save_new_games)
                 .chain()
                 .before(super::scene::rebuild_scene)
                 .run_if(in_state(Screen::Playing)),
@@ -474,9 +495,8 @@ fn handle_commands(
             Command::TogglePlay => session.autoplay = !session.autoplay && session.replaying,
             Command::Pace => session.pace = if session.pace >= 2.0 { 0.5 } else { session.pace * 2.0 },
             Command::PlayOn => {
+                // A new game: `save_new_games` gives it its own file.
                 session.play_on(None);
-                let path = crate::record::new_game_path(&session.record);
-                session.save_to(path);
                 session.message = "playing on from here as a new game".into();
             }
             Command::Export => session.message = export(&session),
@@ -494,15 +514,12 @@ fn handle_commands(
                 };
             }
             Command::Paste => {
-                let text = arboard::Clipboard::new().and_then(|mut c| c.get_text());
-                match text.map_err(|e| format!("the clipboard is not available ({e})")).and_then(|t| open_text(&t)) {
-                    Ok(opened) => {
-                        *session = opened;
-                        rebuild.write(Rebuild);
-                    }
-                    Err(why) => session.message = why,
+                match arboard::Clipboard::new().and_then(|mut c| c.get_text()) {
+                    Ok(text) => open_into(&mut session, &text, &mut rebuild),
+                    Err(e) => session.message = format!("the clipboard is not available ({e})"),
                 }
             }
+            Command::Open(text) => open_into(&mut session, text, &mut rebuild),
             Command::Choose(part) => {
                 if session.choices.iter().all(|(_, p)| p != part) {
                     continue;
@@ -551,7 +568,8 @@ fn handle_commands(
     }
 }
 
-/// Opens pasted text: a record (JSON) to replay, or a position string to play from.
+/// Opens pasted text: a record (JSON) to replay, or a position string to play from (a new
+/// game, which [`save_new_games`] saves like any other).
 pub fn open_text(text: &str) -> Result<Session, String> {
     let text = text.trim();
     if text.starts_with('{') {
@@ -559,9 +577,36 @@ pub fn open_text(text: &str) -> Result<Session, String> {
         return Session::replay(record).map_err(|e| e.to_string());
     }
     let game: AnyGame = text.parse().map_err(|e: crate::rules::PositionError| e.to_string())?;
-    let mut s = Session::new(game, [PlayerKind::Person; 2], 1);
-    s.save_to(crate::record::new_game_path(&s.record));
-    Ok(s)
+    Ok(Session::new(game, [PlayerKind::Person; 2], 1))
+}
+
+/// Replaces the session with what `text` opens, or says why it cannot (the game at the table
+/// stays as it was).
+fn open_into(session: &mut Session, text: &str, rebuild: &mut MessageWriter<Rebuild>) {
+    match open_text(text) {
+        Ok(opened) => {
+            *session = opened;
+            rebuild.write(Rebuild);
+        }
+        Err(why) => session.message = crate::rules::one_line(&why),
+    }
+}
+
+/// The folder where games at the table are saved (`None`: not saved, for tests and timing).
+/// The app uses the data folder (`record::data_dir`).
+#[derive(Resource, Clone, Debug, Default)]
+pub struct SaveFolder(pub Option<PathBuf>);
+
+/// Every live game at the table has a file, however it began (the menu's *Start*, a position
+/// on the command line, a paste, *Play on*, a new game): a session without one gets a new
+/// file in the save folder here, in one place, and is saved at once.
+pub fn save_new_games(folder: Res<SaveFolder>, session: Option<ResMut<Session>>) {
+    let (Some(dir), Some(mut session)) = (&folder.0, session) else { return };
+    if session.replaying || session.record_path.is_some() {
+        return;
+    }
+    let path = crate::record::new_game_path_in(dir, &session.record);
+    session.save_to(path);
 }
 
 /// Writes the record and the move list into the data folder's exports.

@@ -307,11 +307,11 @@ impl Game for Crossings {
     }
 
     fn parse_move(&self, text: &str) -> Result<CrossingsMove, MoveError> {
-        let wanted = parse_move_text(text.trim())?;
+        let wanted = parse_move_text(text.trim_ascii())?;
         if let Some(mv) = self.legal_moves().into_iter().find(|m| *m == wanted) {
             return Ok(mv);
         }
-        Err(illegal(text.trim(), self.why_illegal(&wanted)))
+        Err(illegal(text.trim_ascii(), self.why_illegal(&wanted)))
     }
 }
 
@@ -379,11 +379,13 @@ impl FromStr for Crossings {
     type Err = PositionError;
     /// `crossings <board> <side> <quiet> [exact]`.
     fn from_str(s: &str) -> Result<Crossings, PositionError> {
-        let (text, option) = super::trailing_option(s, 4);
+        let (text, option) = super::trailing_option(s, 4)?;
         let options = match option {
             None => Options::default(),
             Some("exact") => Options { exact: true },
-            Some(other) => return Err(PositionError(format!("unknown option '{other}' (the only option is exact)"))),
+            Some(other) => {
+                return Err(PositionError(format!("unknown option '{}' (the only option is exact)", super::quote(other))));
+            }
         };
         let f = super::fields(&text, &["crossings"], &["board", "side", "quiet"])?;
         let cells = super::read_grid(f[1], 8, 8, ['R', 'B'], &|row| format!("rank {}", 8 - row))?;
@@ -394,9 +396,9 @@ impl FromStr for Crossings {
             }
         }
         let side = super::read_side(f[2], ["r", "b"])?;
-        let quiet: u32 = f[3]
-            .parse()
-            .map_err(|_| PositionError(format!("quiet field is '{}', expected a number of moves from 0", f[3])))?;
+        let quiet: u32 = super::number(f[3]).ok_or_else(|| {
+            PositionError(format!("quiet field is '{}', expected a number of moves from 0", super::quote(f[3])))
+        })?;
         for (s, name) in [(Side::First, "red"), (Side::Second, "black")] {
             let n = stones[s.index()].count_ones();
             if n > MAX_STONES {

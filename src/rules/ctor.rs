@@ -12,6 +12,10 @@ pub type Square = u16;
 /// Discs of one colour: bit `sq - 1`.
 type Bb = u128;
 
+/// The last turn number: a game that reaches it ends there, the discs counted (the counter
+/// cannot go further).
+pub const MAX_TURN: u32 = u32::MAX;
+
 /// How many of its 8 neighbours a disc needs of the other colour to be turned over.
 pub const REPLACE_AT: u32 = 5;
 /// Secret squares per team.
@@ -400,7 +404,7 @@ impl Ctor {
 
     fn over(&self) -> Option<Outcome> {
         let full = (self.discs[0] | self.discs[1]) == self.full_mask();
-        if !full && self.idle < 2 {
+        if !full && self.idle < 2 && self.turn < MAX_TURN {
             return None;
         }
         let (b, w) = (self.count(Side::First), self.count(Side::Second));
@@ -409,7 +413,14 @@ impl Ctor {
             std::cmp::Ordering::Less => Some(Side::Second),
             std::cmp::Ordering::Equal => None,
         };
-        Some(Outcome { winner, reason: if full { Reason::FullField } else { Reason::IdleTurns } })
+        let reason = if full {
+            Reason::FullField
+        } else if self.idle >= 2 {
+            Reason::IdleTurns
+        } else {
+            Reason::TurnLimit
+        };
+        Some(Outcome { winner, reason })
     }
 
     /// Records a change of a square and of its border duplicates.
@@ -473,7 +484,7 @@ impl Ctor {
     fn end_turn(&mut self, effects: &mut Vec<Effect>) {
         self.idle = if self.had_operation() { 0 } else { self.idle + 1 };
         self.side = self.side.other();
-        self.turn += 1;
+        self.turn = self.turn.saturating_add(1);
         self.left = self.allowance(self.turn);
         self.puts_this_turn = 0;
         if self.idle >= 2 {
@@ -546,7 +557,8 @@ impl Ctor {
     }
 
     fn parse_square(&self, s: &str, text: &str) -> Result<Square, MoveError> {
-        let sq: Square = s.parse().map_err(|_| syntax(text, format!("'{s}' is not a square number")))?;
+        let sq: Square = super::number(s)
+            .ok_or_else(|| syntax(text, format!("'{}' is not a square number", super::quote(s))))?;
         if sq == 0 || sq > self.squares() {
             return Err(syntax(text, format!("square {sq} is not on the field (1 to {})", self.squares())));
         }
@@ -729,7 +741,7 @@ impl Game for Ctor {
     }
 
     fn parse_move(&self, text: &str) -> Result<CtorMove, MoveError> {
-        let text = text.trim();
+        let text = text.trim_ascii();
         let mv = self.parse_move_text(text)?;
         let ok = match mv {
             CtorMove::Timeout => self.options.timer.is_some() && self.over().is_none(),
@@ -758,7 +770,7 @@ fn parse_allowance(s: &str) -> Option<Allowance> {
     let rest = s.strip_prefix('P')?;
     let (p, rest) = rest.split_once('M')?;
     let (m, l) = rest.split_once('L')?;
-    let num = |t: &str| (t.len() <= 2 && !t.is_empty()).then(|| t.parse::<u8>().ok()).flatten();
+    let num = |t: &str| (t.len() <= 2).then(|| super::number::<u8>(t)).flatten();
     Some(Allowance { puts: num(p)?, steps: num(m)?, landings: num(l)? })
 }
 
@@ -766,12 +778,15 @@ impl FromStr for Ctor {
     type Err = PositionError;
     /// `ctor8|ctor10 <board> <side> <turn> <left> <teams> <idle> [landing=N]`.
     fn from_str(s: &str) -> Result<Ctor, PositionError> {
-        let (text, option) = super::trailing_option(s, 7);
+        let (text, option) = super::trailing_option(s, 7)?;
         let mut options = Options::default();
         if let Some(o) = option {
             let l =
-                o.strip_prefix("landing=").and_then(|v| v.parse::<u8>().ok()).filter(|l| *l <= 9).ok_or_else(|| {
-                    PositionError(format!("unknown option '{o}' (the only option is landing=N, N from 0 to 9)"))
+                o.strip_prefix("landing=").and_then(super::number::<u8>).filter(|l| *l <= 9).ok_or_else(|| {
+                    PositionError(format!(
+                        "unknown option '{}' (the only option is landing=N, N from 0 to 9)",
+                        super::quote(o)
+                    ))
                 })?;
             options.landing = Some(l);
         }
@@ -787,11 +802,12 @@ impl FromStr for Ctor {
             }
         }
         let side = super::read_side(f[2], ["b", "w"])?;
-        let turn: u32 = f[3]
-            .parse()
-            .ok()
-            .filter(|t| *t >= 1)
-            .ok_or_else(|| PositionError(format!("turn field is '{}', expected a turn number from 1", f[3])))?;
+        let turn: u32 = super::number(f[3]).filter(|t| *t >= 1).ok_or_else(|| {
+            PositionError(format!(
+                "turn field is '{}', expected a turn number from 1 to {MAX_TURN}",
+                super::quote(f[3])
+            ))
+        })?;
         if (turn % 2 == 1) != (side == Side::First) {
             return Err(PositionError(format!(
                 "turn {turn} is {}'s, but the side field says {}",
@@ -800,9 +816,9 @@ impl FromStr for Ctor {
             )));
         }
         let left = parse_allowance(f[4]).ok_or_else(|| {
-            PositionError(format!("left field is '{}', expected P<puts>M<steps>L<landings> like P2M2L1", f[4]))
+            PositionError(format!("left field is '{}', expected P<puts>M<steps>L<landings> like P2M2L1", super::quote(f[4])))
         })?;
-        let sizes: Vec<u8> = f[5].split('v').map(|t| t.parse::<u8>().unwrap_or(0)).collect();
+        let sizes: Vec<u8> = f[5].split('v').map(|t| super::number::<u8>(t).unwrap_or(0)).collect();
         let teams = match sizes[..] {
             [a, b] if (1..=3).contains(&a) && (1..=3).contains(&b) => {
                 Teams { sizes: [a, b], members: [Vec::new(), Vec::new()] }
@@ -810,7 +826,7 @@ impl FromStr for Ctor {
             _ => {
                 return Err(PositionError(format!(
                     "teams field is '{}', expected sizes from 1 to 3 like 1v1, 2v2 or 1v2",
-                    f[5]
+                    super::quote(f[5])
                 )));
             }
         };
@@ -820,7 +836,8 @@ impl FromStr for Ctor {
             "2" => 2,
             other => {
                 return Err(PositionError(format!(
-                    "idle field is '{other}', expected 0 or 1 (2 once two turns in a row had no operation)"
+                    "idle field is '{}', expected 0 or 1 (2 once two turns in a row had no operation)",
+                    super::quote(other)
                 )));
             }
         };

@@ -72,11 +72,11 @@ impl FromStr for Cell {
     fn from_str(s: &str) -> Result<Cell, String> {
         let b = s.as_bytes();
         if b.len() < 2 || b.len() > 3 || !b[0].is_ascii_lowercase() || !b[1..].iter().all(u8::is_ascii_digit) {
-            return Err(format!("'{s}' is not a square (expected a letter and a number, like c4)"));
+            return Err(format!("'{}' is not a square (expected a letter and a number, like c4)", quote(s)));
         }
-        let rank: u8 = s[1..].parse().map_err(|_| format!("'{s}' is not a square"))?;
+        let rank: u8 = s[1..].parse().map_err(|_| format!("'{}' is not a square", quote(s)))?;
         if rank == 0 || b[1] == b'0' {
-            return Err(format!("'{s}' is not a square (ranks count from 1)"));
+            return Err(format!("'{}' is not a square (ranks count from 1)", quote(s)));
         }
         Ok(Cell::new(b[0] - b'a', rank - 1))
     }
@@ -140,6 +140,8 @@ pub enum Reason {
     FullField,
     /// Two consecutive turns had no operation and the discs were counted (CTOR).
     IdleTurns,
+    /// The turn counter reached its end, turn 4294967295, and the discs were counted (CTOR).
+    TurnLimit,
 }
 
 impl fmt::Display for Reason {
@@ -156,6 +158,7 @@ impl fmt::Display for Reason {
             Reason::EqualTowers => "identical towers when no complete turn was left",
             Reason::FullField => "more discs on the full field",
             Reason::IdleTurns => "more discs after two turns without an operation",
+            Reason::TurnLimit => "more discs when the turn counter ran out",
         })
     }
 }
@@ -191,13 +194,60 @@ pub enum MoveError {
 impl fmt::Display for MoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            MoveError::Syntax { text, why } => write!(f, "unreadable move '{text}': {why}"),
-            MoveError::Illegal { text, why } => write!(f, "illegal move '{text}': {why}"),
+            MoveError::Syntax { text, why } => write!(f, "unreadable move '{}': {why}", quote(text)),
+            MoveError::Illegal { text, why } => write!(f, "illegal move '{}': {why}", quote(text)),
         }
     }
 }
 
 impl std::error::Error for MoveError {}
+
+/// User text as a message repeats it: on one line (control characters and any whitespace
+/// but a plain space escaped, like `\n` or `\u{3000}`) and cut after 40 characters, so that
+/// every message stays one short line whatever was typed.
+///
+/// ```
+/// assert_eq!(tablero::rules::quote("c2-c3\nc3-c4"), "c2-c3\\nc3-c4");
+/// ```
+pub fn quote(text: &str) -> String {
+    let mut out = one_line(&text.chars().take(40).collect::<String>());
+    if text.chars().nth(40).is_some() {
+        out.push('…');
+    }
+    out
+}
+
+/// A message on one line: control characters and whitespace other than a plain space escaped.
+pub fn one_line(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for ch in text.chars() {
+        if ch != ' ' && (ch.is_control() || ch.is_whitespace()) {
+            out.extend(ch.escape_default());
+        } else {
+            out.push(ch);
+        }
+    }
+    out
+}
+
+/// A whole number written as the notation writes numbers: ASCII digits only, no sign, no
+/// leading zero (but `0` itself), within `T`'s range.
+pub(crate) fn number<T: FromStr>(s: &str) -> Option<T> {
+    let digits = !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    (digits && (s == "0" || !s.starts_with('0'))).then(|| s.parse().ok()).flatten()
+}
+
+/// The fields of a position string: separated by spaces (a run of them counts as one), on one
+/// line. Any other whitespace or control character is refused, naming it.
+pub(crate) fn words(s: &str) -> Result<Vec<&str>, PositionError> {
+    if let Some(ch) = s.chars().find(|c| *c != ' ' && (c.is_whitespace() || c.is_control())) {
+        return Err(PositionError(format!(
+            "the position holds '{}': its fields are separated by plain spaces, on one line",
+            quote(&ch.to_string())
+        )));
+    }
+    Ok(s.split(' ').filter(|w| !w.is_empty()).collect())
+}
 
 pub(crate) fn syntax(text: &str, why: impl Into<String>) -> MoveError {
     MoveError::Syntax { text: text.to_string(), why: why.into() }
@@ -256,18 +306,27 @@ pub trait Game: Clone + fmt::Debug + fmt::Display {
     /// The number of move sequences of length `depth` (a move that ends the game has no
     /// continuations).
     fn perft(&self, depth: u32) -> u64 {
+        self.perft_until(depth, &std::sync::atomic::AtomicBool::new(false)).unwrap_or(0)
+    }
+
+    /// [`Game::perft`] that gives up (`None`) soon after `stop` is set, for long counts that a
+    /// person may interrupt.
+    fn perft_until(&self, depth: u32, stop: &std::sync::atomic::AtomicBool) -> Option<u64> {
         match depth {
-            0 => 1,
-            1 => self.count_moves(),
-            _ => self
-                .legal_moves()
-                .iter()
-                .map(|mv| {
+            0 => Some(1),
+            1 => Some(self.count_moves()),
+            _ => {
+                if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    return None;
+                }
+                let mut sum = 0u64;
+                for mv in self.legal_moves() {
                     let mut next = self.clone();
-                    next.play_unchecked(mv);
-                    next.perft(depth - 1)
-                })
-                .sum(),
+                    next.play_unchecked(&mv);
+                    sum += next.perft_until(depth - 1, stop)?;
+                }
+                Some(sum)
+            }
         }
     }
 }
@@ -347,7 +406,7 @@ impl FromStr for Variant {
     fn from_str(s: &str) -> Result<Variant, String> {
         Variant::ALL.into_iter().find(|v| v.name() == s).ok_or_else(|| {
             let names: Vec<_> = Variant::ALL.iter().map(|v| v.name()).collect();
-            format!("unknown variant '{s}' (expected one of: {})", names.join(", "))
+            format!("unknown variant '{}' (expected one of: {})", quote(s), names.join(", "))
         })
     }
 }
@@ -529,7 +588,7 @@ impl FromStr for AnyGame {
     type Err = PositionError;
     /// Reads a position string of any variant; the first field names the variant.
     fn from_str(s: &str) -> Result<AnyGame, PositionError> {
-        let first = s.split_whitespace().next().ok_or_else(|| PositionError("the position is empty".into()))?;
+        let first = *words(s)?.first().ok_or_else(|| PositionError("the position is empty".into()))?;
         let variant: Variant = first.parse().map_err(PositionError)?;
         Ok(match variant {
             Variant::Ordo | Variant::OrdoX => AnyGame::Ordo(s.parse()?),
@@ -596,23 +655,27 @@ impl Game for AnyGame {
     fn perft(&self, depth: u32) -> u64 {
         each_game!(self, g => g.perft(depth))
     }
+
+    fn perft_until(&self, depth: u32, stop: &std::sync::atomic::AtomicBool) -> Option<u64> {
+        each_game!(self, g => g.perft_until(depth, stop))
+    }
 }
 
 /// Splits off an optional option field after the `fields` fields of a position (the variant
 /// counted): the position without it, and the option's text if there is one.
-pub(crate) fn trailing_option(s: &str, fields: usize) -> (String, Option<&str>) {
-    let words: Vec<&str> = s.split_whitespace().collect();
-    if words.len() == fields + 1 { (words[..fields].join(" "), Some(words[fields])) } else { (s.to_string(), None) }
+pub(crate) fn trailing_option(s: &str, fields: usize) -> Result<(String, Option<&str>), PositionError> {
+    let words = words(s)?;
+    Ok(if words.len() == fields + 1 { (words[..fields].join(" "), Some(words[fields])) } else { (s.to_string(), None) })
 }
 
 /// Splits a position string into its fields after checking the variant name and field count.
 pub(crate) fn fields<'a>(s: &'a str, names: &[&str], expected: &[&str]) -> Result<Vec<&'a str>, PositionError> {
-    let fields: Vec<&str> = s.split_whitespace().collect();
+    let fields = words(s)?;
     if fields.is_empty() {
         return Err(PositionError("the position is empty".into()));
     }
     if !names.contains(&fields[0]) {
-        return Err(PositionError(format!("variant field is '{}', expected {}", fields[0], names.join(" or "))));
+        return Err(PositionError(format!("variant field is '{}', expected {}", quote(fields[0]), names.join(" or "))));
     }
     if fields.len() != expected.len() + 1 {
         let missing = expected.get(fields.len() - 1).map(|f| format!(": missing the {f} field")).unwrap_or_default();
@@ -653,7 +716,8 @@ pub(crate) fn read_grid(
                 '.' => None,
                 other => {
                     return Err(PositionError(format!(
-                        "unknown character '{other}' on {} (expected {}, {} or .)",
+                        "unknown character '{}' on {} (expected {}, {} or .)",
+                        quote(&other.to_string()),
                         row_name(r),
                         symbols[0],
                         symbols[1]
@@ -694,6 +758,6 @@ pub(crate) fn read_side(token: &str, letters: [&str; 2]) -> Result<Side, Positio
     match token {
         t if t == letters[0] => Ok(Side::First),
         t if t == letters[1] => Ok(Side::Second),
-        other => Err(PositionError(format!("side field is '{other}', expected {} or {}", letters[0], letters[1]))),
+        other => Err(PositionError(format!("side field is '{}', expected {} or {}", quote(other), letters[0], letters[1]))),
     }
 }

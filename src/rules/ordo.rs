@@ -692,7 +692,7 @@ impl Game for Ordo {
     }
 
     fn parse_move(&self, text: &str) -> Result<OrdoMove, MoveError> {
-        let wanted = parse_move_text(text.trim(), self.rules)?;
+        let wanted = parse_move_text(text.trim_ascii(), self.rules)?;
         let candidates = self.turns_like(&wanted);
         for mv in &candidates {
             // Each tie choice must name a square of the group that stays.
@@ -717,7 +717,7 @@ impl Game for Ordo {
         } else {
             "this capture leaves equal largest groups: add ^square naming a square of the group that stays".to_string()
         };
-        Err(illegal(text.trim(), why))
+        Err(illegal(text.trim_ascii(), why))
     }
 
     fn count_moves(&self) -> u64 {

@@ -448,7 +448,7 @@ impl Game for Volterra {
     }
 
     fn parse_move(&self, text: &str) -> Result<VolterraMove, MoveError> {
-        let text = text.trim();
+        let text = text.trim_ascii();
         let wanted = parse_move_text(text)?;
         if self.legal_moves().contains(&wanted) {
             return Ok(wanted);
@@ -529,12 +529,12 @@ impl FromStr for Volterra {
     type Err = PositionError;
     /// `volterra|volterra-free <board> <side> [build-near-source]`.
     fn from_str(s: &str) -> Result<Volterra, PositionError> {
-        let (text, option) = super::trailing_option(s, 3);
+        let (text, option) = super::trailing_option(s, 3)?;
         let options = match option {
             None => Options::default(),
             Some("build-near-source") => Options { build_near_source: true },
             Some(other) => {
-                return Err(PositionError(format!("unknown option '{other}' (the only option is build-near-source)")));
+                return Err(PositionError(format!("unknown option '{}' (the only option is build-near-source)", super::quote(other))));
             }
         };
         let f = super::fields(&text, &["volterra", "volterra-free"], &["board", "side"])?;
@@ -580,7 +580,8 @@ impl FromStr for Volterra {
                         'D' => Side::Second,
                         other => {
                             return Err(PositionError(format!(
-                                "unknown character '{other}' in cell {name} (expected L, D, then l or d for a pawn, or -)"
+                                "unknown character '{}' in cell {name} (expected L, D, then l or d for a pawn, or -)",
+                                super::quote(&other.to_string())
                             )));
                         }
                     };
@@ -600,7 +601,8 @@ impl FromStr for Volterra {
                         'd' => Side::Second,
                         other => {
                             return Err(PositionError(format!(
-                                "unknown character '{other}' in cell {name} (expected l or d for a pawn)"
+                                "unknown character '{}' in cell {name} (expected l or d for a pawn)",
+                                super::quote(&other.to_string())
                             )));
                         }
                     };
@@ -622,7 +624,7 @@ impl FromStr for Volterra {
             "l" => Side::First,
             "d" => Side::Second,
             other => {
-                return Err(PositionError(format!("side field is '{other}', expected l or d")));
+                return Err(PositionError(format!("side field is '{}', expected l or d", super::quote(other))));
             }
         };
         let pos = Volterra { towers, pawns, side, free, options };
@@ -661,7 +663,7 @@ impl FromStr for Volterra {
                 )));
             }
             if side != expected {
-                return Err(PositionError(format!("side field is '{}', but {why}", f[2])));
+                return Err(PositionError(format!("side field is '{}', but {why}", super::quote(f[2]))));
             }
         }
         Ok(pos)

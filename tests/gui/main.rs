@@ -3,4 +3,5 @@
 #[path = "../common/mod.rs"]
 mod common;
 mod render;
+mod saving;
 mod table;

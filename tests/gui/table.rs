@@ -10,7 +10,7 @@ use tablero::gui::scene::{Layout, Square, Stone, cell_pos};
 use tablero::gui::session::{Command, PlayerKind, Session};
 use tablero::rules::{AnyGame, Cell, Game, Variant};
 
-const PEOPLE: [PlayerKind; 2] = [PlayerKind::Person, PlayerKind::Person];
+pub(crate) const PEOPLE: [PlayerKind; 2] = [PlayerKind::Person, PlayerKind::Person];
 
 fn table(game: AnyGame, players: [PlayerKind; 2]) -> App {
     tablero::gui::headless_app(game, players)
@@ -22,7 +22,7 @@ fn c(s: &str) -> Cell {
 
 /// The entity a click on `cell` hits from above: the stone or pawn on it, else the top tile,
 /// else the square or pad.
-fn entity_at(app: &mut App, cell: Cell) -> Entity {
+pub(crate) fn entity_at(app: &mut App, cell: Cell) -> Entity {
     use tablero::gui::sets::volterra::{Pad, Pawn, Tile};
     let world = app.world_mut();
     let stone = world.query::<(Entity, &Stone)>().iter(world).find(|(_, s)| s.cell == Some(cell)).map(|(e, _)| e);
@@ -44,12 +44,12 @@ fn entity_at(app: &mut App, cell: Cell) -> Entity {
 }
 
 /// A primary click on the entity at `cell`, delivered to its observers, then one frame.
-fn click(app: &mut App, cell: Cell) {
+pub(crate) fn click(app: &mut App, cell: Cell) {
     let target = entity_at(app, cell);
     click_entity(app, target);
 }
 
-fn click_entity(app: &mut App, target: Entity) {
+pub(crate) fn click_entity(app: &mut App, target: Entity) {
     let location = Location { target: NormalizedRenderTarget::None { width: 1280, height: 720 }, position: Vec2::ZERO };
     let hit = HitData::new(Entity::PLACEHOLDER, 0.0, None, None);
     let event = Click { button: PointerButton::Primary, hit, duration: Duration::from_millis(80), count: 1 };
@@ -57,16 +57,16 @@ fn click_entity(app: &mut App, target: Entity) {
     app.update();
 }
 
-fn session(app: &App) -> &Session {
+pub(crate) fn session(app: &App) -> &Session {
     app.world().resource::<Session>()
 }
 
-fn moving(app: &mut App) -> bool {
+pub(crate) fn moving(app: &mut App) -> bool {
     let world = app.world_mut();
     world.query_filtered::<(), With<Tween>>().iter(world).next().is_some()
 }
 
-fn settle(app: &mut App) {
+pub(crate) fn settle(app: &mut App) {
     for _ in 0..200 {
         app.update();
         if !moving(app) {
@@ -79,7 +79,7 @@ fn settle(app: &mut App) {
 
 /// Every stone on the board stands on its square, on a cell where the rules have its piece,
 /// and no piece of the rules' position is missing.
-fn assert_scene_matches(app: &mut App) {
+pub(crate) fn assert_scene_matches(app: &mut App) {
     let shown = session(app).shown();
     let layout = *app.world().resource::<Layout>();
     let world = app.world_mut();
@@ -602,13 +602,13 @@ mod ctor {
     }
 }
 
-mod records {
+pub(crate) mod records {
     use super::*;
     use tablero::gui::session::Command;
     use tablero::record::Record;
 
     /// Any set: the scene is the shown position (stones, pine set or torus).
-    fn in_step(app: &mut App) {
+    pub(crate) fn in_step(app: &mut App) {
         assert_eq!(app.world().resource::<Resyncs>().0, 0);
         let shown = session(app).shown();
         match shown {

@@ -1,0 +1,279 @@
+//! No game is lost: every way a game begins at the table saves it (the menu's *Start*, a new
+//! game from the table, resume, paste, play on), and a save that fails (a full disk, a
+//! read-only folder) loses nothing and resumes by itself.
+
+use crate::table::{click, click_entity, session, settle};
+use bevy::prelude::*;
+use std::path::{Path, PathBuf};
+use tablero::gui::Screen;
+use tablero::gui::menu::MenuChoice;
+use tablero::gui::session::{Command, PlayerKind};
+use tablero::record::Record;
+use tablero::rules::{Cell, Game};
+
+fn c(s: &str) -> Cell {
+    s.parse().unwrap()
+}
+
+fn fresh_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tablero-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The saved games under the folder, by file name.
+fn saved(dir: &Path) -> Vec<(PathBuf, Record)> {
+    let mut v: Vec<(PathBuf, Record)> = std::fs::read_dir(dir.join("games"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .map(|p| {
+            let text = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+            (p.clone(), Record::from_json(&text).unwrap_or_else(|e| panic!("{}: {e}", p.display())))
+        })
+        .collect();
+    v.sort_by(|a, b| a.0.cmp(&b.0));
+    v
+}
+
+/// The menu button whose label starts with `label`.
+fn menu_button(app: &mut App, label: &str) -> Entity {
+    let world = app.world_mut();
+    let texts: Vec<(Entity, String)> =
+        world.query::<(&ChildOf, &Text)>().iter(world).map(|(p, t)| (p.parent(), t.0.clone())).collect();
+    let buttons: Vec<Entity> = world.query_filtered::<Entity, With<Button>>().iter(world).collect();
+    texts
+        .into_iter()
+        .find(|(p, t)| t.starts_with(label) && buttons.contains(p))
+        .map(|(p, _)| p)
+        .unwrap_or_else(|| panic!("no menu button '{label}'"))
+}
+
+fn screen(app: &App) -> Screen {
+    *app.world().resource::<State<Screen>>().get()
+}
+
+/// Clicks the menu's button, then lets the state change and the first frames run.
+fn press(app: &mut App, label: &str) {
+    assert_eq!(screen(app), Screen::Menu);
+    let b = menu_button(app, label);
+    click_entity(app, b);
+    app.update();
+    app.update();
+}
+
+/// The record on disk is the game at the table, move for move.
+fn assert_saved_is_the_table(app: &App) {
+    let s = session(app);
+    let path = s.record_path.clone().expect("a live game has a file");
+    let rec = Record::from_json(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let positions = rec.replay().unwrap();
+    assert_eq!(rec.moves.len(), s.history.len(), "{}", path.display());
+    assert_eq!(positions.last().unwrap().to_string(), s.game.to_string());
+}
+
+/// A single stone's move of the person to move, played by two clicks.
+fn person_move(app: &mut App) {
+    let before = session(app).history.len();
+    let game = session(app).game.clone();
+    let mv = game
+        .legal_moves()
+        .into_iter()
+        .map(|m| m.to_string())
+        .find(|m| m.len() <= 7 && m.contains('-') && !m.contains(':') && !m.contains(','))
+        .expect("a single stone's move");
+    let (from, to) = mv.split_once('-').unwrap();
+    click(app, c(from));
+    click(app, c(to));
+    if let Some((_, part)) = session(app).choices.first().cloned() {
+        app.world_mut().write_message(Command::Choose(part));
+        app.update();
+    }
+    assert_eq!(session(app).history.len(), before + 1, "{mv}: {}", session(app).message);
+}
+
+/// A move by the person, then the reply of the random player.
+fn play_two_moves(app: &mut App) {
+    let before = session(app).history.len();
+    person_move(app);
+    for _ in 0..200 {
+        app.update();
+        if session(app).history.len() == before + 2 {
+            break;
+        }
+    }
+    settle(app);
+    assert_eq!(session(app).history.len(), before + 2, "the computer replied");
+}
+
+#[test]
+fn every_way_a_game_begins_saves_it() {
+    let dir = fresh_dir("menu-save");
+    let mut app = tablero::gui::headless_menu_app(dir.clone());
+    assert!(saved(&dir).is_empty());
+    // The menu's Start, as a player starts a game: Ordo Classic, a person against random.
+    assert_eq!(app.world().resource::<MenuChoice>().players, [PlayerKind::Person, PlayerKind::Random]);
+    press(&mut app, "Start");
+    assert_eq!(screen(&app), Screen::Playing);
+    assert_eq!(saved(&dir).len(), 1, "saved as soon as it starts");
+    play_two_moves(&mut app);
+    let files = saved(&dir);
+    assert_eq!(files.len(), 1);
+    assert_eq!(files[0].1.moves.len(), 2, "both moves are on disk");
+    assert_eq!(files[0].1.players[1].kind, "computer:random");
+    assert_saved_is_the_table(&app);
+    let first = files[0].0.clone();
+
+    // A new game from the table: back to the menu, Start again, a second file.
+    app.world_mut().write_message(Command::NewGame);
+    app.update();
+    app.update();
+    assert_eq!(screen(&app), Screen::Menu);
+    press(&mut app, "Start");
+    play_two_moves(&mut app);
+    assert_eq!(saved(&dir).len(), 2);
+    assert_saved_is_the_table(&app);
+    assert_eq!(Record::from_json(&std::fs::read_to_string(&first).unwrap()).unwrap().moves.len(), 2, "the first game stays");
+
+    // Resume from the menu: the newest unfinished game goes on in its own file.
+    app.world_mut().write_message(Command::NewGame);
+    app.update();
+    app.update();
+    press(&mut app, "Resume your unfinished");
+    assert_eq!(session(&app).history.len(), 2);
+    let resumed = session(&app).record_path.clone().unwrap();
+    play_two_moves(&mut app);
+    assert_eq!(saved(&dir).len(), 2, "resuming makes no new file");
+    assert_eq!(Record::from_json(&std::fs::read_to_string(&resumed).unwrap()).unwrap().moves.len(), 4);
+    assert_saved_is_the_table(&app);
+
+    // Paste a position: a new game with its own file.
+    let crossings = tablero::rules::Variant::Crossings.initial().to_string();
+    app.world_mut().write_message(Command::Open(crossings.clone()));
+    app.update();
+    app.update();
+    assert_eq!(saved(&dir).len(), 3);
+    assert_eq!(session(&app).record.start, crossings);
+    person_move(&mut app);
+    assert_saved_is_the_table(&app);
+
+    // Paste a record: a replay, which saves nothing; play on from its third move: a new file.
+    let rec = saved(&dir).into_iter().map(|(_, r)| r).find(|r| r.moves.len() == 4).unwrap();
+    app.world_mut().write_message(Command::Open(rec.to_json()));
+    app.update();
+    assert!(session(&app).replaying);
+    assert_eq!(saved(&dir).len(), 3, "a replay is not a new game");
+    app.world_mut().write_message(Command::Jump(3));
+    app.update();
+    app.world_mut().write_message(Command::PlayOn);
+    app.update();
+    app.update();
+    assert!(!session(&app).replaying);
+    assert_eq!(saved(&dir).len(), 4, "play on saves the branch");
+    assert_saved_is_the_table(&app);
+    assert_eq!(session(&app).history.len(), 3);
+
+    // A bad paste changes nothing and says why.
+    app.world_mut().write_message(Command::Open("ordo\nnonsense".into()));
+    app.update();
+    assert!(session(&app).message.contains("bad position"), "{}", session(&app).message);
+    assert!(!session(&app).message.contains('\n'));
+    assert_eq!(saved(&dir).len(), 4);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A tmpfs mounted for the test, unmounted when dropped (needs root, as CI runs).
+struct Tmpfs(PathBuf);
+
+impl Tmpfs {
+    fn mount(size_kib: u32) -> Option<Tmpfs> {
+        let dir = fresh_dir("tmpfs");
+        let ok = std::process::Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size_kib}k"), "tablero-test"])
+            .arg(&dir)
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        ok.then_some(Tmpfs(dir))
+    }
+
+    fn remount(&self, mode: &str) {
+        let s = std::process::Command::new("mount").args(["-o", &format!("remount,{mode}")]).arg(&self.0).status();
+        assert!(s.unwrap().success(), "remount {mode}");
+    }
+}
+
+impl Drop for Tmpfs {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount").arg(&self.0).status();
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Fills the file system under `dir` until no byte more fits.
+fn fill(dir: &Path) -> PathBuf {
+    use std::io::Write;
+    let filler = dir.join("filler");
+    let mut f = std::fs::File::create(&filler).unwrap();
+    let block = vec![0u8; 4096];
+    while f.write_all(&block).is_ok() {}
+    while f.write_all(&block[..1]).is_ok() {}
+    let _ = f.sync_all();
+    filler
+}
+
+#[test]
+fn a_full_disk_or_a_read_only_folder_loses_nothing_and_saving_resumes() {
+    let Some(fs) = Tmpfs::mount(512) else {
+        assert!(std::env::var_os("CI").is_none(), "CI runs as root: mounting a tmpfs must work there");
+        println!("skipped: mounting a small tmpfs needs root (run as root to test a full disk)");
+        return;
+    };
+    let mut app = tablero::gui::headless_menu_app(fs.0.clone());
+    {
+        let mut choice = app.world_mut().resource_mut::<MenuChoice>();
+        choice.players = [PlayerKind::Person, PlayerKind::Person];
+    }
+    press(&mut app, "Start");
+    let move_by = |app: &mut App| {
+        person_move(app);
+        settle(app);
+    };
+    move_by(&mut app);
+    assert_saved_is_the_table(&app);
+    let path = session(&app).record_path.clone().unwrap();
+    let good = std::fs::read_to_string(&path).unwrap();
+
+    // The disk is full: the move is played, the panel says saving failed and why, the last
+    // good record stays as it was, and no temporary file is left behind.
+    let filler = fill(&fs.0);
+    move_by(&mut app);
+    assert_eq!(session(&app).history.len(), 2, "the game goes on");
+    let status = session(&app).status();
+    assert!(status.contains("saving failed") && status.contains("No space left"), "{status}");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), good, "the last good record is intact");
+    let leftovers: Vec<_> = std::fs::read_dir(path.parent().unwrap()).unwrap().flatten().map(|e| e.file_name()).collect();
+    assert_eq!(leftovers.len(), 1, "{leftovers:?}");
+    // Room again: the next move saves everything, and the warning goes.
+    std::fs::remove_file(&filler).unwrap();
+    move_by(&mut app);
+    assert!(session(&app).save_error.is_none(), "{}", session(&app).status());
+    assert_saved_is_the_table(&app);
+
+    // A read-only folder (root too is refused on a read-only mount).
+    let good = std::fs::read_to_string(&path).unwrap();
+    fs.remount("ro");
+    move_by(&mut app);
+    let status = session(&app).status();
+    assert!(status.contains("saving failed") && status.contains("Read-only"), "{status}");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), good);
+    // Undo is saved too once writing works again.
+    fs.remount("rw");
+    app.world_mut().write_message(Command::Undo);
+    app.update();
+    assert!(session(&app).save_error.is_none());
+    assert_saved_is_the_table(&app);
+    drop(app);
+}
