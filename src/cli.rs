@@ -46,7 +46,12 @@ impl Progress {
     pub fn new() -> Progress {
         use std::io::IsTerminal;
         let tty = std::io::stderr().is_terminal();
-        Progress { on: tty || std::env::var_os("TABLERO_PROGRESS").is_some(), tty, started: Instant::now(), shown: None }
+        Progress {
+            on: tty || std::env::var_os("TABLERO_PROGRESS").is_some(),
+            tty,
+            started: Instant::now(),
+            shown: None,
+        }
     }
 
     /// Shows `line` if it is time to (`force`: now, the last line of a run).
@@ -212,7 +217,17 @@ fn perft(game: &AnyGame, depth: u32, divide: bool, out: &mut dyn Write) -> Resul
         if divide {
             writeln!(out, "{mv} {n}")?;
         }
-        progress.show(|| format!("perft {depth}: {} {}/{} first moves, {total} so far", bar(i as u64 + 1, moves.len() as u64), i + 1, moves.len()), i + 1 == moves.len());
+        progress.show(
+            || {
+                format!(
+                    "perft {depth}: {} {}/{} first moves, {total} so far",
+                    bar(i as u64 + 1, moves.len() as u64),
+                    i + 1,
+                    moves.len()
+                )
+            },
+            i + 1 == moves.len(),
+        );
     }
     progress.done();
     if divide {
@@ -343,7 +358,15 @@ fn run_match(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
             std::thread::sleep(Duration::from_millis(50));
             let [w, d, l] = *tally.lock().unwrap_or_else(|e| e.into_inner());
             let n = w + d + l;
-            progress.show(|| format!("match {} {n}/{games} games, a: {w} wins, {d} draws, {l} losses", bar(n as u64, games as u64)), false);
+            progress.show(
+                || {
+                    format!(
+                        "match {} {n}/{games} games, a: {w} wins, {d} draws, {l} losses",
+                        bar(n as u64, games as u64)
+                    )
+                },
+                false,
+            );
         }
         progress.done();
         let mut all = even.join().unwrap_or_default();

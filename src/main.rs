@@ -33,9 +33,11 @@ fn gui_command(args: &[String]) -> Option<Result<(), String>> {
         [cmd, rest @ ..] if cmd == "bench-table" => {
             let frames = match rest {
                 [] => Ok(300),
-                [flag, n] if flag == "--frames" => {
-                    n.parse().ok().filter(|n| *n > 0).ok_or(format!("--frames '{}' is not a number of frames", tablero::rules::quote(n)))
-                }
+                [flag, n] if flag == "--frames" => n
+                    .parse()
+                    .ok()
+                    .filter(|n| *n > 0)
+                    .ok_or(format!("--frames '{}' is not a number of frames", tablero::rules::quote(n))),
                 _ => Err("usage: tablero bench-table [--frames N]".to_string()),
             };
             Some(frames.and_then(|n| tablero::gui::bench_table(n, &mut std::io::stdout())))

@@ -31,7 +31,9 @@ impl Kind {
         match kind {
             "human" => Some(Kind::Human),
             "computer:random" => Some(Kind::Random),
-            other => other.strip_prefix("ai:").and_then(|n| crate::ai::LEVELS.iter().position(|l| l.name == n)).map(Kind::Ai),
+            other => {
+                other.strip_prefix("ai:").and_then(|n| crate::ai::LEVELS.iter().position(|l| l.name == n)).map(Kind::Ai)
+            }
         }
     }
 
@@ -211,7 +213,10 @@ impl Record {
     pub fn start_game(&self) -> Result<AnyGame, RecordError> {
         let variant: crate::rules::Variant =
             self.variant.parse().map_err(|e: String| RecordError(format!("field `variant`: {e}")))?;
-        if variant != crate::rules::Variant::Ctor8 && variant != crate::rules::Variant::Ctor10 && self.options.timer.is_some() {
+        if variant != crate::rules::Variant::Ctor8
+            && variant != crate::rules::Variant::Ctor10
+            && self.options.timer.is_some()
+        {
             return Err(RecordError(format!(
                 "field `options.timer` (the sand-glass) belongs to CTOR records only, not {variant}"
             )));
@@ -338,7 +343,8 @@ pub fn read_limited(path: &Path) -> Result<String, RecordError> {
     if bytes.len() as u64 > MAX_RECORD_BYTES {
         return Err(too_big(bytes.len() as u64));
     }
-    String::from_utf8(bytes).map_err(|e| RecordError(format!("{shown} is not UTF-8 text (byte {})", e.utf8_error().valid_up_to())))
+    String::from_utf8(bytes)
+        .map_err(|e| RecordError(format!("{shown} is not UTF-8 text (byte {})", e.utf8_error().valid_up_to())))
 }
 
 /// Where tablero keeps its games: `$TABLERO_DATA_DIR`, else `$XDG_DATA_HOME/tablero`, else

@@ -73,10 +73,63 @@ fn corpus(name: &str) -> Vec<serde_json::Value> {
 /// whitespace and control characters, cut, doubled and swapped pieces.
 fn mutate(rng: &mut StdRng, s: &str) -> String {
     const PIECES: &[&str] = &[
-        "W", "B", "R", "L", "D", "l", "d", ".", "w", "b", "r", "x", "-", "=", ":", "/", "^", ",", "+", "@", "P", "M",
-        "E", "T", ">", "0", "1", "2", "9", "00", "99", "255", "256", "4294967295", "18446744073709551616", " ",
-        "  ", "\t", "\n", "\r", "\u{3000}", "\u{85}", "\u{a0}", "\u{0}", "é", "v", "1v1", "landing=", "exact",
-        "build-near-source", "-", "a", "j", "k", "z", "a0", "a10",
+        "W",
+        "B",
+        "R",
+        "L",
+        "D",
+        "l",
+        "d",
+        ".",
+        "w",
+        "b",
+        "r",
+        "x",
+        "-",
+        "=",
+        ":",
+        "/",
+        "^",
+        ",",
+        "+",
+        "@",
+        "P",
+        "M",
+        "E",
+        "T",
+        ">",
+        "0",
+        "1",
+        "2",
+        "9",
+        "00",
+        "99",
+        "255",
+        "256",
+        "4294967295",
+        "18446744073709551616",
+        " ",
+        "  ",
+        "\t",
+        "\n",
+        "\r",
+        "\u{3000}",
+        "\u{85}",
+        "\u{a0}",
+        "\u{0}",
+        "é",
+        "v",
+        "1v1",
+        "landing=",
+        "exact",
+        "build-near-source",
+        "-",
+        "a",
+        "j",
+        "k",
+        "z",
+        "a0",
+        "a10",
     ];
     let mut chars: Vec<char> = s.chars().collect();
     for _ in 0..rng.random_range(1..=4) {
@@ -362,9 +415,7 @@ fn mutate_record(rng: &mut StdRng, text: &str) -> String {
         match rng.random_range(0..8) {
             0 => v["result"] = values[rng.random_range(0..values.len())].clone(),
             1 => v["options"] = values[rng.random_range(0..values.len())].clone(),
-            2 if v["options"].is_object() => {
-                v["options"]["timer"] = values[rng.random_range(0..values.len())].clone()
-            }
+            2 if v["options"].is_object() => v["options"]["timer"] = values[rng.random_range(0..values.len())].clone(),
             3 if v["players"][1].is_object() => {
                 v["players"][rng.random_range(0..2)]["kind"] = values[rng.random_range(0..values.len())].clone()
             }
@@ -451,7 +502,8 @@ fn fuzz_command_lines() {
                 args.push(position);
                 let moves = game.legal_moves();
                 for _ in 0..rng.random_range(0..4) {
-                    let mv = if moves.is_empty() { "E".into() } else { moves[rng.random_range(0..moves.len())].to_string() };
+                    let mv =
+                        if moves.is_empty() { "E".into() } else { moves[rng.random_range(0..moves.len())].to_string() };
                     args.push(if rng.random_range(0..2) == 0 { mutate(rng, &mv) } else { mv });
                 }
             }

@@ -19,8 +19,7 @@ fn bin() -> Command {
 /// Runs the binary with a time limit: (exit status, stdout, stderr). A run past the limit is
 /// killed and fails the test (a command that blocks is a bug here).
 fn tablero_os(args: &[std::ffi::OsString]) -> (i32, String, String) {
-    let mut child =
-        bin().args(args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("the binary runs");
+    let mut child = bin().args(args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("the binary runs");
     let started = Instant::now();
     while child.try_wait().unwrap().is_none() {
         if started.elapsed() > Duration::from_secs(20) {
@@ -69,7 +68,7 @@ fn ctor_turn_counter_ends_the_game_instead_of_wrapping() {
     assert_eq!(code, 0, "{err}");
     let mut lines = out.lines();
     let after = lines.next().unwrap();
-    assert_eq!(after, empty_ctor("b", u32::MAX));
+    assert_eq!(after, empty_ctor("b", u32::MAX).replace(" 1v1 0", " 1v1 1"), "an idle turn");
     assert_eq!(after.parse::<AnyGame>().unwrap().to_string(), after);
     assert_eq!(lines.next(), Some("result: draw (more discs when the turn counter ran out)"));
     // The same through a record given to `tablero check`.
@@ -88,8 +87,11 @@ fn ctor_turn_counter_ends_the_game_instead_of_wrapping() {
 #[test]
 fn arguments_that_are_not_utf8_are_refused_in_one_line() {
     use std::os::unix::ffi::OsStringExt;
-    for args in [vec![b"moves".to_vec(), vec![0xff]], vec![vec![0xc3, 0x28]], vec![b"check".to_vec(), b"/tmp/\xfe.json".to_vec()]]
-    {
+    for args in [
+        vec![b"moves".to_vec(), vec![0xff]],
+        vec![vec![0xc3, 0x28]],
+        vec![b"check".to_vec(), b"/tmp/\xfe.json".to_vec()],
+    ] {
         let args: Vec<std::ffi::OsString> = args.into_iter().map(std::ffi::OsString::from_vec).collect();
         let (code, out, err) = tablero_os(&args);
         assert_eq!(code, 2, "{args:?}: {err}");
@@ -107,7 +109,10 @@ fn errors_that_repeat_the_users_text_stay_on_one_line() {
     refused(&["a\nb"], "unknown command 'a\\nb'");
     refused(&["check", "/tmp/no\nsuch"], "cannot read /tmp/no\\nsuch");
     refused(&["match", "ordo\r", "--a", "random"], "unknown variant 'ordo\\r'");
-    refused(&["match", "ordo", "--a", "random\n", "--b", "random", "--games", "1", "--seed", "1"], "unknown player 'random\\n'");
+    refused(
+        &["match", "ordo", "--a", "random\n", "--b", "random", "--games", "1", "--seed", "1"],
+        "unknown player 'random\\n'",
+    );
     // Long text is cut: the line names the start of what was given.
     let long = format!("{ORDO}{}", "x".repeat(100_000));
     let (_, _, err) = tablero(&["moves", &long]);
@@ -252,13 +257,8 @@ fn perft_divides_and_refuses_depths_past_its_bound() {
 /// Starts a long command with progress shown, waits for its first progress line, sends
 /// Ctrl-C (SIGINT) and returns (exit status, the last line on stderr, progress lines seen).
 fn interrupt(args: &[&str]) -> (i32, String, usize) {
-    let mut child = bin()
-        .args(args)
-        .env("TABLERO_PROGRESS", "1")
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child =
+        bin().args(args).env("TABLERO_PROGRESS", "1").stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap();
     let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
     let first = lines.next().expect("a progress line").unwrap();
     assert!(first.contains("so far") || first.contains("games"), "{first}");
@@ -282,13 +282,16 @@ fn a_long_perft_shows_progress_and_stops_cleanly_on_ctrl_c() {
 
 #[test]
 fn match_refuses_absurd_counts_shows_progress_and_stops_on_ctrl_c() {
-    let m = |games: &str| ["match", "ordo", "--a", "random", "--b", "random", "--games", games, "--seed", "1"].map(String::from);
+    let m = |games: &str| {
+        ["match", "ordo", "--a", "random", "--b", "random", "--games", games, "--seed", "1"].map(String::from)
+    };
     for games in ["4294967295", "0", "100001", "-1", "+5", "05"] {
         let args = m(games);
         refused(&args.iter().map(|s| s.as_str()).collect::<Vec<_>>(), "is not a number of games from 1 to 100000");
     }
     refused(&["match", "ordo", "--a", "random", "--b", "random", "--games", "1", "--seed", "-3"], "--seed '-3'");
-    let (code, last, seen) = interrupt(&["match", "ordo-x", "--a", "ai:easy", "--b", "ai:easy", "--games", "1000", "--seed", "1"]);
+    let (code, last, seen) =
+        interrupt(&["match", "ordo-x", "--a", "ai:easy", "--b", "ai:easy", "--games", "1000", "--seed", "1"]);
     assert_eq!(code, 130, "{last}");
     assert!(seen >= 1);
     assert!(last.starts_with("tablero: match stopped by Ctrl-C after "), "{last}");

@@ -155,6 +155,8 @@ fn writer_child() {
     let mut i = 0;
     loop {
         partial.moves = rec.moves[..i % (rec.moves.len() + 1)].to_vec();
+        // The result belongs to the whole game only (a record of a game that is over says so).
+        partial.result = if partial.moves.len() == rec.moves.len() { rec.result.clone() } else { None };
         record::write_atomic(std::path::Path::new(&path), &partial.to_json()).unwrap();
         i += 1;
     }

@@ -93,13 +93,13 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 fn plan(
-    mut moves: MessageReader<Animate>,
+    mut moves: crate::gui::session::MovesToPlan,
     mut commands: Commands,
     mut stones: Query<(Entity, &mut Stone, &mut Transform)>,
     layout: Res<Layout>,
     speed: Res<Speed>,
 ) {
-    for Animate { effects, skip, breaks } in moves.read() {
+    for Animate { effects, skip, breaks } in &moves.take() {
         let f = speed.factor();
         let mut at: HashMap<Cell, Entity> = HashMap::new();
         let mut trays = [0usize; 2];

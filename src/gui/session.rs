@@ -386,6 +386,23 @@ pub struct Animate {
 #[derive(Message, Clone, Copy, Debug)]
 pub struct Rebuild;
 
+/// The moves a set animates this frame. None when the scene is rebuilt in the same frame
+/// (an undo or a paste right after a move): the rebuilt scene already shows them, and
+/// animating them too would put their pieces on the table twice.
+#[derive(bevy::ecs::system::SystemParam)]
+pub struct MovesToPlan<'w, 's> {
+    moves: MessageReader<'w, 's, Animate>,
+    rebuilt: MessageReader<'w, 's, Rebuild>,
+}
+
+impl MovesToPlan<'_, '_> {
+    pub fn take(&mut self) -> Vec<Animate> {
+        let rebuilt = self.rebuilt.read().count() > 0;
+        let moves: Vec<Animate> = self.moves.read().cloned().collect();
+        if rebuilt { Vec::new() } else { moves }
+    }
+}
+
 /// True while pieces are moving: input waits.
 pub fn animating(tweens: Query<(), With<super::animate::Tween>>) -> bool {
     !tweens.is_empty()
@@ -513,12 +530,10 @@ fn handle_commands(
                     Err(e) => format!("the clipboard is not available ({e}); the position is {text}"),
                 };
             }
-            Command::Paste => {
-                match arboard::Clipboard::new().and_then(|mut c| c.get_text()) {
-                    Ok(text) => open_into(&mut session, &text, &mut rebuild),
-                    Err(e) => session.message = format!("the clipboard is not available ({e})"),
-                }
-            }
+            Command::Paste => match arboard::Clipboard::new().and_then(|mut c| c.get_text()) {
+                Ok(text) => open_into(&mut session, &text, &mut rebuild),
+                Err(e) => session.message = format!("the clipboard is not available ({e})"),
+            },
             Command::Open(text) => open_into(&mut session, text, &mut rebuild),
             Command::Choose(part) => {
                 if session.choices.iter().all(|(_, p)| p != part) {

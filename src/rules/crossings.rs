@@ -384,7 +384,10 @@ impl FromStr for Crossings {
             None => Options::default(),
             Some("exact") => Options { exact: true },
             Some(other) => {
-                return Err(PositionError(format!("unknown option '{}' (the only option is exact)", super::quote(other))));
+                return Err(PositionError(format!(
+                    "unknown option '{}' (the only option is exact)",
+                    super::quote(other)
+                )));
             }
         };
         let f = super::fields(&text, &["crossings"], &["board", "side", "quiet"])?;

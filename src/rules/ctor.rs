@@ -557,8 +557,8 @@ impl Ctor {
     }
 
     fn parse_square(&self, s: &str, text: &str) -> Result<Square, MoveError> {
-        let sq: Square = super::number(s)
-            .ok_or_else(|| syntax(text, format!("'{}' is not a square number", super::quote(s))))?;
+        let sq: Square =
+            super::number(s).ok_or_else(|| syntax(text, format!("'{}' is not a square number", super::quote(s))))?;
         if sq == 0 || sq > self.squares() {
             return Err(syntax(text, format!("square {sq} is not on the field (1 to {})", self.squares())));
         }
@@ -781,13 +781,12 @@ impl FromStr for Ctor {
         let (text, option) = super::trailing_option(s, 7)?;
         let mut options = Options::default();
         if let Some(o) = option {
-            let l =
-                o.strip_prefix("landing=").and_then(super::number::<u8>).filter(|l| *l <= 9).ok_or_else(|| {
-                    PositionError(format!(
-                        "unknown option '{}' (the only option is landing=N, N from 0 to 9)",
-                        super::quote(o)
-                    ))
-                })?;
+            let l = o.strip_prefix("landing=").and_then(super::number::<u8>).filter(|l| *l <= 9).ok_or_else(|| {
+                PositionError(format!(
+                    "unknown option '{}' (the only option is landing=N, N from 0 to 9)",
+                    super::quote(o)
+                ))
+            })?;
             options.landing = Some(l);
         }
         let f = super::fields(&text, &["ctor8", "ctor10"], &["board", "side", "turn", "left", "teams", "idle"])?;
@@ -816,7 +815,10 @@ impl FromStr for Ctor {
             )));
         }
         let left = parse_allowance(f[4]).ok_or_else(|| {
-            PositionError(format!("left field is '{}', expected P<puts>M<steps>L<landings> like P2M2L1", super::quote(f[4])))
+            PositionError(format!(
+                "left field is '{}', expected P<puts>M<steps>L<landings> like P2M2L1",
+                super::quote(f[4])
+            ))
         })?;
         let sizes: Vec<u8> = f[5].split('v').map(|t| super::number::<u8>(t).unwrap_or(0)).collect();
         let teams = match sizes[..] {

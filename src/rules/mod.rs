@@ -758,6 +758,8 @@ pub(crate) fn read_side(token: &str, letters: [&str; 2]) -> Result<Side, Positio
     match token {
         t if t == letters[0] => Ok(Side::First),
         t if t == letters[1] => Ok(Side::Second),
-        other => Err(PositionError(format!("side field is '{}', expected {} or {}", quote(other), letters[0], letters[1]))),
+        other => {
+            Err(PositionError(format!("side field is '{}', expected {} or {}", quote(other), letters[0], letters[1])))
+        }
     }
 }

@@ -534,7 +534,10 @@ impl FromStr for Volterra {
             None => Options::default(),
             Some("build-near-source") => Options { build_near_source: true },
             Some(other) => {
-                return Err(PositionError(format!("unknown option '{}' (the only option is build-near-source)", super::quote(other))));
+                return Err(PositionError(format!(
+                    "unknown option '{}' (the only option is build-near-source)",
+                    super::quote(other)
+                )));
             }
         };
         let f = super::fields(&text, &["volterra", "volterra-free"], &["board", "side"])?;

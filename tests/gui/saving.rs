@@ -135,7 +135,11 @@ fn every_way_a_game_begins_saves_it() {
     play_two_moves(&mut app);
     assert_eq!(saved(&dir).len(), 2);
     assert_saved_is_the_table(&app);
-    assert_eq!(Record::from_json(&std::fs::read_to_string(&first).unwrap()).unwrap().moves.len(), 2, "the first game stays");
+    assert_eq!(
+        Record::from_json(&std::fs::read_to_string(&first).unwrap()).unwrap().moves.len(),
+        2,
+        "the first game stays"
+    );
 
     // Resume from the menu: the newest unfinished game goes on in its own file.
     app.world_mut().write_message(Command::NewGame);
@@ -254,7 +258,8 @@ fn a_full_disk_or_a_read_only_folder_loses_nothing_and_saving_resumes() {
     let status = session(&app).status();
     assert!(status.contains("saving failed") && status.contains("No space left"), "{status}");
     assert_eq!(std::fs::read_to_string(&path).unwrap(), good, "the last good record is intact");
-    let leftovers: Vec<_> = std::fs::read_dir(path.parent().unwrap()).unwrap().flatten().map(|e| e.file_name()).collect();
+    let leftovers: Vec<_> =
+        std::fs::read_dir(path.parent().unwrap()).unwrap().flatten().map(|e| e.file_name()).collect();
     assert_eq!(leftovers.len(), 1, "{leftovers:?}");
     // Room again: the next move saves everything, and the warning goes.
     std::fs::remove_file(&filler).unwrap();

@@ -63,7 +63,8 @@ pub(crate) fn session(app: &App) -> &Session {
 
 pub(crate) fn moving(app: &mut App) -> bool {
     let world = app.world_mut();
-    world.query_filtered::<(), With<Tween>>().iter(world).next().is_some()
+    // Tweens, and the torus's disc flips (a turn-over in progress).
+    world.query_filtered::<(), Or<(With<Tween>, With<tablero::gui::sets::ctor::Turn>)>>().iter(world).next().is_some()
 }
 
 pub(crate) fn settle(app: &mut App) {

@@ -72,7 +72,7 @@ pub fn face(up: Side) -> Quat {
     if up == Side::First { Quat::IDENTITY } else { Quat::from_rotation_x(std::f32::consts::PI) }
 }
 
-fn disc_pos(layout: &Layout, c: Cell) -> Vec3 {
+pub fn disc_pos(layout: &Layout, c: Cell) -> Vec3 {
     cell_pos(layout, c).with_y(crate::gui::scene::BOARD_TOP + DISC_H / 2.0 + 0.02)
 }
 
@@ -250,7 +250,7 @@ fn on_click(click: On<Pointer<Click>>, squares: Query<&FieldSquare>, mut out: Me
 
 #[allow(clippy::too_many_arguments)]
 fn plan(
-    mut moves: MessageReader<Animate>,
+    mut moves: crate::gui::session::MovesToPlan,
     mut commands: Commands,
     mut discs: Query<(Entity, &mut Disc)>,
     mut dups: Query<(Entity, &mut Duplicate), Without<Disc>>,
@@ -260,11 +260,11 @@ fn plan(
     speed: Res<Speed>,
 ) {
     if !is_ctor(layout.variant) {
-        moves.clear();
+        moves.take();
         return;
     }
     let f = speed.factor();
-    for Animate { effects, skip, .. } in moves.read() {
+    for Animate { effects, skip, .. } in &moves.take() {
         let mut on: HashMap<Cell, Entity> = discs.iter().filter_map(|(e, d)| d.cell.map(|c| (c, e))).collect();
         let mut copies: HashMap<(i8, i8), Entity> = dups.iter().map(|(e, d)| (d.at, e)).collect();
         let mut cursor = 0.0;

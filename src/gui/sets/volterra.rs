@@ -276,7 +276,7 @@ fn on_click(
 
 #[allow(clippy::too_many_arguments)]
 fn plan(
-    mut moves: MessageReader<Animate>,
+    mut moves: crate::gui::session::MovesToPlan,
     mut commands: Commands,
     mut tiles: Query<(Entity, &mut Tile), Without<Pawn>>,
     mut pawns: Query<(Entity, &mut Pawn), Without<Tile>>,
@@ -286,10 +286,10 @@ fn plan(
     speed: Res<Speed>,
 ) {
     if !is_volterra(layout.variant) {
-        moves.clear();
+        moves.take();
         return;
     }
-    for Animate { effects, skip, .. } in moves.read() {
+    for Animate { effects, skip, .. } in &moves.take() {
         let f = speed.factor();
         // The towers as the scene has them: entities by cell, bottom up.
         let mut towers: HashMap<Cell, Vec<Entity>> = HashMap::new();

@@ -1,0 +1,257 @@
+//! The table under abuse: thousands of random clicks, keys' commands, undos and redos, menu
+//! buttons, pastes, replays and timeline jumps, during animations, while the computer thinks
+//! and during CTOR's secret-square setup, in every game the menu offers. After every step:
+//! no panic, the scene matches the rules whenever the pieces rest, and the record on disk
+//! loads and is the game at the table.
+
+use crate::table::records::in_step;
+use crate::table::{click, click_entity, moving, session};
+use bevy::prelude::*;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use tablero::gui::Screen;
+use tablero::gui::animate::Speed;
+use tablero::gui::menu::MenuChoice;
+use tablero::gui::session::{Command, PlayerKind};
+use tablero::gui::sets::ctor::SecretCommand;
+use tablero::record::Record;
+use tablero::rules::Cell;
+
+/// Steps per game of the menu.
+const STEPS: usize = 400;
+
+/// The menu's game buttons, in its order.
+const GAMES: [&str; 9] = [
+    "Ordo Classic",
+    "Ordo X",
+    "Crossings",
+    "Crossings, exact distance",
+    "Volterra",
+    "Volterra, build near the source",
+    "Volterra, free setup",
+    "CTOR 8x8",
+    "CTOR 10x10",
+];
+
+fn screen(app: &App) -> Screen {
+    *app.world().resource::<State<Screen>>().get()
+}
+
+/// Every button on screen with its label.
+fn buttons(app: &mut App) -> Vec<(Entity, String)> {
+    let world = app.world_mut();
+    let texts: Vec<(Entity, String)> =
+        world.query::<(&ChildOf, &Text)>().iter(world).map(|(p, t)| (p.parent(), t.0.clone())).collect();
+    let buttons: Vec<Entity> = world.query_filtered::<Entity, With<Button>>().iter(world).collect();
+    texts.into_iter().filter(|(p, _)| buttons.contains(p)).collect()
+}
+
+fn press(app: &mut App, label: &str) {
+    let b = buttons(app).into_iter().find(|(_, t)| t == label).unwrap_or_else(|| panic!("no button {label}")).0;
+    click_entity(app, b);
+}
+
+/// What must hold after every step.
+fn check(app: &mut App, what: &str) {
+    if screen(app) != Screen::Playing {
+        return;
+    }
+    let resyncs = app.world().resource::<tablero::gui::animate::Resyncs>().0;
+    assert_eq!(resyncs, 0, "after {what}: the scene had to be rebuilt");
+    if !moving(app) {
+        diagnose(app, what);
+        in_step(app);
+    }
+    let s = session(app);
+    if s.replaying {
+        assert!(s.record_path.is_none(), "a replay writes nothing");
+        return;
+    }
+    let path = s.record_path.clone().unwrap_or_else(|| panic!("after {what}: a live game without a file"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let rec = Record::from_json(&text).unwrap_or_else(|e| panic!("after {what}: {e}"));
+    let positions = rec.replay().unwrap_or_else(|e| panic!("after {what}: {e}"));
+    assert_eq!(rec.moves.len(), s.history.len(), "after {what}");
+    assert_eq!(positions.last().unwrap().to_string(), s.game.to_string(), "after {what}: the record is the game");
+    assert!(s.save_error.is_none(), "{:?}", s.save_error);
+}
+
+/// One random action; returns what it was, for messages.
+fn act(app: &mut App, rng: &mut StdRng) -> String {
+    if screen(app) == Screen::Menu {
+        // Any button of the menu: games, players, options, resume, replays, Start.
+        let all = buttons(app);
+        let (b, label) = all[rng.random_range(0..all.len())].clone();
+        click_entity(app, b);
+        return format!("menu button '{label}'");
+    }
+    let s = session(app);
+    let (files, ranks) = s.game.board_size();
+    let choices = s.choices.clone();
+    let json = s.record.to_json();
+    let moves_in_record = s.history.len() + s.redo.len();
+    let replaying = s.replaying;
+    let what = match rng.random_range(0..100) {
+        // A replay is left again soon, as a new game (play on) or by opening another game.
+        0..=9 if replaying => Command::PlayOn,
+        0..=44 => {
+            let cell = Cell::new(rng.random_range(0..files as u8), rng.random_range(0..ranks as u8));
+            click(app, cell);
+            return format!("click on {cell}");
+        }
+        45..=49 => Command::Undo,
+        50..=53 => Command::Redo,
+        54..=55 => Command::Cancel,
+        56..=59 => Command::EndTurn,
+        60..=61 => Command::Landing,
+        62..=65 if !choices.is_empty() && rng.random_range(0..3) > 0 => {
+            Command::Choose(choices[rng.random_range(0..choices.len())].1.clone())
+        }
+        62..=65 => Command::Choose("x9-y0".into()),
+        66 => Command::Hint,
+        67 => Command::Open(json),
+        69 => Command::Open("ordo not a position\n".into()),
+        70..=72 => Command::Jump(rng.random_range(0..=moves_in_record + 2)),
+        73..=74 => Command::StepForward,
+        75 => Command::TogglePlay,
+        76 => Command::Pace,
+        77 => Command::PlayOn,
+        78 => Command::NewGame,
+        80..=84 => {
+            let c = [SecretCommand::Proceed, SecretCommand::Done, SecretCommand::ShowMine][rng.random_range(0..3)];
+            app.world_mut().write_message(c);
+            app.update();
+            return format!("secret command {c:?}");
+        }
+        85..=86 => {
+            let speed = [Speed::Normal, Speed::Fast, Speed::Instant][rng.random_range(0..3)];
+            app.insert_resource(speed);
+            app.update();
+            return format!("speed {speed:?}");
+        }
+        _ => {
+            let n = rng.random_range(1..12);
+            for _ in 0..n {
+                app.update();
+            }
+            return format!("{n} frames");
+        }
+    };
+    let text = format!("{what:?}");
+    app.world_mut().write_message(what);
+    app.update();
+    text
+}
+
+/// Steps that ended in each situation.
+#[derive(Debug, Default)]
+struct Seen {
+    moves: usize,
+    replaying: usize,
+    blocked: usize,
+    thinking: usize,
+    moving: usize,
+    menu: usize,
+}
+
+#[test]
+fn thousands_of_random_actions_in_every_game_leave_the_table_and_its_record_right() {
+    let dir = std::env::temp_dir().join(format!("tablero-abuse-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut app = tablero::gui::headless_menu_app(dir.clone());
+    let mut rng = StdRng::seed_from_u64(14);
+    let kinds = [PlayerKind::Person, PlayerKind::Person, PlayerKind::Random, PlayerKind::Ai(0)];
+    let mut steps = 0;
+    let mut seen = Seen::default();
+    for (i, game) in GAMES.iter().enumerate() {
+        if screen(&app) == Screen::Playing {
+            app.world_mut().write_message(Command::NewGame);
+            app.update();
+            app.update();
+        }
+        // The game's own button, players and CTOR's options as the menu sets them.
+        press(&mut app, game);
+        {
+            let mut choice = app.world_mut().resource_mut::<MenuChoice>();
+            choice.players = [0, 1].map(|_| kinds[rng.random_range(0..kinds.len())]);
+            choice.secrets = i == 7;
+            choice.timer = (i == 8).then_some(5);
+        }
+        press(&mut app, "Start");
+        app.update();
+        assert_eq!(screen(&app), Screen::Playing);
+        for _ in 0..STEPS {
+            let before = (screen(&app) == Screen::Playing).then(|| session(&app).history.len());
+            let what = act(&mut app, &mut rng);
+            // Shown when the test fails: the actions that led there.
+            println!("{game}: {what}");
+            check(&mut app, &what);
+            steps += 1;
+            if screen(&app) == Screen::Playing {
+                let s = session(&app);
+                seen.moves += (before.is_some_and(|b| s.history.len() > b)) as usize;
+                seen.replaying += s.replaying as usize;
+                seen.blocked += (s.blocked.is_some() && !s.replaying) as usize;
+                seen.thinking += s.message.contains("thinking") as usize;
+                seen.moving += moving(&mut app) as usize;
+            } else {
+                seen.menu += 1;
+            }
+        }
+    }
+    println!("{steps} steps: {seen:?}");
+    assert!(steps >= 3000, "{steps}");
+    // The run reached every situation it is meant to abuse.
+    assert!(seen.moves > 150 && seen.replaying > 50 && seen.blocked > 20, "{seen:?}");
+    assert!(seen.thinking > 20 && seen.moving > 150 && seen.menu > 20, "{seen:?}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Found by the test above: a move played in the same frame as a rebuild (an undo right
+/// after the computer's instant move) was animated onto the rebuilt scene, which already
+/// showed it, and CTOR had two discs on one square.
+#[test]
+fn a_move_and_a_rebuild_in_one_frame_put_each_piece_on_the_table_once() {
+    use tablero::gui::session::{Rebuild, Session};
+    use tablero::rules::{Game, Variant};
+    for variant in [Variant::Ordo, Variant::Crossings, Variant::Volterra, Variant::Ctor8] {
+        let mut app = tablero::gui::headless_app(variant.initial(), crate::table::PEOPLE);
+        let mv = variant.initial().legal_moves()[0].to_string();
+        let animate = app.world_mut().resource_mut::<Session>().play_text(&mv).unwrap();
+        app.world_mut().write_message(animate);
+        app.world_mut().write_message(Rebuild);
+        app.update();
+        crate::table::settle(&mut app);
+        in_step(&mut app);
+    }
+}
+
+/// Prints how the torus differs from the position, before the check fails on it.
+fn diagnose(app: &mut App, what: &str) {
+    use tablero::gui::sets::ctor::{Disc, Duplicate};
+    let shown = session(app).shown();
+    let tablero::rules::AnyGame::Ctor(g) = &shown else { return };
+    let layout = *app.world().resource::<tablero::gui::scene::Layout>();
+    let world = app.world_mut();
+    let discs: Vec<(Entity, Disc, Transform)> =
+        world.query::<(Entity, &Disc, &Transform)>().iter(world).map(|(e, a, b)| (e, *a, *b)).collect();
+    let dups: Vec<(Duplicate, Transform)> =
+        world.query::<(&Duplicate, &Transform)>().iter(world).map(|(a, b)| (*a, *b)).collect();
+    let ok = tablero::gui::sets::ctor::torus_matches(
+        &shown,
+        &layout,
+        discs.iter().map(|(_, a, b)| (a, b)),
+        dups.iter().map(|(a, b)| (a, b)),
+    );
+    if ok {
+        return;
+    }
+    println!("after {what}: {shown}");
+    for (e, d, tf) in &discs {
+        let want = d.cell.and_then(|c| g.square(c)).and_then(|sq| g.disc(sq));
+        let up = if (tf.rotation * Vec3::Y).y > 0.0 { "B" } else { "W" };
+        let at = d.cell.map(|c| tablero::gui::sets::ctor::disc_pos(&layout, c).distance(tf.translation));
+        println!("  disc {e:?} {:?} up {:?} shows {up}, rules {want:?}, off by {at:?}", d.cell, d.up);
+    }
+    println!("  {} discs, {} duplicates", discs.len(), dups.len());
+}
