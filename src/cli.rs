@@ -35,7 +35,7 @@ pub const MAX_DEPTH: u32 = 12;
 
 /// Progress of a long command on standard error: shown when standard error is a terminal or
 /// `TABLERO_PROGRESS` is set, rewritten at most twice a second, after the first second.
-pub struct Progress {
+struct Progress {
     on: bool,
     tty: bool,
     started: Instant,
@@ -43,7 +43,7 @@ pub struct Progress {
 }
 
 impl Progress {
-    pub fn new() -> Progress {
+    fn new() -> Progress {
         use std::io::IsTerminal;
         let tty = std::io::stderr().is_terminal();
         Progress {
@@ -55,7 +55,7 @@ impl Progress {
     }
 
     /// Shows `line` if it is time to (`force`: now, the last line of a run).
-    pub fn show(&mut self, line: impl FnOnce() -> String, force: bool) {
+    fn show(&mut self, line: impl FnOnce() -> String, force: bool) {
         let now = Instant::now();
         let due = match self.shown {
             None => now - self.started >= Duration::from_secs(1),
@@ -72,16 +72,10 @@ impl Progress {
     }
 
     /// Ends the progress line (on a terminal the cursor is left at the start of a new line).
-    pub fn done(&mut self) {
+    fn done(&mut self) {
         if self.tty && self.shown.is_some() {
             let _ = writeln!(std::io::stderr());
         }
-    }
-}
-
-impl Default for Progress {
-    fn default() -> Progress {
-        Progress::new()
     }
 }
 
@@ -328,7 +322,8 @@ fn run_match(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
         play_game(variant, &a, &b, g % 2 == 0, seed.wrapping_add(g as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
     };
     let started = std::time::Instant::now();
-    // Tallies as games end, for the progress bar; a Ctrl-C lets the games being played finish.
+    // Tallies as games end, for the progress bar. After a Ctrl-C the games in play stop at
+    // their next move and are not counted.
     let tally = std::sync::Mutex::new([0u32; 3]);
     let finished = |score: &Result<Score, CliError>| {
         if let Ok(s) = score {

@@ -72,6 +72,16 @@ pub struct RecordResult {
     pub reason: String,
 }
 
+impl RecordResult {
+    /// The result as a record writes it, once `game` is over.
+    pub fn of(game: &AnyGame) -> Option<RecordResult> {
+        game.outcome().map(|o| RecordResult {
+            winner: o.winner.map(|w| game.variant().side_name(w).to_string()),
+            reason: o.reason.to_string(),
+        })
+    }
+}
+
 /// Rule options that the start position does not carry.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -157,10 +167,7 @@ impl Record {
     /// Adds a move played, and the result if the game (`after` the move) is over.
     pub fn push(&mut self, mv: &str, after: &AnyGame) {
         self.moves.push(RecordedMove { mv: mv.to_string(), at_ms: now_ms() });
-        self.result = after.outcome().map(|o| RecordResult {
-            winner: o.winner.map(|w| after.variant().side_name(w).to_string()),
-            reason: o.reason.to_string(),
-        });
+        self.result = RecordResult::of(after);
     }
 
     /// Reads a record, checking its shape (not yet its moves: see [`Record::replay`]).
@@ -213,14 +220,6 @@ impl Record {
     pub fn start_game(&self) -> Result<AnyGame, RecordError> {
         let variant: crate::rules::Variant =
             self.variant.parse().map_err(|e: String| RecordError(format!("field `variant`: {e}")))?;
-        if variant != crate::rules::Variant::Ctor8
-            && variant != crate::rules::Variant::Ctor10
-            && self.options.timer.is_some()
-        {
-            return Err(RecordError(format!(
-                "field `options.timer` (the sand-glass) belongs to CTOR records only, not {variant}"
-            )));
-        }
         let mut game: AnyGame = self
             .start
             .parse()
@@ -248,6 +247,10 @@ impl Record {
             }
         } else if self.secrets.is_some() {
             return Err(RecordError("field `secrets` belongs to CTOR records only".into()));
+        } else if self.options.timer.is_some() {
+            return Err(RecordError(format!(
+                "field `options.timer` (the sand-glass) belongs to CTOR records only, not {variant}"
+            )));
         }
         Ok(game)
     }
@@ -260,18 +263,18 @@ impl Record {
             game.play_text(&m.mv).map_err(|e| RecordError(format!("move {}: {e}", i + 1)))?;
             positions.push(game.clone());
         }
-        let stated = self.result.as_ref().map(|r| (r.winner.clone(), r.reason.clone()));
-        let actual =
-            game.outcome().map(|o| (o.winner.map(|w| game.variant().side_name(w).to_string()), o.reason.to_string()));
-        let said = |r: &Option<(Option<String>, String)>| match r {
+        let actual = RecordResult::of(&game);
+        let said = |r: &Option<RecordResult>| match r {
             None => "the game goes on".to_string(),
-            Some((Some(w), why)) => format!("{} wins ({})", crate::rules::quote(w), crate::rules::quote(why)),
-            Some((None, why)) => format!("a draw ({})", crate::rules::quote(why)),
+            Some(RecordResult { winner: Some(w), reason }) => {
+                format!("{} wins ({})", crate::rules::quote(w), crate::rules::quote(reason))
+            }
+            Some(RecordResult { winner: None, reason }) => format!("a draw ({})", crate::rules::quote(reason)),
         };
-        if stated != actual {
+        if self.result != actual {
             return Err(RecordError(format!(
                 "field `result` says {} but the moves give {}",
-                said(&stated),
+                said(&self.result),
                 said(&actual)
             )));
         }
@@ -360,13 +363,9 @@ pub fn data_dir() -> PathBuf {
     home.join(".local/share/tablero")
 }
 
-/// The saved games, newest first: (path, record) for each readable record.
-pub fn saved_games() -> Vec<(PathBuf, Record)> {
-    saved_games_in(&data_dir())
-}
-
-/// The saved games under the data folder `dir`, newest first.
-pub fn saved_games_in(dir: &Path) -> Vec<(PathBuf, Record)> {
+/// The saved games under the data folder `dir` (see [`data_dir`]), newest first: (path,
+/// record) for each readable record.
+pub fn saved_games(dir: &Path) -> Vec<(PathBuf, Record)> {
     let dir = dir.join("games");
     let mut out: Vec<(PathBuf, Record)> = std::fs::read_dir(&dir)
         .into_iter()
@@ -380,14 +379,9 @@ pub fn saved_games_in(dir: &Path) -> Vec<(PathBuf, Record)> {
     out
 }
 
-/// A new file name for a game in the data folder.
-pub fn new_game_path(record: &Record) -> PathBuf {
-    new_game_path_in(&data_dir(), record)
-}
-
 /// A new file name for a game under the data folder `dir`: `games/<created>-<variant>.json`,
 /// with `-2`, `-3`, … if a game started in the same millisecond already has that name.
-pub fn new_game_path_in(dir: &Path, record: &Record) -> PathBuf {
+pub fn new_game_path(dir: &Path, record: &Record) -> PathBuf {
     let games = dir.join("games");
     let base = format!("{}-{}", record.created_ms, record.variant);
     (1u32..)

@@ -99,7 +99,7 @@ fn plan(
     layout: Res<Layout>,
     speed: Res<Speed>,
 ) {
-    for Animate { effects, skip, breaks } in &moves.take() {
+    for Animate { effects, skip, breaks } in moves.read() {
         let f = speed.factor();
         let mut at: HashMap<Cell, Entity> = HashMap::new();
         let mut trays = [0usize; 2];

@@ -169,7 +169,7 @@ fn spawn_menu(mut commands: Commands, folder: Res<super::session::SaveFolder>) {
                 });
             });
             // Saved games: resume the newest unfinished one, or replay any of the last few.
-            let saved = folder.0.as_deref().map(crate::record::saved_games_in).unwrap_or_default();
+            let saved = folder.0.as_deref().map(crate::record::saved_games).unwrap_or_default();
             if let Some((path, rec)) = saved.iter().find(|(_, r)| r.result.is_none() && !r.moves.is_empty()) {
                 let (path, rec) = (path.clone(), rec.clone());
                 let text = format!("Resume your unfinished {} game ({} moves)", rec.variant, rec.moves.len());

@@ -100,13 +100,19 @@ pub fn headless_app(game: AnyGame, players: [PlayerKind; 2]) -> App {
     headless_app_with(Session::new(game, players, 7))
 }
 
-/// The headless table on a session made elsewhere (a replay, a resumed game).
-pub fn headless_app_with(session: Session) -> App {
+/// The plugins and assets a headless app needs, with time stepped 50 ms a frame.
+fn headless_base() -> App {
     use bevy::time::TimeUpdateStrategy;
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, bevy::state::app::StatesPlugin, AssetPlugin::default(), TransformPlugin));
     app.init_asset::<Mesh>().init_asset::<StandardMaterial>().init_asset::<Image>();
     app.insert_resource(TimeUpdateStrategy::ManualDuration(std::time::Duration::from_millis(50)));
+    app
+}
+
+/// The headless table on a session made elsewhere (a replay, a resumed game).
+pub fn headless_app_with(session: Session) -> App {
+    let mut app = headless_base();
     app.add_plugins(CorePlugin);
     app.insert_resource(session);
     app.insert_state(Screen::Playing);
@@ -119,11 +125,7 @@ pub fn headless_app_with(session: Session) -> App {
 /// games under `folder` as the app saves them in the data folder: for tests that start games
 /// the way a player does (the menu's buttons are clicked through their observers).
 pub fn headless_menu_app(folder: std::path::PathBuf) -> App {
-    use bevy::time::TimeUpdateStrategy;
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, bevy::state::app::StatesPlugin, AssetPlugin::default(), TransformPlugin));
-    app.init_asset::<Mesh>().init_asset::<StandardMaterial>().init_asset::<Image>();
-    app.insert_resource(TimeUpdateStrategy::ManualDuration(std::time::Duration::from_millis(50)));
+    let mut app = headless_base();
     app.insert_resource(session::SaveFolder(Some(folder)));
     app.add_plugins((CorePlugin, menu::plugin));
     app.update();

@@ -203,10 +203,7 @@ impl Session {
             let after = self.history.get(i + 1).map(|(g, _)| g.clone()).unwrap_or_else(|| self.game.clone());
             self.record.push(&mv.to_string(), &after);
         }
-        self.record.result = self.game.outcome().map(|o| crate::record::RecordResult {
-            winner: o.winner.map(|w| self.game.variant().side_name(w).to_string()),
-            reason: o.reason.to_string(),
-        });
+        self.record.result = crate::record::RecordResult::of(&self.game);
         if let Some(path) = &self.record_path {
             self.save_error = crate::record::write_atomic(path, &self.record.to_json()).err().map(|e| {
                 format!("saving failed ({e}): the game goes on, and {} keeps the last good record", path.display())
@@ -396,10 +393,19 @@ pub struct MovesToPlan<'w, 's> {
 }
 
 impl MovesToPlan<'_, '_> {
-    pub fn take(&mut self) -> Vec<Animate> {
-        let rebuilt = self.rebuilt.read().count() > 0;
-        let moves: Vec<Animate> = self.moves.read().cloned().collect();
-        if rebuilt { Vec::new() } else { moves }
+    /// This frame's moves to animate (none if the scene is rebuilt this frame).
+    pub fn read(&mut self) -> impl Iterator<Item = &Animate> {
+        if !self.rebuilt.is_empty() {
+            self.rebuilt.clear();
+            self.moves.clear();
+        }
+        self.moves.read()
+    }
+
+    /// Drops this frame's moves (the set is not on the table).
+    pub fn clear(&mut self) {
+        self.rebuilt.clear();
+        self.moves.clear();
     }
 }
 
@@ -416,7 +422,7 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<SaveFolder>()
         .add_systems(
             Update,
-            (handle_clicks, handle_commands, computer_turn, autoplay, save_new_games)
+            (handle_clicks, handle_commands, computer_turn, autoplay, save_new_games.run_if(needs_a_file))
                 .chain()
                 .before(super::scene::rebuild_scene)
                 .run_if(in_state(Screen::Playing)),
@@ -603,7 +609,7 @@ fn open_into(session: &mut Session, text: &str, rebuild: &mut MessageWriter<Rebu
             *session = opened;
             rebuild.write(Rebuild);
         }
-        Err(why) => session.message = crate::rules::one_line(&why),
+        Err(why) => session.message = why,
     }
 }
 
@@ -612,16 +618,19 @@ fn open_into(session: &mut Session, text: &str, rebuild: &mut MessageWriter<Rebu
 #[derive(Resource, Clone, Debug, Default)]
 pub struct SaveFolder(pub Option<PathBuf>);
 
+/// A live game at the table without a file, while games are saved.
+fn needs_a_file(folder: Res<SaveFolder>, session: Option<Res<Session>>) -> bool {
+    folder.0.is_some() && session.is_some_and(|s| !s.replaying && s.record_path.is_none())
+}
+
 /// Every live game at the table has a file, however it began (the menu's *Start*, a position
 /// on the command line, a paste, *Play on*, a new game): a session without one gets a new
 /// file in the save folder here, in one place, and is saved at once.
-pub fn save_new_games(folder: Res<SaveFolder>, session: Option<ResMut<Session>>) {
-    let (Some(dir), Some(mut session)) = (&folder.0, session) else { return };
-    if session.replaying || session.record_path.is_some() {
-        return;
+pub fn save_new_games(folder: Res<SaveFolder>, mut session: ResMut<Session>) {
+    if let Some(dir) = &folder.0 {
+        let path = crate::record::new_game_path(dir, &session.record);
+        session.save_to(path);
     }
-    let path = crate::record::new_game_path_in(dir, &session.record);
-    session.save_to(path);
 }
 
 /// Writes the record and the move list into the data folder's exports.

@@ -4,6 +4,7 @@
 //! no panic, the scene matches the rules whenever the pieces rest, and the record on disk
 //! loads and is the game at the table.
 
+use crate::saving::{buttons, fresh_dir, screen};
 use crate::table::records::in_step;
 use crate::table::{click, click_entity, moving, session};
 use bevy::prelude::*;
@@ -32,19 +33,6 @@ const GAMES: [&str; 9] = [
     "CTOR 8x8",
     "CTOR 10x10",
 ];
-
-fn screen(app: &App) -> Screen {
-    *app.world().resource::<State<Screen>>().get()
-}
-
-/// Every button on screen with its label.
-fn buttons(app: &mut App) -> Vec<(Entity, String)> {
-    let world = app.world_mut();
-    let texts: Vec<(Entity, String)> =
-        world.query::<(&ChildOf, &Text)>().iter(world).map(|(p, t)| (p.parent(), t.0.clone())).collect();
-    let buttons: Vec<Entity> = world.query_filtered::<Entity, With<Button>>().iter(world).collect();
-    texts.into_iter().filter(|(p, _)| buttons.contains(p)).collect()
-}
 
 fn press(app: &mut App, label: &str) {
     let b = buttons(app).into_iter().find(|(_, t)| t == label).unwrap_or_else(|| panic!("no button {label}")).0;
@@ -156,8 +144,7 @@ struct Seen {
 
 #[test]
 fn thousands_of_random_actions_in_every_game_leave_the_table_and_its_record_right() {
-    let dir = std::env::temp_dir().join(format!("tablero-abuse-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = fresh_dir("abuse");
     let mut app = tablero::gui::headless_menu_app(dir.clone());
     let mut rng = StdRng::seed_from_u64(14);
     let kinds = [PlayerKind::Person, PlayerKind::Person, PlayerKind::Random, PlayerKind::Ai(0)];

@@ -15,7 +15,7 @@ fn c(s: &str) -> Cell {
     s.parse().unwrap()
 }
 
-fn fresh_dir(name: &str) -> PathBuf {
+pub(crate) fn fresh_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("tablero-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
@@ -38,20 +38,25 @@ fn saved(dir: &Path) -> Vec<(PathBuf, Record)> {
     v
 }
 
-/// The menu button whose label starts with `label`.
-fn menu_button(app: &mut App, label: &str) -> Entity {
+/// Every button on screen with its label.
+pub(crate) fn buttons(app: &mut App) -> Vec<(Entity, String)> {
     let world = app.world_mut();
     let texts: Vec<(Entity, String)> =
         world.query::<(&ChildOf, &Text)>().iter(world).map(|(p, t)| (p.parent(), t.0.clone())).collect();
     let buttons: Vec<Entity> = world.query_filtered::<Entity, With<Button>>().iter(world).collect();
-    texts
+    texts.into_iter().filter(|(p, _)| buttons.contains(p)).collect()
+}
+
+/// The menu button whose label starts with `label`.
+fn menu_button(app: &mut App, label: &str) -> Entity {
+    buttons(app)
         .into_iter()
-        .find(|(p, t)| t.starts_with(label) && buttons.contains(p))
+        .find(|(_, t)| t.starts_with(label))
         .map(|(p, _)| p)
         .unwrap_or_else(|| panic!("no menu button '{label}'"))
 }
 
-fn screen(app: &App) -> Screen {
+pub(crate) fn screen(app: &App) -> Screen {
     *app.world().resource::<State<Screen>>().get()
 }
 

@@ -260,11 +260,11 @@ fn plan(
     speed: Res<Speed>,
 ) {
     if !is_ctor(layout.variant) {
-        moves.take();
+        moves.clear();
         return;
     }
     let f = speed.factor();
-    for Animate { effects, skip, .. } in &moves.take() {
+    for Animate { effects, skip, .. } in moves.read() {
         let mut on: HashMap<Cell, Entity> = discs.iter().filter_map(|(e, d)| d.cell.map(|c| (c, e))).collect();
         let mut copies: HashMap<(i8, i8), Entity> = dups.iter().map(|(e, d)| (d.at, e)).collect();
         let mut cursor = 0.0;

@@ -286,10 +286,10 @@ fn plan(
     speed: Res<Speed>,
 ) {
     if !is_volterra(layout.variant) {
-        moves.take();
+        moves.clear();
         return;
     }
-    for Animate { effects, skip, .. } in &moves.take() {
+    for Animate { effects, skip, .. } in moves.read() {
         let f = speed.factor();
         // The towers as the scene has them: entities by cell, bottom up.
         let mut towers: HashMap<Cell, Vec<Entity>> = HashMap::new();
