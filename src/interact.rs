@@ -202,20 +202,22 @@ impl Picker {
 
     fn choose_target(&mut self, game: &AnyGame, at: Cell) -> Pick {
         let from = self.selected.expect("a stone is selected");
-        let mut options: Vec<String> = self
+        let k = self.parts.len();
+        // The parts that land there, each described by the rules, once each.
+        let mut options: Vec<(String, String)> = self
             .part_moves(game)
             .into_iter()
             .filter(|(_, _, p)| p.contains(&(from, at)))
-            .map(|(_, part, _)| part)
+            .map(|(m, part, _)| (m.describe(k), part))
             .collect();
-        options.sort();
-        options.dedup();
+        options.sort_by(|a, b| a.1.cmp(&b.1));
+        options.dedup_by(|a, b| a.1 == b.1);
         match options.len() {
             0 => Pick::Refused("no move lands there".into()),
-            1 => self.choose_part(game, &options[0]),
+            1 => self.choose_part(game, &options[0].1),
             _ => {
                 self.target = Some(at);
-                Pick::Choose(options.iter().map(|p| (describe(game, p), p.clone())).collect())
+                Pick::Choose(options)
             }
         }
     }
@@ -238,39 +240,4 @@ impl Picker {
         self.target = None;
         Pick::NextPart
     }
-}
-
-/// A short description of a part for the chooser.
-pub fn describe(game: &AnyGame, part: &str) -> String {
-    if let AnyGame::Volterra(_) = game {
-        let text = if let Some(step) = part.strip_prefix('P') {
-            format!("the pawn steps {}", step.replace('-', " to "))
-        } else if let Some((a, b)) = part.split_once('=') {
-            format!("lift two tiles from {a} onto {b}")
-        } else if let Some((a, b)) = part.split_once('-') {
-            format!("lift one tile from {a} onto {b}")
-        } else {
-            part.to_string()
-        };
-        return format!("{text}  ({part})");
-    }
-    let (body, keep) = match part.split_once('^') {
-        Some((b, k)) => (b, Some(k)),
-        None => (part, None),
-    };
-    let mut text = if let Some((line, rest)) = body.split_once(':') {
-        let (last, dest) = rest.split_once(['-', 'x']).unwrap_or((rest, ""));
-        let verb = if rest.contains('x') { "captures on" } else { "to" };
-        format!("the line {line}–{last}, front {verb} {dest}")
-    } else if let Some((from, to)) = body.split_once('x') {
-        format!("{from} alone captures on {to}")
-    } else if let Some((from, to)) = body.split_once('-') {
-        format!("{from} alone to {to}")
-    } else {
-        body.to_string()
-    };
-    if let Some(k) = keep {
-        text.push_str(&format!(", keeping the enemy group on {k}"));
-    }
-    format!("{text}  ({part})")
 }

@@ -50,16 +50,19 @@ impl Player for AiPlayer {
 
 /// A player named on the command line: `random`, or `ai:<level>` (easy, medium, hard, master).
 pub fn by_name(name: &str, seed: u64) -> Result<Box<dyn Player + Send>, String> {
-    let levels: Vec<&str> = crate::ai::LEVELS.iter().map(|l| l.name).collect();
-    match name {
-        "random" => Ok(Box::new(RandomPlayer::new(seed))),
-        other => match other.strip_prefix("ai:").and_then(crate::ai::level) {
-            Some(level) => Ok(Box::new(AiPlayer::new(level, seed))),
-            None => Err(format!(
+    use crate::record::Kind;
+    // One reading of player kinds for records and the command line (`random` is short for
+    // the records' `computer:random`).
+    match (name, Kind::parse(name)) {
+        ("random", _) | (_, Some(Kind::Random)) => Ok(Box::new(RandomPlayer::new(seed))),
+        (_, Some(Kind::Ai(level))) => Ok(Box::new(AiPlayer::new(crate::ai::LEVELS[level], seed))),
+        _ => {
+            let levels: Vec<&str> = crate::ai::LEVELS.iter().map(|l| l.name).collect();
+            Err(format!(
                 "unknown player '{}' (available: random, ai:{})",
-                crate::rules::quote(other),
+                crate::rules::quote(name),
                 levels.join(", ai:")
-            )),
-        },
+            ))
+        }
     }
 }

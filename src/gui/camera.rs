@@ -1,7 +1,8 @@
 //! The camera: orbit with the right button, pan with the middle button, zoom with the wheel,
 //! so the left button only ever picks; presets for the top view and each player's view.
 
-use super::scene::Layout;
+use super::sets::Room;
+use super::table::Layout;
 use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll, MouseScrollUnit};
 use bevy::prelude::*;
 
@@ -26,8 +27,7 @@ pub enum View {
 impl Orbit {
     /// A preset for a board of `layout`'s size.
     pub fn preset(view: View, layout: &Layout) -> Orbit {
-        let ring = if super::sets::ctor::is_ctor(layout.variant) { 3.0 } else { 0.0 };
-        let span = layout.files.max(layout.ranks) as f32 + ring;
+        let span = layout.files.max(layout.ranks) as f32 + Room::of(layout.variant).margin();
         let distance = span * 1.25 + 2.0;
         match view {
             View::Top => Orbit { focus: Vec3::ZERO, yaw: 0.0, pitch: 1.5, distance: distance * 1.05 },
@@ -53,39 +53,13 @@ pub fn camera_bundle(layout: &Layout) -> impl Bundle {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_message::<View>().add_systems(Startup, spawn).add_systems(Update, (keys, presets, steer).chain());
+    app.add_message::<View>()
+        .add_systems(Startup, spawn)
+        .add_systems(Update, (presets, steer).chain().in_set(super::TableSystems::Present));
 }
 
 fn spawn(mut commands: Commands, layout: Res<Layout>) {
     commands.spawn(camera_bundle(&layout));
-}
-
-fn keys(
-    input: Res<ButtonInput<KeyCode>>,
-    mut views: MessageWriter<View>,
-    mut cmds: MessageWriter<super::session::Command>,
-) {
-    use super::session::Command;
-    for (key, view) in [
-        (KeyCode::KeyT, View::Top),
-        (KeyCode::Digit1, View::First),
-        (KeyCode::Digit2, View::Second),
-        (KeyCode::KeyR, View::Reset),
-    ] {
-        if input.just_pressed(key) {
-            views.write(view);
-        }
-    }
-    let ctrl = input.pressed(KeyCode::ControlLeft) || input.pressed(KeyCode::ControlRight);
-    if input.just_pressed(KeyCode::KeyZ) && ctrl || input.just_pressed(KeyCode::KeyU) {
-        cmds.write(Command::Undo);
-    }
-    if input.just_pressed(KeyCode::KeyY) && ctrl {
-        cmds.write(Command::Redo);
-    }
-    if input.just_pressed(KeyCode::Escape) {
-        cmds.write(Command::Cancel);
-    }
 }
 
 fn presets(

@@ -1,13 +1,15 @@
-//! On-screen information: whose turn, captured pieces, the reason a click was refused, the
-//! move list, undo and redo, new game, speed, camera views, the chooser for ambiguous
-//! clicks, the result banner, and coordinates along the board's edges.
+//! On-screen information: whose turn, the score, the message line, the move list, the
+//! buttons, the chooser for ambiguous clicks, the result banner, the replay's timeline, and
+//! labels kept over points of the board (coordinates, heights, square numbers).
 
-use super::Screen;
 use super::animate::Speed;
 use super::camera::View;
-use super::scene::{BOARD_TOP, Layout};
-use super::session::{Command, Session};
-use crate::rules::{AnyGame, Cell, Game, Side, Variant};
+use super::ctor_table::{CtorTable, SecretCommand, SecretPhase};
+use super::session::{Command, Notice, Picking, Session};
+use super::sets::Room;
+use super::table::{BOARD_TOP, Layout, ShowLabels, cell_pos};
+use super::{Mode, Screen, TableSystems};
+use crate::rules::{AnyGame, Cell, Game, Side};
 use bevy::prelude::*;
 
 #[derive(Component, Clone, Copy, PartialEq, Eq)]
@@ -23,10 +25,7 @@ enum HudText {
 #[derive(Component)]
 struct Chooser;
 
-/// The replay timeline, and the column of moves that can be clicked to jump there.
-#[derive(Component)]
-struct Timeline;
-
+/// The replay's column of moves that can be clicked to jump there.
 #[derive(Component)]
 struct ReplayMoves;
 
@@ -39,8 +38,8 @@ enum Action {
     Cmd(Command),
     View(View),
     Speed,
-    Heights,
-    Secret(super::sets::ctor::SecretCommand),
+    Labels,
+    Secret(SecretCommand),
 }
 
 /// The opaque screen between teams while secret squares are chosen, and the Done panel.
@@ -50,32 +49,31 @@ enum SecretScreen {
     Choosing,
 }
 
-/// Whether each Volterra tower shows its height, or each CTOR square its number.
-#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct ShowHeights(pub bool);
-
-/// A tower's height label.
-#[derive(Component)]
-struct HeightLabel;
-
 pub(super) fn plugin(app: &mut App) {
     app.add_plugins(coordinates_plugin)
-        .init_resource::<ShowHeights>()
-        .add_systems(Update, (secret_screens, replay_panels).run_if(in_state(Screen::Playing)))
         .add_systems(OnEnter(Screen::Playing), spawn_hud)
+        .add_systems(OnEnter(Mode::Replay), spawn_timeline)
         .add_systems(
             Update,
-            (refresh_texts, refresh_chooser, toggle_heights, refresh_heights.before(place_coords))
-                .run_if(in_state(Screen::Playing)),
+            (
+                refresh_texts,
+                refresh_chooser,
+                secret_screens,
+                replay_moves.run_if(in_state(Mode::Replay)),
+            )
+                .in_set(TableSystems::Present),
         );
 }
 
-/// Only the coordinates along the board's edges (for off-screen pictures).
+/// Only the coordinates along the board's edges, and every label kept over its point (for
+/// off-screen pictures too).
 pub(super) fn coordinates_plugin(app: &mut App) {
-    app.add_systems(
-        Update,
-        (refresh_coords.after(super::scene::rebuild_scene), place_coords).chain().run_if(in_state(Screen::Playing)),
-    );
+    app.add_systems(Update, (refresh_coords, place_coords).chain().in_set(TableSystems::Present));
+}
+
+/// A label kept over a point of the board (a coordinate, a tower's height, a square's number).
+pub fn label(s: impl Into<String>, size: f32, colour: Color, at: Vec3) -> impl Bundle {
+    (text(s, size, colour), Node { position_type: PositionType::Absolute, ..default() }, CoordLabel(at))
 }
 
 fn text(s: impl Into<String>, size: f32, colour: Color) -> impl Bundle {
@@ -104,10 +102,10 @@ fn spawn_button_sized(parent: &mut ChildSpawnerCommands, label: &str, action: Ac
                   mut cmds: MessageWriter<Command>,
                   mut views: MessageWriter<View>,
                   mut speed: ResMut<Speed>,
-                  mut heights: ResMut<ShowHeights>,
-                  mut secret: MessageWriter<super::sets::ctor::SecretCommand>| {
+                  mut labels: ResMut<ShowLabels>,
+                  mut secret: MessageWriter<SecretCommand>| {
                 match &action {
-                    Action::Heights => heights.0 = !heights.0,
+                    Action::Labels => labels.0 = !labels.0,
                     Action::Secret(c) => {
                         secret.write(*c);
                     }
@@ -123,55 +121,74 @@ fn spawn_button_sized(parent: &mut ChildSpawnerCommands, label: &str, action: Ac
         );
 }
 
+/// A panel's look, and its lifetime: the table's screen.
+fn panel() -> impl Bundle + Clone {
+    (BackgroundColor(Color::srgba(0.05, 0.04, 0.03, 0.7)), Pickable::IGNORE, DespawnOnExit(Screen::Playing))
+}
+
+fn absolute(f: impl FnOnce(&mut Node)) -> Node {
+    let mut node = Node { position_type: PositionType::Absolute, ..default() };
+    f(&mut node);
+    node
+}
+
+/// The panels of the table: the state of the game, the moves, the buttons, the chooser, the
+/// result banner and CTOR's secret-square screens.
 fn spawn_hud(mut commands: Commands, session: Option<Res<Session>>) {
     let Some(session) = session else { return };
-    let names = [Side::First, Side::Second].map(|s| session.game.variant().side_name(s));
-    let panel =
-        (BackgroundColor(Color::srgba(0.05, 0.04, 0.03, 0.7)), Pickable::IGNORE, DespawnOnExit(Screen::Playing));
-    // Top left: the state of the game.
+    spawn_state_panel(&mut commands);
+    spawn_moves_panel(&mut commands);
+    spawn_buttons(&mut commands, &session.game);
+    spawn_chooser_and_banner(&mut commands);
+    spawn_secret_screens(&mut commands);
+}
+
+/// Top left: whose turn, what was taken, the message line.
+fn spawn_state_panel(commands: &mut Commands) {
     commands.spawn((
-        Node {
-            position_type: PositionType::Absolute,
-            top: px(10),
-            left: px(10),
-            flex_direction: FlexDirection::Column,
-            padding: UiRect::all(px(10)),
-            width: px(400),
-            row_gap: px(4),
-            ..default()
-        },
-        panel.clone(),
+        absolute(|n| {
+            n.top = px(10);
+            n.left = px(10);
+            n.flex_direction = FlexDirection::Column;
+            n.padding = UiRect::all(px(10));
+            n.width = px(400);
+            n.row_gap = px(4);
+        }),
+        panel(),
         children![
             (text("", 22.0, Color::WHITE), HudText::Status),
             (text("", 15.0, Color::srgb(0.85, 0.85, 0.8)), HudText::Captured),
             (text("", 15.0, Color::srgb(1.0, 0.8, 0.4)), HudText::Message),
         ],
     ));
-    // Right: the moves.
+}
+
+/// Right: the moves.
+fn spawn_moves_panel(commands: &mut Commands) {
     commands.spawn((
-        Node {
-            position_type: PositionType::Absolute,
-            top: px(10),
-            right: px(10),
-            flex_direction: FlexDirection::Column,
-            padding: UiRect::all(px(10)),
-            min_width: px(150),
-            ..default()
-        },
-        panel.clone(),
+        absolute(|n| {
+            n.top = px(10);
+            n.right = px(10);
+            n.flex_direction = FlexDirection::Column;
+            n.padding = UiRect::all(px(10));
+            n.min_width = px(150);
+        }),
+        panel(),
         children![(text("moves", 15.0, Color::srgb(0.8, 0.8, 0.75))), (text("", 14.0, Color::WHITE), HudText::Moves)],
     ));
-    // Bottom: buttons.
+}
+
+/// Bottom: the buttons, with the game's own (heights, numbers, secrets, Landing, End turn).
+fn spawn_buttons(commands: &mut Commands, game: &AnyGame) {
+    let names = [Side::First, Side::Second].map(|s| game.variant().side_name(s));
     commands
         .spawn((
-            Node {
-                position_type: PositionType::Absolute,
-                bottom: px(10),
-                left: px(10),
-                flex_wrap: FlexWrap::Wrap,
-                align_items: AlignItems::Center,
-                ..default()
-            },
+            absolute(|n| {
+                n.bottom = px(10);
+                n.left = px(10);
+                n.flex_wrap = FlexWrap::Wrap;
+                n.align_items = AlignItems::Center;
+            }),
             Pickable::IGNORE,
             DespawnOnExit(Screen::Playing),
         ))
@@ -193,46 +210,91 @@ fn spawn_hud(mut commands: Commands, session: Option<Res<Session>>) {
             spawn_button(p, "Export", Action::Cmd(Command::Export));
             spawn_button(p, "Copy position", Action::Cmd(Command::CopyPosition));
             spawn_button(p, "Paste", Action::Cmd(Command::Paste));
-            match session.game {
-                AnyGame::Volterra(_) => spawn_button(p, "Heights", Action::Heights),
+            match game {
+                AnyGame::Volterra(_) => spawn_button(p, "Heights", Action::Labels),
                 AnyGame::Ctor(_) => {
-                    spawn_button(p, "Numbers", Action::Heights);
-                    spawn_button(p, "My secrets", Action::Secret(super::sets::ctor::SecretCommand::ShowMine));
+                    spawn_button(p, "Numbers", Action::Labels);
+                    spawn_button(p, "My secrets", Action::Secret(SecretCommand::ShowMine));
                     spawn_button(p, "Landing", Action::Cmd(Command::Landing));
                     spawn_button(p, "End turn", Action::Cmd(Command::EndTurn));
                 }
                 _ => {}
             }
         });
-    // Centre: the chooser and the result banner.
+}
+
+/// Centre: the chooser for a click that fits several moves; top: the result banner.
+fn spawn_chooser_and_banner(commands: &mut Commands) {
     commands.spawn((
-        Node {
-            position_type: PositionType::Absolute,
-            top: percent(30),
-            left: percent(30),
-            flex_direction: FlexDirection::Column,
-            padding: UiRect::all(px(12)),
-            ..default()
-        },
+        absolute(|n| {
+            n.top = percent(30);
+            n.left = percent(30);
+            n.flex_direction = FlexDirection::Column;
+            n.padding = UiRect::all(px(12));
+        }),
         BackgroundColor(Color::srgba(0.1, 0.08, 0.05, 0.92)),
         Visibility::Hidden,
         Chooser,
         DespawnOnExit(Screen::Playing),
     ));
-    // The replay timeline and its clickable move list.
+    commands.spawn((
+        absolute(|n| {
+            n.top = px(14);
+            n.left = percent(35);
+            n.padding = UiRect::all(px(12));
+        }),
+        BackgroundColor(Color::srgba(0.35, 0.05, 0.02, 0.88)),
+        Visibility::Hidden,
+        Pickable::IGNORE,
+        DespawnOnExit(Screen::Playing),
+        children![(text("", 24.0, Color::WHITE), HudText::Banner)],
+    ));
+}
+
+/// CTOR's secret squares: an opaque screen between the teams, and the Done button.
+fn spawn_secret_screens(commands: &mut Commands) {
     commands
         .spawn((
-            Node {
-                position_type: PositionType::Absolute,
-                bottom: px(90),
-                left: px(10),
-                align_items: AlignItems::Center,
-                ..default()
-            },
-            BackgroundColor(Color::srgba(0.05, 0.04, 0.03, 0.8)),
+            absolute(|n| {
+                n.width = percent(100);
+                n.height = percent(100);
+                n.flex_direction = FlexDirection::Column;
+                n.align_items = AlignItems::Center;
+                n.justify_content = JustifyContent::Center;
+            }),
+            BackgroundColor(Color::srgb(0.08, 0.06, 0.05)),
             Visibility::Hidden,
-            Timeline,
+            SecretScreen::HandOver,
             DespawnOnExit(Screen::Playing),
+        ))
+        .with_children(|p| {
+            p.spawn((text("", 26.0, Color::WHITE), HudText::Message));
+            spawn_button_sized(p, "Continue", Action::Secret(SecretCommand::Proceed), 30.0);
+        });
+    commands
+        .spawn((
+            absolute(|n| {
+                n.top = px(200);
+                n.left = px(10);
+            }),
+            Visibility::Hidden,
+            SecretScreen::Choosing,
+            DespawnOnExit(Screen::Playing),
+        ))
+        .with_children(|p| spawn_button(p, "Done: these are our 5 secret squares", Action::Secret(SecretCommand::Done)));
+}
+
+/// The replay's timeline and its column of moves to jump to, while a record is watched.
+fn spawn_timeline(mut commands: Commands) {
+    commands
+        .spawn((
+            absolute(|n| {
+                n.bottom = px(90);
+                n.left = px(10);
+                n.align_items = AlignItems::Center;
+            }),
+            BackgroundColor(Color::srgba(0.05, 0.04, 0.03, 0.8)),
+            DespawnOnExit(Mode::Replay),
         ))
         .with_children(|p| {
             spawn_button(p, "|<", Action::Cmd(Command::Jump(0)));
@@ -244,65 +306,13 @@ fn spawn_hud(mut commands: Commands, session: Option<Res<Session>>) {
             spawn_button(p, "Play on from here", Action::Cmd(Command::PlayOn));
         });
     commands.spawn((
-        Node {
-            position_type: PositionType::Absolute,
-            top: px(60),
-            right: px(10),
-            flex_direction: FlexDirection::Column,
-            ..default()
-        },
-        Visibility::Hidden,
+        absolute(|n| {
+            n.top = px(60);
+            n.right = px(10);
+            n.flex_direction = FlexDirection::Column;
+        }),
         ReplayMoves,
-        DespawnOnExit(Screen::Playing),
-    ));
-    // CTOR's secret squares: an opaque screen between the teams, and the Done button.
-    commands
-        .spawn((
-            Node {
-                position_type: PositionType::Absolute,
-                width: percent(100),
-                height: percent(100),
-                flex_direction: FlexDirection::Column,
-                align_items: AlignItems::Center,
-                justify_content: JustifyContent::Center,
-                ..default()
-            },
-            BackgroundColor(Color::srgb(0.08, 0.06, 0.05)),
-            Visibility::Hidden,
-            SecretScreen::HandOver,
-            DespawnOnExit(Screen::Playing),
-        ))
-        .with_children(|p| {
-            p.spawn((text("", 26.0, Color::WHITE), HudText::Message));
-            spawn_button_sized(p, "Continue", Action::Secret(super::sets::ctor::SecretCommand::Proceed), 30.0);
-        });
-    commands
-        .spawn((
-            Node { position_type: PositionType::Absolute, top: px(200), left: px(10), ..default() },
-            Visibility::Hidden,
-            SecretScreen::Choosing,
-            DespawnOnExit(Screen::Playing),
-        ))
-        .with_children(|p| {
-            spawn_button(
-                p,
-                "Done: these are our 5 secret squares",
-                Action::Secret(super::sets::ctor::SecretCommand::Done),
-            )
-        });
-    commands.spawn((
-        Node {
-            position_type: PositionType::Absolute,
-            top: px(14),
-            left: percent(35),
-            padding: UiRect::all(px(12)),
-            ..default()
-        },
-        BackgroundColor(Color::srgba(0.35, 0.05, 0.02, 0.88)),
-        Visibility::Hidden,
-        Pickable::IGNORE,
-        DespawnOnExit(Screen::Playing),
-        children![(text("", 24.0, Color::WHITE), HudText::Banner)],
+        DespawnOnExit(Mode::Replay),
     ));
 }
 
@@ -310,15 +320,7 @@ fn spawn_hud(mut commands: Commands, session: Option<Res<Session>>) {
 pub fn status_line(game: &AnyGame, players: &[super::session::PlayerKind; 2]) -> String {
     let v = game.variant();
     let side = game.side_to_move();
-    let title = match v {
-        Variant::Ordo => "Ordo Classic",
-        Variant::OrdoX => "Ordo X",
-        Variant::Crossings => "Crossings",
-        Variant::Volterra => "Volterra",
-        Variant::VolterraFree => "Volterra (free setup)",
-        Variant::Ctor8 => "CTOR 8x8",
-        Variant::Ctor10 => "CTOR 10x10",
-    };
+    let title = v.title();
     match game.outcome() {
         Some(o) => match o.winner {
             Some(w) => format!("{title}: {} wins", v.side_name(w)),
@@ -346,69 +348,77 @@ pub fn banner_line(game: &AnyGame) -> Option<String> {
     None
 }
 
+/// The score as each game counts it: CTOR's turn, operations left, sand-glass and disc counts;
+/// Volterra's towers tallest first; the pieces taken off the board.
+pub fn score_line(session: &Session, shown: &AnyGame, clock: f32) -> String {
+    let v = session.game.variant();
+    let [first, second] = [Side::First, Side::Second].map(|s| v.side_name(s));
+    match &session.game {
+        AnyGame::Ctor(g) => {
+            let glass = match g.options().timer {
+                Some(t) => format!(", sand-glass {:.0} s left", (t as f32 - clock).max(0.0).ceil()),
+                None => String::new(),
+            };
+            let left = g.left();
+            let opening = if g.is_opening(g.turn()) { " (opening turn: puts only)" } else { "" };
+            format!(
+                "turn {}: left {} puts, {} steps, {} landings{opening}{glass}\ndiscs: {first} {}, {second} {}",
+                g.turn(),
+                left.puts,
+                left.steps,
+                left.landings,
+                g.count(Side::First),
+                g.count(Side::Second)
+            )
+        }
+        AnyGame::Volterra(g) => {
+            let list = |s: Side| g.heights(s).iter().map(|h| h.to_string()).collect::<Vec<_>>().join(" ");
+            format!("towers, tallest first: {first} {} | {second} {}", list(Side::First), list(Side::Second))
+        }
+        _ => {
+            let off = session.off_board(shown);
+            format!("off the board: {first} {}, {second} {}", off[0], off[1])
+        }
+    }
+}
+
+/// The message line: the secret-square prompt, the replay's help, or the notice and a failing save.
+fn message_line(session: &Session, mode: Mode, notice: &Notice, table: &CtorTable) -> String {
+    match mode {
+        Mode::Secrets => table.prompt(session.game.variant()).unwrap_or_default(),
+        Mode::Replay if notice.0.is_empty() => {
+            "replay: step through the game with the timeline, or play on from here".into()
+        }
+        _ => session.status(&notice.0),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
 fn refresh_texts(
     session: Option<Res<Session>>,
+    picking: Res<Picking>,
+    notice: Res<Notice>,
+    mode: Res<State<Mode>>,
     speed: Res<Speed>,
-    table: Option<Res<super::sets::ctor::CtorTable>>,
+    table: Res<CtorTable>,
     mut texts: Query<(&HudText, &mut Text)>,
     mut banner: Query<&mut Visibility, (With<Node>, Without<Chooser>, Without<HudText>)>,
     parents: Query<(&HudText, &ChildOf)>,
 ) {
     let Some(session) = session else { return };
-    let timed = matches!(&session.game, AnyGame::Ctor(g) if g.options().timer.is_some());
-    if !session.is_changed() && !speed.is_changed() && !timed {
+    let changed = session.is_changed() || picking.is_changed() || notice.is_changed() || mode.is_changed();
+    if !changed && !speed.is_changed() && !table.is_changed() {
         return;
     }
-    let clock = table.map(|t| t.clock).unwrap_or(0.0);
-    let v = session.game.variant();
-    let off = session.off_board();
+    let mode = *mode.get();
+    let shown = picking.shown(&session.game);
     let banner_text = banner_line(&session.game);
     for (kind, mut t) in &mut texts {
         let s = match kind {
-            HudText::Status if session.replaying => {
-                let title = status_line(&session.game, &session.players);
-                format!("{}: replay", title.split(':').next().unwrap_or(""))
-            }
+            HudText::Status if mode == Mode::Replay => format!("{}: replay", session.game.variant().title()),
             HudText::Status => status_line(&session.game, &session.players),
-            HudText::Captured => match &session.game {
-                AnyGame::Ctor(g) => {
-                    let glass = match g.options().timer {
-                        Some(t) => format!(", sand-glass {:.0} s left", (t as f32 - clock).max(0.0).ceil()),
-                        None => String::new(),
-                    };
-                    let left = g.left();
-                    let opening = if g.is_opening(g.turn()) { " (opening turn: puts only)" } else { "" };
-                    format!(
-                        "turn {}: left {} puts, {} steps, {} landings{opening}{glass}\ndiscs: {} {}, {} {}",
-                        g.turn(),
-                        left.puts,
-                        left.steps,
-                        left.landings,
-                        v.side_name(Side::First),
-                        g.count(Side::First),
-                        v.side_name(Side::Second),
-                        g.count(Side::Second)
-                    )
-                }
-                AnyGame::Volterra(g) => {
-                    let list = |s: Side| g.heights(s).iter().map(|h| h.to_string()).collect::<Vec<_>>().join(" ");
-                    format!(
-                        "towers, tallest first: {} {} | {} {}",
-                        v.side_name(Side::First),
-                        list(Side::First),
-                        v.side_name(Side::Second),
-                        list(Side::Second)
-                    )
-                }
-                _ => format!(
-                    "off the board: {} {}, {} {}",
-                    v.side_name(Side::First),
-                    off[0],
-                    v.side_name(Side::Second),
-                    off[1]
-                ),
-            },
-            HudText::Message => session.status(),
+            HudText::Captured => score_line(&session, &shown, table.clock),
+            HudText::Message => message_line(&session, mode, &notice, &table),
             HudText::Moves => move_list(&session),
             HudText::Speed => format!("animation: {}", speed.label()),
             HudText::Banner => banner_text.clone().unwrap_or_default(),
@@ -421,16 +431,19 @@ fn refresh_texts(
         if *kind == HudText::Banner
             && let Ok(mut vis) = banner.get_mut(child_of.parent())
         {
-            *vis = if banner_text.is_some() { Visibility::Inherited } else { Visibility::Hidden };
+            let want = if banner_text.is_some() { Visibility::Inherited } else { Visibility::Hidden };
+            if *vis != want {
+                *vis = want;
+            }
         }
     }
 }
 
 /// The last moves in notation, numbered by turn pairs (in a replay, where the game stands).
 pub fn move_list(session: &Session) -> String {
-    if session.replaying {
+    if let Some(replay) = &session.replay {
         let total = session.history.len() + session.redo.len();
-        return format!("replay: move {} of {}, pace {} s a move", session.history.len(), total, session.pace);
+        return format!("replay: move {} of {}, pace {} s a move", session.history.len(), total, replay.pace);
     }
     let moves: Vec<String> = session.history.iter().map(|(_, m)| m.to_string()).collect();
     let lines: Vec<String> =
@@ -441,23 +454,22 @@ pub fn move_list(session: &Session) -> String {
 
 fn refresh_chooser(
     mut commands: Commands,
-    session: Option<Res<Session>>,
+    picking: Res<Picking>,
     mut chooser: Query<(Entity, &mut Visibility), With<Chooser>>,
     mut shown: Local<Vec<(String, String)>>,
 ) {
-    let Some(session) = session else { return };
-    if *shown == session.choices {
+    if *shown == picking.choices {
         return;
     }
-    *shown = session.choices.clone();
+    *shown = picking.choices.clone();
     let Ok((panel, mut vis)) = chooser.single_mut() else { return };
     commands.entity(panel).despawn_children();
-    if session.choices.is_empty() {
+    if picking.choices.is_empty() {
         *vis = Visibility::Hidden;
         return;
     }
     *vis = Visibility::Inherited;
-    let choices = session.choices.clone();
+    let choices = picking.choices.clone();
     commands.entity(panel).with_children(|p| {
         p.spawn(text("Which move?", 18.0, Color::WHITE));
         for (label, part) in choices {
@@ -467,37 +479,37 @@ fn refresh_chooser(
     });
 }
 
+/// A coordinate along the board's edge.
+#[derive(Component)]
+struct Coordinate;
+
 fn refresh_coords(
     mut commands: Commands,
     layout: Res<Layout>,
-    labels: Query<Entity, With<CoordLabel>>,
-    mut last: Local<Option<(u8, u8, Variant)>>,
+    room: Res<Room>,
+    labels: Query<Entity, With<Coordinate>>,
+    mut last: Local<Option<(u8, u8, Room)>>,
 ) {
-    if *last == Some((layout.files, layout.ranks, layout.variant)) {
+    let now = Some((layout.files, layout.ranks, *room));
+    if *last == now {
         return;
     }
-    *last = Some((layout.files, layout.ranks, layout.variant));
+    *last = now;
     for e in &labels {
         commands.entity(e).despawn();
     }
-    for (pos, label) in coordinate_points(&layout) {
-        commands.spawn((
-            text(label, 16.0, Color::srgb(1.0, 0.95, 0.85)),
-            Node { position_type: PositionType::Absolute, ..default() },
-            CoordLabel(pos),
-            DespawnOnExit(Screen::Playing),
-        ));
+    if !room.coordinates() {
+        return;
+    }
+    for (pos, text) in coordinate_points(&layout) {
+        commands.spawn((label(text, 16.0, Color::srgb(1.0, 0.95, 0.85), pos), Coordinate, DespawnOnExit(Screen::Playing)));
     }
 }
 
 /// Letters along the near and far edges, numbers along the left and right edges.
 pub fn coordinate_points(layout: &Layout) -> Vec<(Vec3, String)> {
     let mut out = Vec::new();
-    // CTOR numbers its squares instead (shown on request), and its border ring lies there.
-    if super::sets::ctor::is_ctor(layout.variant) {
-        return out;
-    }
-    let edge = |c: Cell| super::scene::cell_pos(layout, c).with_y(BOARD_TOP);
+    let edge = |c: Cell| cell_pos(layout, c).with_y(BOARD_TOP);
     for f in 0..layout.files {
         let letter = ((b'a' + f) as char).to_string();
         out.push((edge(Cell::new(f, 0)) + Vec3::Z * 0.72, letter.clone()));
@@ -510,7 +522,7 @@ pub fn coordinate_points(layout: &Layout) -> Vec<(Vec3, String)> {
     out
 }
 
-/// Keeps each coordinate label over its point on the board.
+/// Keeps each label over its point on the board.
 pub fn place_coords(
     cams: Query<(&Camera, &GlobalTransform), With<Camera3d>>,
     mut labels: Query<(&CoordLabel, &mut Node, &mut Visibility)>,
@@ -519,90 +531,25 @@ pub fn place_coords(
     for (label, mut node, mut vis) in &mut labels {
         match cam.world_to_viewport(cam_tf, label.0) {
             Ok(p) => {
-                node.left = px(p.x - 5.0);
-                node.top = px(p.y - 10.0);
-                *vis = Visibility::Inherited;
+                let (left, top) = (px(p.x - 5.0), px(p.y - 10.0));
+                if node.left != left || node.top != top {
+                    node.left = left;
+                    node.top = top;
+                }
+                if *vis != Visibility::Inherited {
+                    *vis = Visibility::Inherited;
+                }
             }
-            Err(_) => *vis = Visibility::Hidden,
-        }
-    }
-}
-
-fn toggle_heights(input: Res<ButtonInput<KeyCode>>, mut heights: ResMut<ShowHeights>) {
-    if input.just_pressed(KeyCode::KeyH) || input.just_pressed(KeyCode::KeyN) {
-        heights.0 = !heights.0;
-    }
-}
-
-/// One label over each Volterra tower with its height, while heights are shown and nothing moves.
-fn refresh_heights(
-    mut commands: Commands,
-    show: Res<ShowHeights>,
-    session: Option<Res<Session>>,
-    layout: Res<Layout>,
-    labels: Query<Entity, With<HeightLabel>>,
-    tweens: Query<(), With<super::animate::Tween>>,
-    mut shown_for: Local<Option<String>>,
-) {
-    let Some(session) = session else { return };
-    let shown = session.shown();
-    if let AnyGame::Ctor(g) = &shown {
-        let key = show.0.then(|| format!("numbers {}", g.size()));
-        if *shown_for == key {
-            return;
-        }
-        *shown_for = key;
-        for e in &labels {
-            commands.entity(e).despawn();
-        }
-        if shown_for.is_some() {
-            for rank in 0..layout.ranks {
-                for file in 0..layout.files {
-                    let c = Cell::new(file, rank);
-                    let sq = g.square(c).unwrap_or(0);
-                    commands.spawn((
-                        text(sq.to_string(), 12.0, Color::srgb(1.0, 1.0, 0.7)),
-                        Node { position_type: PositionType::Absolute, ..default() },
-                        CoordLabel(super::scene::cell_pos(&layout, c) + Vec3::new(-0.3, 0.12, -0.3)),
-                        HeightLabel,
-                        DespawnOnExit(Screen::Playing),
-                    ));
+            Err(_) => {
+                if *vis != Visibility::Hidden {
+                    *vis = Visibility::Hidden;
                 }
             }
         }
-        return;
-    }
-    let AnyGame::Volterra(v) = shown else { return };
-    let key = (show.0 && tweens.is_empty()).then(|| v.to_string());
-    if *shown_for == key {
-        return;
-    }
-    *shown_for = key;
-    for e in &labels {
-        commands.entity(e).despawn();
-    }
-    if shown_for.is_none() {
-        return;
-    }
-    for rank in 0..layout.ranks {
-        for file in 0..layout.files {
-            let c = Cell::new(file, rank);
-            let Some(t) = v.tower(c).filter(|t| t.height > 0) else { continue };
-            let top = super::sets::volterra::tile_pos(&layout, c, t.height - 1) + Vec3::Y * 0.25;
-            commands.spawn((
-                text(t.height.to_string(), 20.0, Color::WHITE),
-                Node { position_type: PositionType::Absolute, padding: UiRect::horizontal(px(4)), ..default() },
-                BackgroundColor(Color::srgba(0.0, 0.0, 0.0, 0.55)),
-                CoordLabel(top),
-                HeightLabel,
-                DespawnOnExit(Screen::Playing),
-            ));
-        }
     }
 }
 
-fn secret_screens(table: Res<super::sets::ctor::CtorTable>, mut screens: Query<(&SecretScreen, &mut Visibility)>) {
-    use super::sets::ctor::SecretPhase;
+fn secret_screens(table: Res<CtorTable>, mut screens: Query<(&SecretScreen, &mut Visibility)>) {
     for (screen, mut vis) in &mut screens {
         let show = match screen {
             SecretScreen::HandOver => matches!(table.phase, SecretPhase::HandOver(_) | SecretPhase::Ready),
@@ -615,42 +562,28 @@ fn secret_screens(table: Res<super::sets::ctor::CtorTable>, mut screens: Query<(
     }
 }
 
-/// Shows the timeline while replaying, with one button per move around the current one.
-fn replay_panels(
+/// The replay's column of moves: one button per move around the current one.
+fn replay_moves(
     mut commands: Commands,
     session: Option<Res<Session>>,
-    mut timeline: Query<&mut Visibility, (With<Timeline>, Without<ReplayMoves>)>,
-    mut moves: Query<(Entity, &mut Visibility), With<ReplayMoves>>,
-    mut shown: Local<Option<(usize, usize)>>,
+    panel: Query<Entity, With<ReplayMoves>>,
+    mut shown: Local<Option<(Entity, usize, usize)>>,
 ) {
     let Some(session) = session else { return };
-    let vis = if session.replaying { Visibility::Inherited } else { Visibility::Hidden };
-    for mut v in &mut timeline {
-        if *v != vis {
-            *v = vis;
-        }
-    }
-    let Ok((panel, mut v)) = moves.single_mut() else { return };
-    if *v != vis {
-        *v = vis;
-    }
+    let Ok(panel) = panel.single() else { return };
     let at = session.history.len();
     let total = at + session.redo.len();
-    let key = session.replaying.then_some((at, total));
+    let key = Some((panel, at, total));
     if *shown == key {
         return;
     }
     *shown = key;
     commands.entity(panel).despawn_children();
-    if !session.replaying {
-        return;
-    }
-    let texts: Vec<String> = session.record.moves.iter().map(|m| m.mv.clone()).collect();
     let from = at.saturating_sub(12);
     commands.entity(panel).with_children(|p| {
-        for (i, t) in texts.iter().enumerate().skip(from).take(24) {
+        for (i, m) in session.record.moves.iter().enumerate().skip(from).take(24) {
             let mark = if i + 1 == at { "> " } else { "  " };
-            spawn_button(p, &format!("{mark}{}. {t}", i + 1), Action::Cmd(Command::Jump(i + 1)));
+            spawn_button(p, &format!("{mark}{}. {}", i + 1, m.mv), Action::Cmd(Command::Jump(i + 1)));
         }
     });
 }

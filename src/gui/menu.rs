@@ -1,23 +1,33 @@
 //! The start menu: choose the game and its options, who plays each side, and start.
 
 use super::Screen;
+use super::ctor_table::CtorTable;
 use super::session::{PlayerKind, Session};
 use crate::rules::crossings::{Crossings, Options};
 use crate::rules::{AnyGame, Game, Side, Variant};
 use bevy::prelude::*;
 
-/// The games the table offers.
-const GAMES: [(&str, Variant, bool); 9] = [
-    ("Ordo Classic", Variant::Ordo, false),
-    ("Ordo X", Variant::OrdoX, false),
-    ("Crossings", Variant::Crossings, false),
-    ("Crossings, exact distance", Variant::Crossings, true),
-    ("Volterra", Variant::Volterra, false),
-    ("Volterra, build near the source", Variant::Volterra, true),
-    ("Volterra, free setup", Variant::VolterraFree, false),
-    ("CTOR 8x8", Variant::Ctor8, false),
-    ("CTOR 10x10", Variant::Ctor10, false),
+/// The games the table offers: a variant, and the option the menu names after its title.
+const GAMES: [(Variant, Option<&str>); 9] = [
+    (Variant::Ordo, None),
+    (Variant::OrdoX, None),
+    (Variant::Crossings, None),
+    (Variant::Crossings, Some("exact distance")),
+    (Variant::Volterra, None),
+    (Variant::Volterra, Some("build near the source")),
+    (Variant::VolterraFree, None),
+    (Variant::Ctor8, None),
+    (Variant::Ctor10, None),
 ];
+
+/// A game's name in the menu: its title, and its option.
+fn game_name(i: usize) -> String {
+    let (variant, option) = GAMES[i];
+    match option {
+        Some(o) => format!("{}, {o}", variant.title()),
+        None => variant.title().to_string(),
+    }
+}
 
 /// CTOR team sizes the menu offers.
 const TEAMS: [[u8; 2]; 6] = [[1, 1], [2, 2], [3, 3], [1, 2], [2, 1], [2, 3]];
@@ -61,7 +71,8 @@ impl MenuChoice {
 
     /// The initial position of the chosen game.
     pub fn game(&self) -> AnyGame {
-        let (_, variant, option) = GAMES[self.game];
+        let (variant, option) = GAMES[self.game];
+        let option = option.is_some();
         match variant {
             Variant::Crossings => AnyGame::Crossings(Crossings::initial(Options { exact: option })),
             Variant::Volterra => {
@@ -139,8 +150,8 @@ fn spawn_menu(mut commands: Commands, folder: Res<super::session::SaveFolder>) {
             .with_children(|row| {
                 row.spawn((column(), Pickable::IGNORE)).with_children(|games| {
                     games.spawn(label("Choose a game", 18.0));
-                    for (i, (name, _, _)) in GAMES.iter().enumerate() {
-                        button(games, name.to_string(), move |c| c.game = i);
+                    for i in 0..GAMES.len() {
+                        button(games, game_name(i), move |c| c.game = i);
                     }
                 });
                 row.spawn((column(), Pickable::IGNORE)).with_children(|opts| {
@@ -218,7 +229,7 @@ fn refresh(choice: Res<MenuChoice>, mut label: Query<&mut Text, With<MenuLabel>>
     };
     let s = format!(
         "{}{ctor}\n{}: {}\n{}: {}",
-        GAMES[choice.game].0,
+        game_name(choice.game),
         v.side_name(Side::First),
         choice.players[0].label(),
         v.side_name(Side::Second),
@@ -231,16 +242,10 @@ fn refresh(choice: Res<MenuChoice>, mut label: Query<&mut Text, With<MenuLabel>>
     }
 }
 
-fn start(
-    _: On<Pointer<Click>>,
-    mut commands: Commands,
-    mut choice: ResMut<MenuChoice>,
-    mut next: ResMut<NextState<Screen>>,
-) {
-    commands.insert_resource(Session::new(choice.game(), choice.players, choice.seed));
-    commands.insert_resource(crate::gui::sets::ctor::CtorTable::new(choice.secrets));
+fn start(_: On<Pointer<Click>>, mut commands: Commands, mut choice: ResMut<MenuChoice>) {
+    let session = Session::new(choice.game(), choice.players, choice.seed);
+    commands.queue(super::open(session, CtorTable::new(choice.secrets)));
     choice.seed = choice.seed.wrapping_add(1);
-    next.set(Screen::Playing);
 }
 
 /// A menu button that opens a saved game (to replay or to resume).
@@ -261,15 +266,10 @@ fn open_button(
         children![label(&text, 15.0)],
     ))
     .observe(
-        move |_: On<Pointer<Click>>,
-              mut commands: Commands,
-              mut next: ResMut<NextState<Screen>>,
-              mut labels: Query<&mut Text, With<MenuLabel>>| {
+        move |_: On<Pointer<Click>>, mut commands: Commands, mut labels: Query<&mut Text, With<MenuLabel>>| {
             match open() {
                 Ok(session) => {
-                    commands.insert_resource(session);
-                    commands.insert_resource(crate::gui::sets::ctor::CtorTable::new(false));
-                    next.set(Screen::Playing);
+                    commands.queue(super::open(session, CtorTable::new(false)));
                 }
                 Err(e) => {
                     for mut t in &mut labels {

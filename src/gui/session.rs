@@ -1,7 +1,11 @@
-//! The game being played at the table: the rules' position, history for undo and redo, the
-//! move being chosen, the players, and the messages that turn clicks and buttons into moves.
+//! The game at the table: the rules' position and its history, the record and its file, and
+//! the one path every move takes. Whoever chooses a move (a person's clicks, the computer,
+//! the replay, *End turn*, the sand-glass) sends a [`MoveChosen`]; the session alone plays it
+//! and announces it as [`Played`], with its effects part by part, for the sets to animate and
+//! the panels and the saver to follow.
 
-use super::Screen;
+use super::table::{CellClicked, Rebuild};
+use super::{Mode, Screen, TableSystems};
 use crate::interact::{Pick, Picker};
 use crate::players::{Player, RandomPlayer};
 use crate::record::Record;
@@ -34,15 +38,18 @@ impl PlayerKind {
         all[(i + 1) % all.len()]
     }
 
-    /// The kind written in records.
-    pub fn record_kind(self) -> String {
+    fn kind(self) -> crate::record::Kind {
         use crate::record::Kind;
         match self {
             PlayerKind::Person => Kind::Human,
             PlayerKind::Random => Kind::Random,
             PlayerKind::Ai(l) => Kind::Ai(l),
         }
-        .name()
+    }
+
+    /// The kind written in records.
+    pub fn record_kind(self) -> String {
+        self.kind().name()
     }
 
     /// A record's player kind (records are checked on reading: an unknown kind never loads).
@@ -64,6 +71,14 @@ impl PlayerKind {
     }
 }
 
+/// Watching a record: it plays on by itself at a pace, or is stepped through by hand.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Replay {
+    pub autoplay: bool,
+    /// Seconds a move while it plays on by itself.
+    pub pace: f32,
+}
+
 /// The game at the table.
 #[derive(Resource)]
 pub struct Session {
@@ -74,18 +89,9 @@ pub struct Session {
     pub history: Vec<(AnyGame, AnyMove)>,
     /// Moves undone, the next to redo last.
     pub redo: Vec<AnyMove>,
-    pub picker: Picker,
-    /// Moves offered when a click fits several (label, part).
-    pub choices: Vec<(String, String)>,
     pub players: [PlayerKind; 2],
-    /// A short line for the player: why a click was refused, or what to do next.
-    pub message: String,
     /// Cells of the last move, highlighted.
     pub last_move: Vec<Cell>,
-    /// Effects of a chosen first part already shown on the table.
-    pub shown_effects: usize,
-    /// A setup screen is up (CTOR's secret squares): moves wait, the reason is shown.
-    pub blocked: Option<String>,
     /// The game's record, kept up to date with every move, undo and redo.
     pub record: Record,
     /// Where the record is saved after every move (none while replaying a record; a live game
@@ -93,55 +99,31 @@ pub struct Session {
     pub record_path: Option<PathBuf>,
     /// Why the last save failed, while it keeps failing (shown until a save succeeds again).
     pub save_error: Option<String>,
-    /// Watching a record: the timeline moves the game, clicks do not.
-    pub replaying: bool,
-    /// Replay plays on by itself, a move every `pace` seconds.
-    pub autoplay: bool,
-    /// A person asked for a hint.
-    pub hint_wanted: bool,
-    pub pace: f32,
-    computer: RandomPlayer,
-    /// Seconds the computer has waited before moving (so its moves can be followed).
-    waited: f32,
+    /// A record being watched (the table is in [`Mode::Replay`]); `None` for a live game.
+    pub replay: Option<Replay>,
+    random: RandomPlayer,
 }
 
 impl Session {
     pub fn new(game: AnyGame, players: [PlayerKind; 2], seed: u64) -> Session {
-        let game_for_record = game.clone();
+        let record = Record::new(&game, players.map(|k| (k.label(), k.record_kind())));
         Session {
             start: game.clone(),
             game,
             history: Vec::new(),
             redo: Vec::new(),
-            picker: Picker::default(),
-            choices: Vec::new(),
             players,
-            message: String::new(),
             last_move: Vec::new(),
-            shown_effects: 0,
-            blocked: None,
-            record: Record::new(
-                &game_for_record,
-                players.map(|k| (k.label().to_string(), k.record_kind().to_string())),
-            ),
+            record,
             record_path: None,
             save_error: None,
-            replaying: false,
-            autoplay: false,
-            hint_wanted: false,
-            pace: 1.0,
-            computer: RandomPlayer::new(seed),
-            waited: 0.0,
+            replay: None,
+            random: RandomPlayer::new(seed),
         }
     }
 
-    /// The position the table shows (with a chosen first part applied).
-    pub fn shown(&self) -> AnyGame {
-        self.picker.shown(&self.game)
-    }
-
-    /// Pieces of each side taken off the board since the start.
-    pub fn off_board(&self) -> [usize; 2] {
+    /// Pieces of each side taken off the board since the start, as `shown` has them.
+    pub fn off_board(&self, shown: &AnyGame) -> [usize; 2] {
         if !matches!(self.game, AnyGame::Ordo(_) | AnyGame::Crossings(_)) {
             return [0, 0];
         }
@@ -149,52 +131,75 @@ impl Session {
             let (f, r) = g.board_size();
             (0..r).flat_map(|r| (0..f).map(move |f| Cell::new(f, r))).filter(|c| g.piece_at(*c) == Some(s)).count()
         };
-        let shown = self.shown();
-        [Side::First, Side::Second].map(|s| count(&self.start, s).saturating_sub(count(&shown, s)))
+        [Side::First, Side::Second].map(|s| count(&self.start, s).saturating_sub(count(shown, s)))
+    }
+
+    fn to_move(&self) -> Option<PlayerKind> {
+        (self.replay.is_none() && self.game.outcome().is_none()).then(|| self.players[self.game.side_to_move().index()])
     }
 
     /// Whether a person chooses the move now.
+    pub fn person_to_move(&self) -> bool {
+        self.to_move() == Some(PlayerKind::Person)
+    }
+
     /// Whether the computer chooses the move now.
     pub fn computer_to_move(&self) -> bool {
-        self.blocked.is_none()
-            && !self.replaying
-            && self.game.outcome().is_none()
-            && self.players[self.game.side_to_move().index()] != PlayerKind::Person
+        self.to_move().is_some_and(|k| k != PlayerKind::Person)
     }
 
-    pub fn person_to_move(&self) -> bool {
-        self.blocked.is_none()
-            && !self.replaying
-            && self.game.outcome().is_none()
-            && self.players[self.game.side_to_move().index()] == PlayerKind::Person
-    }
-
-    /// Plays a move given in notation (a button's move, like CTOR's end of turn or timeout).
-    pub fn play_text(&mut self, text: &str) -> Result<Animate, String> {
-        let mv = self.game.parse_move(text).map_err(|e| e.to_string())?;
-        Ok(self.play(mv))
-    }
-
-    /// Plays a legal move and returns what to animate.
-    fn play(&mut self, mv: AnyMove) -> Animate {
+    /// Plays a legal move and returns its effects part by part. Redoing the next undone move
+    /// keeps the moves undone after it; any other move drops them.
+    pub fn play(&mut self, mv: &AnyMove) -> Result<Vec<Vec<Effect>>, String> {
+        // The rules' own check (a CTOR timeout is legal without being listed).
+        if let Err(e) = self.game.clone().play(mv) {
+            return Err(match self.game.outcome() {
+                Some(_) => "the game is over: start a new game or undo".into(),
+                None => e.to_string(),
+            });
+        }
         let before = self.game.clone();
-        let breaks: Vec<usize> =
-            (1..mv.parts().len()).filter_map(|k| before.preview(&mv, k).map(|(_, e)| e.len())).collect();
-        let effects = self.game.play(&mv).expect("moves reach the session only from the legal list");
-        self.history.push((before, mv));
-        self.redo.clear();
-        self.last_move = effects.iter().flat_map(cells_of).collect();
-        let skip = std::mem::take(&mut self.shown_effects);
-        self.picker.clear();
-        self.choices.clear();
-        self.message.clear();
+        let parts = self.game.play_parts_unchecked(mv);
+        self.history.push((before, mv.clone()));
+        if self.redo.last() == Some(mv) {
+            self.redo.pop();
+        } else {
+            self.redo.clear();
+        }
+        self.last_move = parts.iter().flatten().flat_map(cells_of).collect();
         self.sync_record();
-        Animate { effects, skip, breaks }
+        Ok(parts)
+    }
+
+    /// Takes back the last move.
+    pub fn undo(&mut self) -> bool {
+        let Some((before, mv)) = self.history.pop() else { return false };
+        self.game = before;
+        self.redo.push(mv);
+        // The move now last is highlighted again: its cells, from its own effects.
+        self.last_move = match self.history.last() {
+            Some((before, mv)) => before.clone().play_unchecked(mv).iter().flat_map(cells_of).collect(),
+            None => Vec::new(),
+        };
+        self.sync_record();
+        true
+    }
+
+    /// Plays the next undone move again.
+    pub fn redo(&mut self) -> bool {
+        let Some(mv) = self.redo.last().cloned() else { return false };
+        self.play(&mv).is_ok()
+    }
+
+    /// Goes to the position after `k` moves, without animation.
+    pub fn jump(&mut self, k: usize) {
+        while self.history.len() > k && self.undo() {}
+        while self.history.len() < k && self.redo() {}
     }
 
     /// Makes the record the moves of the history, then saves it (atomically) if it has a file.
     fn sync_record(&mut self) {
-        if self.replaying {
+        if self.replay.is_some() {
             return;
         }
         self.record.moves.truncate(self.history.len());
@@ -211,13 +216,12 @@ impl Session {
         }
     }
 
-    /// The panel's message line: what is blocking moves or the last message, and a failing save.
-    pub fn status(&self) -> String {
-        let main = self.blocked.clone().unwrap_or_else(|| self.message.clone());
+    /// The panel's message line: the notice, and a failing save.
+    pub fn status(&self, notice: &str) -> String {
         match &self.save_error {
-            Some(e) if main.is_empty() => e.clone(),
-            Some(e) => format!("{main}\n{e}"),
-            None => main,
+            Some(e) if notice.is_empty() => e.clone(),
+            Some(e) => format!("{notice}\n{e}"),
+            None => notice.to_string(),
         }
     }
 
@@ -238,8 +242,7 @@ impl Session {
             s.redo.insert(0, mv);
         }
         s.record = record;
-        s.replaying = true;
-        s.blocked = Some("replay: step through the game with the timeline, or play on from here".into());
+        s.replay = Some(Replay { autoplay: false, pace: 1.0 });
         Ok(s)
     }
 
@@ -249,8 +252,7 @@ impl Session {
         let mut s = Session::replay(record)?;
         s.players = players;
         while s.redo() {}
-        s.replaying = false;
-        s.blocked = None;
+        s.replay = None;
         s.redo.clear();
         s.record_path = path;
         s.sync_record();
@@ -259,9 +261,7 @@ impl Session {
 
     /// Leaves the replay at the current move as a new game (a branch with its own record).
     pub fn play_on(&mut self, path: Option<PathBuf>) {
-        self.replaying = false;
-        self.autoplay = false;
-        self.blocked = None;
+        self.replay = None;
         self.redo.clear();
         self.players = [PlayerKind::Person; 2];
         let start = self.history.first().map(|(g, _)| g.clone()).unwrap_or_else(|| self.game.clone());
@@ -269,57 +269,6 @@ impl Session {
         self.record_path = path;
         self.sync_record();
     }
-
-    /// Goes to the position after `k` moves, without animation.
-    pub fn jump(&mut self, k: usize) {
-        while self.history.len() > k && self.undo() {}
-        while self.history.len() < k && self.redo() {}
-    }
-
-    /// One move forward on the redo stack, animated.
-    fn step_forward(&mut self) -> Option<Animate> {
-        let mv = self.redo.pop()?;
-        let before = self.game.clone();
-        let effects = self.game.play(&mv).ok()?;
-        let breaks = part_breaks(&before, &mv);
-        self.history.push((before, mv));
-        self.after_jump(effects.iter().flat_map(cells_of).collect());
-        self.sync_record();
-        Some(Animate { effects, skip: 0, breaks })
-    }
-
-    fn undo(&mut self) -> bool {
-        let Some((before, mv)) = self.history.pop() else { return false };
-        self.game = before;
-        self.redo.push(mv);
-        // The move now last in the history is highlighted again: replay it to find its cells.
-        let last = match self.history.last() {
-            Some((before, mv)) => before.clone().play(mv).unwrap_or_default().iter().flat_map(cells_of).collect(),
-            None => Vec::new(),
-        };
-        self.after_jump(last);
-        self.sync_record();
-        true
-    }
-
-    fn redo(&mut self) -> bool {
-        self.step_forward().is_some()
-    }
-
-    /// After moving through the history: nothing half-chosen, the last move's cells marked.
-    fn after_jump(&mut self, last_move: Vec<Cell>) {
-        self.picker.clear();
-        self.choices.clear();
-        self.shown_effects = 0;
-        self.waited = 0.0;
-        self.message.clear();
-        self.last_move = last_move;
-    }
-}
-
-/// Where each later part of a move starts in its effects (parts play one after the other).
-fn part_breaks(before: &AnyGame, mv: &AnyMove) -> Vec<usize> {
-    (1..mv.parts().len()).filter_map(|k| before.preview(mv, k).map(|(_, e)| e.len())).collect()
 }
 
 fn cells_of(e: &Effect) -> Vec<Cell> {
@@ -330,9 +279,70 @@ fn cells_of(e: &Effect) -> Vec<Cell> {
     }
 }
 
-/// A click on a cell of the board (a square or the stone on it).
-#[derive(Message, Clone, Copy, Debug)]
-pub struct CellClicked(pub Cell);
+/// The move being chosen at the table, owned by the pick step: the picker's state, the moves
+/// offered when a click fits several, and a hint's cells.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Picking {
+    pub picker: Picker,
+    /// Moves offered when a click fits several (label, part).
+    pub choices: Vec<(String, String)>,
+    /// The cells of the move a hint suggests.
+    pub hint: Vec<Cell>,
+}
+
+impl Picking {
+    /// The position the table shows: the game with the chosen first parts applied.
+    pub fn shown(&self, game: &AnyGame) -> AnyGame {
+        self.picker.shown(game)
+    }
+}
+
+/// The panel's message line: why a click was refused, what to do next, what happened.
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Notice(pub String);
+
+impl Notice {
+    fn say(&mut self, text: impl Into<String>) {
+        let text = text.into();
+        if self.0 != text {
+            self.0 = text;
+        }
+    }
+}
+
+/// Who chose a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum By {
+    Person,
+    Computer,
+    /// Redo, or the replay's timeline.
+    History,
+    /// The sand-glass ran out (CTOR).
+    SandGlass,
+}
+
+/// A move chosen, for the session to play.
+#[derive(Message, Clone, Debug, PartialEq)]
+pub struct MoveChosen {
+    pub mv: AnyMove,
+    pub by: By,
+}
+
+/// A move the session played: what it changed, part by part, the first `shown` parts of
+/// which are already on the table (chosen one at a time).
+#[derive(Message, Clone, Debug)]
+pub struct Played {
+    pub mv: AnyMove,
+    pub by: By,
+    pub parts: Vec<Vec<Effect>>,
+    pub shown: usize,
+}
+
+/// The first part of a move was chosen: its effects go on the table while the next is chosen.
+#[derive(Message, Clone, Debug)]
+pub struct PartShown {
+    pub effects: Vec<Effect>,
+}
 
 /// A button or key.
 #[derive(Message, Clone, Debug, PartialEq)]
@@ -370,117 +380,168 @@ pub enum Command {
     Open(String),
 }
 
-/// A move (or a first part) to animate: its effects, the first `skip` already shown, and
-/// the indices where a new part of the move begins (parts play one after the other).
-#[derive(Message, Clone, Debug, Default)]
-pub struct Animate {
-    pub effects: Vec<Effect>,
-    pub skip: usize,
-    pub breaks: Vec<usize>,
-}
-
-/// The scene must be rebuilt from the session's shown position, without animation.
-#[derive(Message, Clone, Copy, Debug)]
-pub struct Rebuild;
-
-/// The moves a set animates this frame. None when the scene is rebuilt in the same frame
-/// (an undo or a paste right after a move): the rebuilt scene already shows them, and
+/// The effects a set animates this frame, part by part: a first part just chosen, then the
+/// parts of played moves not yet on the table. None when the scene is rebuilt in the same
+/// frame (an undo or a paste right after a move): the rebuilt scene already shows them, and
 /// animating them too would put their pieces on the table twice.
 #[derive(bevy::ecs::system::SystemParam)]
 pub struct MovesToPlan<'w, 's> {
-    moves: MessageReader<'w, 's, Animate>,
+    parts: MessageReader<'w, 's, PartShown>,
+    moves: MessageReader<'w, 's, Played>,
     rebuilt: MessageReader<'w, 's, Rebuild>,
 }
 
 impl MovesToPlan<'_, '_> {
-    /// This frame's moves to animate (none if the scene is rebuilt this frame).
-    pub fn read(&mut self) -> impl Iterator<Item = &Animate> {
+    /// This frame's changes to animate, each a list of parts.
+    pub fn read(&mut self) -> Vec<Vec<&[Effect]>> {
         if !self.rebuilt.is_empty() {
             self.rebuilt.clear();
+            self.parts.clear();
             self.moves.clear();
+            return Vec::new();
         }
-        self.moves.read()
-    }
-
-    /// Drops this frame's moves (the set is not on the table).
-    pub fn clear(&mut self) {
-        self.rebuilt.clear();
-        self.moves.clear();
+        let mut out: Vec<Vec<&[Effect]>> = self.parts.read().map(|p| vec![&p.effects[..]]).collect();
+        out.extend(self.moves.read().map(|m| m.parts.iter().skip(m.shown).map(|p| &p[..]).collect()));
+        out
     }
 }
 
-/// True while pieces are moving: input waits.
+pub(super) fn plugin(app: &mut App) {
+    app.add_message::<Command>()
+        .add_message::<MoveChosen>()
+        .add_message::<Played>()
+        .add_message::<PartShown>()
+        .init_resource::<SaveFolder>()
+        .init_resource::<Picking>()
+        .init_resource::<Notice>()
+        .init_resource::<ComputerThinking>()
+        .add_systems(
+            Update,
+            (
+                pick_clicks.run_if(in_state(Mode::Live)),
+                computer_turn,
+                autoplay.run_if(in_state(Mode::Replay)),
+            )
+                .in_set(TableSystems::Pick),
+        )
+        .add_systems(
+            Update,
+            (handle_commands, play_chosen, super::follow_mode_now, save_new_games.run_if(needs_a_file))
+                .chain()
+                .in_set(TableSystems::Rules),
+        );
+}
+
+/// True while pieces are moving: clicks wait, clocks stop.
 pub fn animating(tweens: Query<(), With<super::animate::Tween>>) -> bool {
     !tweens.is_empty()
 }
 
-pub(super) fn plugin(app: &mut App) {
-    app.add_message::<CellClicked>()
-        .add_message::<Command>()
-        .add_message::<Animate>()
-        .add_message::<Rebuild>()
-        .init_resource::<SaveFolder>()
-        .add_systems(
-            Update,
-            (handle_clicks, handle_commands, computer_turn, autoplay, save_new_games.run_if(needs_a_file))
-                .chain()
-                .before(super::scene::rebuild_scene)
-                .run_if(in_state(Screen::Playing)),
-        );
-}
-
-fn handle_clicks(
+/// A person's clicks: the picker turns them into a chosen move, a first part to show, a
+/// choice to offer or a reason for refusing. Clicks while pieces move change nothing.
+fn pick_clicks(
     mut clicks: MessageReader<CellClicked>,
-    session: Option<ResMut<Session>>,
+    session: Option<Res<Session>>,
     tweens: Query<(), With<super::animate::Tween>>,
-    mut animate: MessageWriter<Animate>,
+    mut picking: ResMut<Picking>,
+    mut notice: ResMut<Notice>,
+    mut chosen: MessageWriter<MoveChosen>,
+    mut parts: MessageWriter<PartShown>,
 ) {
-    let Some(mut session) = session else { return };
-    // Clicks while pieces move, or while the computer is to move, change nothing.
+    let Some(session) = session else { return };
     if !tweens.is_empty() || !session.person_to_move() {
         clicks.clear();
         return;
     }
     for CellClicked(cell) in clicks.read().copied().collect::<Vec<_>>() {
-        if !session.choices.is_empty() {
-            session.message = "choose one of the moves offered, or cancel".into();
+        if !picking.choices.is_empty() {
+            notice.say("choose one of the moves offered, or cancel");
             continue;
         }
-        let game = session.game.clone();
-        let pick = session.picker.click(&game, cell);
-        match pick {
-            Pick::Selected => session.message.clear(),
-            Pick::Refused(why) => session.message = why,
-            Pick::Choose(options) => {
-                session.message = "several moves land there: choose one".into();
-                session.choices = options;
-            }
-            Pick::NextPart => next_part(&mut session, &mut animate),
-            Pick::Play(mv) => {
-                animate.write(session.play(mv));
-                break;
-            }
+        let pick = picking.picker.click(&session.game, cell);
+        if answer(pick, &session.game, &mut picking, &mut notice, &mut chosen, &mut parts) {
+            break;
         }
     }
 }
 
-/// A first part was chosen: show it on the table and ask for the next.
-fn next_part(session: &mut Session, animate: &mut MessageWriter<Animate>) {
-    let game = session.game.clone();
-    let k = session.picker.parts.len();
-    if let Some(mv) = session.picker.candidates(&game).first()
-        && let Some((_, effects)) = game.preview(mv, k)
-    {
-        session.shown_effects = effects.len();
-        animate.write(Animate { effects, ..default() });
+/// Acts on what the picker made of a click or a choice; true once a whole move is chosen.
+fn answer(
+    pick: Pick,
+    game: &AnyGame,
+    picking: &mut Picking,
+    notice: &mut Notice,
+    chosen: &mut MessageWriter<MoveChosen>,
+    parts: &mut MessageWriter<PartShown>,
+) -> bool {
+    match pick {
+        Pick::Selected => notice.say(""),
+        Pick::Refused(why) => notice.say(why),
+        Pick::Choose(options) => {
+            notice.say("several moves land there: choose one");
+            picking.choices = options;
+        }
+        Pick::NextPart => {
+            // Show the chosen first part on the table, and ask for the next.
+            let k = picking.picker.parts.len();
+            if let Some(mv) = picking.picker.candidates(game).first()
+                && let Some((_, effects)) = game.preview(mv, k)
+            {
+                parts.write(PartShown { effects });
+            }
+            notice.say("now the forward move: select a stone");
+        }
+        Pick::Play(mv) => {
+            chosen.write(MoveChosen { mv, by: By::Person });
+            return true;
+        }
     }
-    session.message = "now the forward move: select a stone".into();
+    false
 }
 
+/// The session plays each chosen move and announces it; the move being chosen is done with.
+fn play_chosen(
+    mut chosen: MessageReader<MoveChosen>,
+    session: Option<ResMut<Session>>,
+    mut picking: ResMut<Picking>,
+    mut notice: ResMut<Notice>,
+    mut played: MessageWriter<Played>,
+    mut rebuild: MessageWriter<Rebuild>,
+) {
+    let Some(mut session) = session else { return };
+    for MoveChosen { mv, by } in chosen.read() {
+        match session.play(mv) {
+            Ok(parts) => {
+                let shown = if *by == By::Person { picking.picker.parts.len() } else { 0 };
+                if *by != By::Person && !picking.picker.parts.is_empty() {
+                    // Another move (a redo) while a first part of the person's was on the
+                    // table: the scene is rebuilt, the preview does not belong to the game.
+                    rebuild.write(Rebuild);
+                }
+                *picking = Picking::default();
+                notice.say(if *by == By::SandGlass { "the sand ran out: the turn ended" } else { "" });
+                played.write(Played { mv: mv.clone(), by: *by, parts, shown });
+            }
+            Err(why) => notice.say(why),
+        }
+    }
+}
+
+/// After moving through the history: nothing half-chosen, the scene rebuilt.
+fn moved_in_history(picking: &mut Picking, notice: &mut Notice, rebuild: &mut MessageWriter<Rebuild>) {
+    *picking = Picking::default();
+    notice.say("");
+    rebuild.write(Rebuild);
+}
+
+#[allow(clippy::too_many_arguments)]
 fn handle_commands(
     mut commands: MessageReader<Command>,
     session: Option<ResMut<Session>>,
-    mut animate: MessageWriter<Animate>,
+    mut picking: ResMut<Picking>,
+    mut notice: ResMut<Notice>,
+    mut chosen: MessageWriter<MoveChosen>,
+    mut parts: MessageWriter<PartShown>,
     mut rebuild: MessageWriter<Rebuild>,
     mut screen: ResMut<NextState<Screen>>,
 ) {
@@ -491,77 +552,69 @@ fn handle_commands(
                 // Against the computer, undo goes back to the person's last turn.
                 let mut any = session.undo();
                 while any
-                    && !session.replaying
                     && !session.person_to_move()
+                    && session.replay.is_none()
                     && !session.history.is_empty()
                     && session.players.contains(&PlayerKind::Person)
                 {
                     any = session.undo();
                 }
                 if any {
-                    rebuild.write(Rebuild);
+                    moved_in_history(&mut picking, &mut notice, &mut rebuild);
                 } else {
-                    session.message = "nothing to undo".into();
+                    notice.say("nothing to undo");
                 }
             }
-            Command::Redo | Command::StepForward => match session.step_forward() {
-                Some(a) => {
-                    animate.write(a);
+            Command::Redo | Command::StepForward => match session.redo.last() {
+                Some(mv) => {
+                    chosen.write(MoveChosen { mv: mv.clone(), by: By::History });
                 }
-                None => session.message = "nothing to redo".into(),
+                None => notice.say("nothing to redo"),
             },
             Command::Jump(k) => {
                 let end = session.history.len() + session.redo.len();
                 session.jump((*k).min(end));
-                rebuild.write(Rebuild);
+                moved_in_history(&mut picking, &mut notice, &mut rebuild);
             }
-            Command::TogglePlay => session.autoplay = !session.autoplay && session.replaying,
-            Command::Pace => session.pace = if session.pace >= 2.0 { 0.5 } else { session.pace * 2.0 },
+            Command::TogglePlay | Command::Pace => {
+                if let Some(replay) = &mut session.replay {
+                    match command {
+                        Command::TogglePlay => replay.autoplay = !replay.autoplay,
+                        _ => replay.pace = if replay.pace >= 2.0 { 0.5 } else { replay.pace * 2.0 },
+                    }
+                }
+            }
             Command::PlayOn => {
                 // A new game: `save_new_games` gives it its own file.
                 session.play_on(None);
-                session.message = "playing on from here as a new game".into();
+                notice.say("playing on from here as a new game");
             }
-            Command::Export => session.message = export(&session),
-            Command::Hint => {
-                if session.person_to_move() {
-                    session.hint_wanted = true;
-                    session.message = "thinking about a hint...".into();
-                }
-            }
+            Command::Export => notice.say(export(&session)),
+            Command::Hint => {} // the computer answers (computer_turn)
             Command::CopyPosition => {
-                let text = session.shown().to_string();
-                session.message = match arboard::Clipboard::new().and_then(|mut c| c.set_text(text.clone())) {
+                let text = picking.shown(&session.game).to_string();
+                notice.say(match arboard::Clipboard::new().and_then(|mut c| c.set_text(text.clone())) {
                     Ok(()) => format!("copied: {text}"),
                     Err(e) => format!("the clipboard is not available ({e}); the position is {text}"),
-                };
+                });
             }
             Command::Paste => match arboard::Clipboard::new().and_then(|mut c| c.get_text()) {
-                Ok(text) => open_into(&mut session, &text, &mut rebuild),
-                Err(e) => session.message = format!("the clipboard is not available ({e})"),
+                Ok(text) => open_into(&mut session, &text, &mut picking, &mut notice, &mut rebuild),
+                Err(e) => notice.say(format!("the clipboard is not available ({e})")),
             },
-            Command::Open(text) => open_into(&mut session, text, &mut rebuild),
+            Command::Open(text) => open_into(&mut session, text, &mut picking, &mut notice, &mut rebuild),
             Command::Choose(part) => {
-                if session.choices.iter().all(|(_, p)| p != part) {
+                if !session.person_to_move() || picking.choices.iter().all(|(_, p)| p != part) {
                     continue;
                 }
-                session.choices.clear();
-                let game = session.game.clone();
-                match session.picker.choose_part(&game, part) {
-                    Pick::Play(mv) => {
-                        animate.write(session.play(mv));
-                    }
-                    Pick::NextPart => next_part(&mut session, &mut animate),
-                    Pick::Refused(why) => session.message = why,
-                    _ => {}
-                }
+                picking.choices.clear();
+                let pick = picking.picker.choose_part(&session.game, part);
+                answer(pick, &session.game, &mut picking, &mut notice, &mut chosen, &mut parts);
             }
             Command::Cancel => {
-                let had_part = !session.picker.parts.is_empty();
-                session.picker.clear();
-                session.choices.clear();
-                session.shown_effects = 0;
-                session.message.clear();
+                let had_part = !picking.picker.parts.is_empty();
+                *picking = Picking::default();
+                notice.say("");
                 if had_part {
                     rebuild.write(Rebuild);
                 }
@@ -571,18 +624,20 @@ fn handle_commands(
                 if !session.person_to_move() {
                     continue;
                 }
-                match session.play_text("E") {
-                    Ok(a) => {
-                        animate.write(a);
+                match &session.game {
+                    AnyGame::Ctor(_) => {
+                        chosen.write(MoveChosen { mv: AnyMove::Ctor(crate::rules::ctor::CtorMove::End), by: By::Person });
                     }
-                    Err(e) => session.message = e,
+                    _ => notice.say("only a CTOR turn is ended by a button"),
                 }
             }
             Command::Landing => {
-                let game = session.game.clone();
-                match session.picker.start_landing(&game) {
-                    Ok(()) => session.message = "Landing: choose two of your discs, then where one lands".into(),
-                    Err(why) => session.message = why,
+                if !session.person_to_move() {
+                    continue;
+                }
+                match picking.picker.start_landing(&session.game) {
+                    Ok(()) => notice.say("Landing: choose two of your discs, then where one lands"),
+                    Err(why) => notice.say(why),
                 }
             }
         }
@@ -603,13 +658,19 @@ pub fn open_text(text: &str) -> Result<Session, String> {
 
 /// Replaces the session with what `text` opens, or says why it cannot (the game at the table
 /// stays as it was).
-fn open_into(session: &mut Session, text: &str, rebuild: &mut MessageWriter<Rebuild>) {
+fn open_into(
+    session: &mut Session,
+    text: &str,
+    picking: &mut Picking,
+    notice: &mut Notice,
+    rebuild: &mut MessageWriter<Rebuild>,
+) {
     match open_text(text) {
         Ok(opened) => {
             *session = opened;
-            rebuild.write(Rebuild);
+            moved_in_history(picking, notice, rebuild);
         }
-        Err(why) => session.message = why,
+        Err(why) => notice.say(why),
     }
 }
 
@@ -620,7 +681,7 @@ pub struct SaveFolder(pub Option<PathBuf>);
 
 /// A live game at the table without a file, while games are saved.
 fn needs_a_file(folder: Res<SaveFolder>, session: Option<Res<Session>>) -> bool {
-    folder.0.is_some() && session.is_some_and(|s| !s.replaying && s.record_path.is_none())
+    folder.0.is_some() && session.is_some_and(|s| s.replay.is_none() && s.record_path.is_none())
 }
 
 /// Every live game at the table has a file, however it began (the menu's *Start*, a position
@@ -647,36 +708,44 @@ fn export(session: &Session) -> String {
     }
 }
 
-/// Replay plays on by itself at its pace.
+/// The replay plays on by itself at its pace: the next move, as the timeline's *>* would.
 fn autoplay(
     session: Option<ResMut<Session>>,
     tweens: Query<(), With<super::animate::Tween>>,
     time: Res<Time>,
     mut waited: Local<f32>,
-    mut animate: MessageWriter<Animate>,
+    mut chosen: MessageWriter<MoveChosen>,
 ) {
     let Some(mut session) = session else { return };
-    if !session.replaying || !session.autoplay || !tweens.is_empty() {
+    let Some(replay) = session.replay else { return };
+    if !replay.autoplay || !tweens.is_empty() {
         *waited = 0.0;
         return;
     }
     *waited += time.delta_secs();
-    if *waited < session.pace {
+    if *waited < replay.pace {
         return;
     }
     *waited = 0.0;
-    match session.step_forward() {
-        Some(a) => {
-            animate.write(a);
+    match session.redo.last() {
+        Some(mv) => {
+            chosen.write(MoveChosen { mv: mv.clone(), by: By::History });
         }
-        None => session.autoplay = false,
+        None => {
+            if let Some(r) = &mut session.replay {
+                r.autoplay = false;
+            }
+        }
     }
 }
 
-/// The computer's search in progress, off the main thread, for the position it was asked about.
+/// The computer's search in progress, off the main thread, for the position it was asked
+/// about (and whether it is a hint).
 #[derive(Default)]
 pub struct Thinking {
-    task: Option<(SearchTask, String, bool)>,
+    task: Option<(SearchTask, AnyGame, bool)>,
+    /// Seconds the random mover has waited (so that its moves can be followed).
+    waited: f32,
 }
 
 /// A search on the task pool. Dropping it (undo, a new game, leaving the table) tells the
@@ -702,74 +771,91 @@ impl Drop for SearchTask {
     }
 }
 
+/// Whether the computer is searching now (the table keeps drawing to show it).
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ComputerThinking(pub bool);
+
+/// The computer's turn and the person's hints: a search off the main thread (or the random
+/// mover's pick after a short wait) becomes a chosen move, or the hint's marked cells.
+#[allow(clippy::too_many_arguments)]
 fn computer_turn(
     session: Option<ResMut<Session>>,
+    mode: Res<State<Mode>>,
     tweens: Query<(), With<super::animate::Tween>>,
     time: Res<Time>,
     speed: Res<super::animate::Speed>,
+    mut commands: MessageReader<Command>,
     mut thinking: Local<Thinking>,
-    mut animate: MessageWriter<Animate>,
+    mut picking: ResMut<Picking>,
+    mut notice: ResMut<Notice>,
+    mut busy: ResMut<ComputerThinking>,
+    mut chosen: MessageWriter<MoveChosen>,
 ) {
     use bevy::tasks::{block_on, futures_lite::future};
-    let Some(mut session) = session else {
+    let searching = thinking.task.is_some();
+    if busy.0 != searching {
+        busy.0 = searching;
+    }
+    let Some(mut session) = session.filter(|_| *mode.get() == Mode::Live) else {
         thinking.task = None;
+        commands.clear();
         return;
     };
+    let hint_asked = commands.read().any(|c| *c == Command::Hint);
     // A finished search plays (or hints) only if the position is still the one it was for:
     // an undo or a new game meanwhile simply drops it.
     if let Some((search, for_position, hint)) = &mut thinking.task
         && let Some(result) = block_on(future::poll_once(&mut search.task))
     {
-        let (still, hint) = (*for_position == session.game.to_string(), *hint);
+        let (still, hint) = (*for_position == session.game, *hint);
         thinking.task = None;
         if still && let Some(mv) = result {
             if hint {
-                session.last_move = crate::ai::hint_cells(&session.game, &mv);
-                session.message = format!("hint: {mv}");
+                picking.hint = crate::ai::hint_cells(&session.game, &mv);
+                notice.say(format!("hint: {mv}"));
             } else if tweens.is_empty() {
-                animate.write(session.play(mv));
+                chosen.write(MoveChosen { mv, by: By::Computer });
             } else {
-                session.message.clear();
+                notice.say("");
             }
         }
         return;
     }
     if let Some((_, for_position, _)) = &thinking.task {
-        if *for_position != session.game.to_string() {
+        if *for_position != session.game {
             thinking.task = None; // dropping the search stops it
         }
         return;
     }
-    if session.hint_wanted {
-        session.hint_wanted = false;
+    if hint_asked && session.person_to_move() {
         let game = session.game.clone();
-        let key = game.to_string();
         let seed = session.history.len() as u64 ^ 0x41;
-        thinking.task = Some((SearchTask::start(game, crate::ai::LEVELS[2], seed), key, true));
+        thinking.task = Some((SearchTask::start(game.clone(), crate::ai::LEVELS[2], seed), game, true));
+        notice.say("thinking about a hint...");
         return;
     }
     if !tweens.is_empty() || !session.computer_to_move() {
+        thinking.waited = 0.0;
         return;
     }
     match session.players[session.game.side_to_move().index()] {
         PlayerKind::Random => {
-            session.waited += time.delta_secs();
-            if session.waited < 0.4 * speed.factor() {
+            thinking.waited += time.delta_secs();
+            if thinking.waited < 0.4 * speed.factor() {
                 return;
             }
-            session.waited = 0.0;
+            thinking.waited = 0.0;
             let game = session.game.clone();
-            if let Some(mv) = session.computer.choose(&game) {
-                animate.write(session.play(mv));
+            if let Some(mv) = session.random.choose(&game) {
+                chosen.write(MoveChosen { mv, by: By::Computer });
             }
         }
         PlayerKind::Ai(l) => {
             let game = session.game.clone();
-            let key = game.to_string();
             let seed = session.history.len() as u64;
             let level = crate::ai::LEVELS[l];
-            session.message = format!("the computer ({}) is thinking...", level.name);
-            thinking.task = Some((SearchTask::start(game, level, seed), key, false));
+            notice.say(format!("the computer ({}) is thinking...", level.name));
+            thinking.task = Some((SearchTask::start(game.clone(), level, seed), game, false));
         }
         PlayerKind::Person => {}
     }

@@ -46,6 +46,11 @@ pub struct CrossingsMove {
 }
 
 impl CrossingsMove {
+    /// The move in words: the phalanx or the stone, and where it goes.
+    pub fn describe(&self) -> String {
+        super::line_in_words(cell(self.rear), cell(self.front), cell(self.to), self.capture)
+    }
+
     pub fn is_phalanx(&self) -> bool {
         self.rear != self.front
     }
@@ -135,6 +140,11 @@ impl Crossings {
     /// The stones of a side that have crossed and are locked.
     pub fn locked(&self, side: Side) -> u64 {
         self.stones(side) & Self::goal_row(side)
+    }
+
+    /// Whether the stone on `c` has crossed and is locked there.
+    pub fn is_locked(&self, c: Cell) -> bool {
+        c.file < 8 && c.rank < 8 && [Side::First, Side::Second].iter().any(|s| self.locked(*s) & bit(c.rank * 8 + c.file) != 0)
     }
 
     pub fn crossed(&self, side: Side) -> u32 {

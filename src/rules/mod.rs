@@ -257,6 +257,13 @@ pub(crate) fn illegal(text: &str, why: impl Into<String>) -> MoveError {
     MoveError::Illegal { text: text.to_string(), why: why.into() }
 }
 
+/// How a line of stones moving together, or one stone alone, is said in words (Ordo's and
+/// Crossings' choosers).
+pub(crate) fn line_in_words(rear: Cell, front: Cell, to: Cell, capture: bool) -> String {
+    let verb = if capture { "captures on" } else { "to" };
+    if rear == front { format!("{front} alone {verb} {to}") } else { format!("the line {rear}–{front}, front {verb} {to}") }
+}
+
 /// The shape every game has. Positions parse with `FromStr` and print with `Display` in the
 /// notation of NOTATION.md, and round-trip.
 pub trait Game: Clone + fmt::Debug + fmt::Display {
@@ -290,6 +297,13 @@ pub trait Game: Clone + fmt::Debug + fmt::Display {
             return Err(illegal(&mv.to_string(), why));
         }
         Ok(self.play_unchecked(mv))
+    }
+
+    /// Plays a move known to be legal and returns its effects part by part, in the order the
+    /// parts are played (an Ordo X turn's sideways and forward steps, a Volterra turn's two
+    /// actions; every other move has one part).
+    fn play_parts_unchecked(&mut self, mv: &Self::Move) -> Vec<Vec<Effect>> {
+        vec![self.play_unchecked(mv)]
     }
 
     /// Reads and plays one move given as text.
@@ -367,6 +381,19 @@ impl Variant {
         }
     }
 
+    /// The game's title, as the menu and the table's panel show it.
+    pub fn title(self) -> &'static str {
+        match self {
+            Variant::Ordo => "Ordo Classic",
+            Variant::OrdoX => "Ordo X",
+            Variant::Crossings => "Crossings",
+            Variant::Volterra => "Volterra",
+            Variant::VolterraFree => "Volterra, free setup",
+            Variant::Ctor8 => "CTOR 8x8",
+            Variant::Ctor10 => "CTOR 10x10",
+        }
+    }
+
     /// The game's own name for a side.
     pub fn side_name(self, side: Side) -> &'static str {
         match (self, side) {
@@ -413,7 +440,7 @@ impl FromStr for Variant {
 
 /// One value over every game, so that the command line, records and the app handle any game
 /// the same way.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum AnyGame {
     Ordo(ordo::Ordo),
     Crossings(crossings::Crossings),
@@ -492,6 +519,22 @@ impl AnyMove {
         }
     }
 
+    /// Part `k` of the move in words, with its notation, for the chooser that offers several
+    /// moves landing on one square.
+    pub fn describe(&self, k: usize) -> String {
+        let words = match self {
+            AnyMove::Ordo(m) => m.steps().nth(k).map(|s| s.describe()),
+            AnyMove::Crossings(m) if k == 0 => Some(m.describe()),
+            AnyMove::Volterra(volterra::VolterraMove::Turn(a, b)) => [a, b].get(k).map(|a| a.describe()),
+            _ => None,
+        };
+        let part = self.parts().get(k).cloned().unwrap_or_default();
+        match words {
+            Some(w) => format!("{w}  ({part})"),
+            None => part,
+        }
+    }
+
     /// The cell of a move made by one click on it (a Volterra setup tile or pawn).
     pub fn click_cell(&self) -> Option<Cell> {
         match self {
@@ -554,6 +597,15 @@ impl AnyGame {
                 Some((g.cell(*a), g.cell(*b), g.cell(*d)))
             }
             _ => None,
+        }
+    }
+
+    /// Whether the piece on `c` is locked there for the rest of the game (a Crossings stone
+    /// that has crossed).
+    pub fn locked_at(&self, c: Cell) -> bool {
+        match self {
+            AnyGame::Crossings(g) => g.is_locked(c),
+            _ => false,
         }
     }
 
@@ -623,6 +675,10 @@ impl Game for AnyGame {
     /// If the move belongs to another game: [`Game::play`] refuses such a move instead.
     fn play_unchecked(&mut self, mv: &AnyMove) -> Vec<Effect> {
         each_move!(self, mv, g, m => g.play_unchecked(m))
+    }
+
+    fn play_parts_unchecked(&mut self, mv: &AnyMove) -> Vec<Vec<Effect>> {
+        each_move!(self, mv, g, m => g.play_parts_unchecked(m))
     }
 
     fn play(&mut self, mv: &AnyMove) -> Result<Vec<Effect>, MoveError> {

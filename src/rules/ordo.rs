@@ -164,6 +164,17 @@ impl Step {
     }
 }
 
+impl Step {
+    /// The step in words: the line or the stone, where it goes, the group it keeps.
+    pub fn describe(&self) -> String {
+        let mut text = super::line_in_words(cell(self.first), cell(self.last), cell(self.to), self.capture);
+        if let Some(k) = self.keep {
+            text.push_str(&format!(", keeping the enemy group on {}", cell(k)));
+        }
+        text
+    }
+}
+
 impl fmt::Display for Step {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.is_ordo() {
@@ -668,12 +679,13 @@ impl Game for Ordo {
     }
 
     fn play_unchecked(&mut self, mv: &OrdoMove) -> Vec<Effect> {
-        let mut effects = self.apply_step(&mv.first);
-        if let Some(then) = &mv.then {
-            effects.extend(self.apply_step(then));
-        }
+        self.play_parts_unchecked(mv).concat()
+    }
+
+    fn play_parts_unchecked(&mut self, mv: &OrdoMove) -> Vec<Vec<Effect>> {
+        let parts = mv.steps().map(|step| self.apply_step(step)).collect();
         self.side = self.side.other();
-        effects
+        parts
     }
 
     fn outcome(&self) -> Option<Outcome> {

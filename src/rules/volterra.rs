@@ -81,6 +81,18 @@ impl Action {
     }
 }
 
+impl Action {
+    /// The action in words, for the chooser.
+    pub fn describe(&self) -> String {
+        match *self {
+            Action::Step { from, to } => format!("the pawn steps {} to {}", cell(from), cell(to)),
+            Action::Build { src, dst, two } => {
+                format!("lift {} from {} onto {}", if two { "two tiles" } else { "one tile" }, cell(src), cell(dst))
+            }
+        }
+    }
+}
+
 impl fmt::Display for Action {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
@@ -412,11 +424,16 @@ impl Game for Volterra {
     }
 
     fn play_unchecked(&mut self, mv: &VolterraMove) -> Vec<Effect> {
+        self.play_parts_unchecked(mv).concat()
+    }
+
+    fn play_parts_unchecked(&mut self, mv: &VolterraMove) -> Vec<Vec<Effect>> {
         let effects = match *mv {
             VolterraMove::Turn(a, b) => {
-                let mut e = self.act(&a);
-                e.extend(self.act(&b));
-                e
+                let first = self.act(&a);
+                let second = self.act(&b);
+                self.side = self.side.other();
+                return vec![first, second];
             }
             VolterraMove::Lay(i) => {
                 self.towers[i as usize] = Tower { height: 1, dark: if self.side == Side::Second { 1 } else { 0 } };
@@ -428,7 +445,7 @@ impl Game for Volterra {
             }
         };
         self.side = self.side.other();
-        effects
+        vec![effects]
     }
 
     fn outcome(&self) -> Option<Outcome> {

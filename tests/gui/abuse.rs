@@ -6,7 +6,7 @@
 
 use crate::saving::{buttons, fresh_dir, screen};
 use crate::table::records::in_step;
-use crate::table::{click, click_entity, moving, session};
+use crate::table::{click, click_entity, mode, moving, notice, picking, session, shown};
 use bevy::prelude::*;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -14,7 +14,8 @@ use tablero::gui::Screen;
 use tablero::gui::animate::Speed;
 use tablero::gui::menu::MenuChoice;
 use tablero::gui::session::{Command, PlayerKind};
-use tablero::gui::sets::ctor::SecretCommand;
+use tablero::gui::ctor_table::SecretCommand;
+use tablero::gui::Mode;
 use tablero::record::Record;
 use tablero::rules::Cell;
 
@@ -50,8 +51,9 @@ fn check(app: &mut App, what: &str) {
         diagnose(app, what);
         in_step(app);
     }
+    let replaying = mode(app) == Mode::Replay;
     let s = session(app);
-    if s.replaying {
+    if replaying {
         assert!(s.record_path.is_none(), "a replay writes nothing");
         return;
     }
@@ -73,12 +75,12 @@ fn act(app: &mut App, rng: &mut StdRng) -> String {
         click_entity(app, b);
         return format!("menu button '{label}'");
     }
+    let replaying = mode(app) == Mode::Replay;
+    let choices = picking(app).choices.clone();
     let s = session(app);
     let (files, ranks) = s.game.board_size();
-    let choices = s.choices.clone();
     let json = s.record.to_json();
     let moves_in_record = s.history.len() + s.redo.len();
-    let replaying = s.replaying;
     let what = match rng.random_range(0..100) {
         // A replay is left again soon, as a new game (play on) or by opening another game.
         0..=9 if replaying => Command::PlayOn,
@@ -177,9 +179,9 @@ fn thousands_of_random_actions_in_every_game_leave_the_table_and_its_record_righ
             if screen(&app) == Screen::Playing {
                 let s = session(&app);
                 seen.moves += (before.is_some_and(|b| s.history.len() > b)) as usize;
-                seen.replaying += s.replaying as usize;
-                seen.blocked += (s.blocked.is_some() && !s.replaying) as usize;
-                seen.thinking += s.message.contains("thinking") as usize;
+                seen.replaying += (mode(&app) == Mode::Replay) as usize;
+                seen.blocked += (mode(&app) == Mode::Secrets) as usize;
+                seen.thinking += notice(&app).contains("thinking") as usize;
                 seen.moving += moving(&mut app) as usize;
             } else {
                 seen.menu += 1;
@@ -199,13 +201,14 @@ fn thousands_of_random_actions_in_every_game_leave_the_table_and_its_record_righ
 /// showed it, and CTOR had two discs on one square.
 #[test]
 fn a_move_and_a_rebuild_in_one_frame_put_each_piece_on_the_table_once() {
-    use tablero::gui::session::{Rebuild, Session};
+    use tablero::gui::session::{By, Played, Session};
+    use tablero::gui::table::Rebuild;
     use tablero::rules::{Game, Variant};
     for variant in [Variant::Ordo, Variant::Crossings, Variant::Volterra, Variant::Ctor8] {
         let mut app = tablero::gui::headless_app(variant.initial(), crate::table::PEOPLE);
-        let mv = variant.initial().legal_moves()[0].to_string();
-        let animate = app.world_mut().resource_mut::<Session>().play_text(&mv).unwrap();
-        app.world_mut().write_message(animate);
+        let mv = variant.initial().legal_moves()[0].clone();
+        let parts = app.world_mut().resource_mut::<Session>().play(&mv).unwrap();
+        app.world_mut().write_message(Played { mv, by: By::Person, parts, shown: 0 });
         app.world_mut().write_message(Rebuild);
         app.update();
         crate::table::settle(&mut app);
@@ -215,16 +218,16 @@ fn a_move_and_a_rebuild_in_one_frame_put_each_piece_on_the_table_once() {
 
 /// Prints how the torus differs from the position, before the check fails on it.
 fn diagnose(app: &mut App, what: &str) {
-    use tablero::gui::sets::ctor::{Disc, Duplicate};
-    let shown = session(app).shown();
+    use tablero::gui::sets::torus::{Disc, Duplicate};
+    let shown = shown(app);
     let tablero::rules::AnyGame::Ctor(g) = &shown else { return };
-    let layout = *app.world().resource::<tablero::gui::scene::Layout>();
+    let layout = *app.world().resource::<tablero::gui::table::Layout>();
     let world = app.world_mut();
     let discs: Vec<(Entity, Disc, Transform)> =
         world.query::<(Entity, &Disc, &Transform)>().iter(world).map(|(e, a, b)| (e, *a, *b)).collect();
     let dups: Vec<(Duplicate, Transform)> =
         world.query::<(&Duplicate, &Transform)>().iter(world).map(|(a, b)| (*a, *b)).collect();
-    let ok = tablero::gui::sets::ctor::torus_matches(
+    let ok = tablero::gui::sets::torus::torus_matches(
         &shown,
         &layout,
         discs.iter().map(|(_, a, b)| (a, b)),
@@ -237,8 +240,47 @@ fn diagnose(app: &mut App, what: &str) {
     for (e, d, tf) in &discs {
         let want = d.cell.and_then(|c| g.square(c)).and_then(|sq| g.disc(sq));
         let up = if (tf.rotation * Vec3::Y).y > 0.0 { "B" } else { "W" };
-        let at = d.cell.map(|c| tablero::gui::sets::ctor::disc_pos(&layout, c).distance(tf.translation));
+        let at = d.cell.map(|c| tablero::gui::sets::torus::disc_pos(&layout, c).distance(tf.translation));
         println!("  disc {e:?} {:?} up {:?} shows {up}, rules {want:?}, off by {at:?}", d.cell, d.up);
     }
     println!("  {} discs, {} duplicates", discs.len(), dups.len());
+}
+
+/// A redo while the first part of another move is on the table: the redone move is played
+/// from the game, not from the preview, and the towers end as the rules say.
+#[test]
+fn a_redo_while_a_first_part_is_shown_leaves_the_scene_as_the_rules_say() {
+    use crate::table::settle;
+    let mut app = tablero::gui::headless_app(tablero::rules::Variant::Volterra.initial(), crate::table::PEOPLE);
+    for cell in ["b3", "a4", "b5", "a5"] {
+        click(&mut app, cell.parse().unwrap());
+        settle(&mut app);
+    }
+    assert_eq!(session(&app).history.len(), 1, "{}", notice(&app));
+    app.world_mut().write_message(Command::Undo);
+    app.update();
+    settle(&mut app);
+    // Another first part than the undone move's goes on the table.
+    use tablero::rules::Game;
+    let undone = session(&app).redo.last().unwrap().clone();
+    let other = session(&app)
+        .game
+        .legal_moves()
+        .into_iter()
+        .find(|m| !m.paths(0).is_empty() && m.paths(0) != undone.paths(0))
+        .unwrap();
+    let (from, to) = other.paths(0)[0];
+    click(&mut app, from);
+    click(&mut app, to);
+    if let Some((_, part)) = picking(&app).choices.first().cloned() {
+        app.world_mut().write_message(Command::Choose(part));
+        app.update();
+    }
+    settle(&mut app);
+    assert_eq!(picking(&app).picker.parts.len(), 1, "a first part is on the table: {}", notice(&app));
+    app.world_mut().write_message(Command::Redo);
+    app.update();
+    settle(&mut app);
+    assert_eq!(session(&app).history.len(), 1);
+    in_step(&mut app);
 }

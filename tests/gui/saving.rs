@@ -92,11 +92,11 @@ fn person_move(app: &mut App) {
     let (from, to) = mv.split_once('-').unwrap();
     click(app, c(from));
     click(app, c(to));
-    if let Some((_, part)) = session(app).choices.first().cloned() {
+    if let Some((_, part)) = crate::table::picking(app).choices.first().cloned() {
         app.world_mut().write_message(Command::Choose(part));
         app.update();
     }
-    assert_eq!(session(app).history.len(), before + 1, "{mv}: {}", session(app).message);
+    assert_eq!(session(app).history.len(), before + 1, "{mv}: {}", crate::table::notice(app));
 }
 
 /// A move by the person, then the reply of the random player.
@@ -172,14 +172,14 @@ fn every_way_a_game_begins_saves_it() {
     let rec = saved(&dir).into_iter().map(|(_, r)| r).find(|r| r.moves.len() == 4).unwrap();
     app.world_mut().write_message(Command::Open(rec.to_json()));
     app.update();
-    assert!(session(&app).replaying);
+    assert_eq!(crate::table::mode(&app), tablero::gui::Mode::Replay);
     assert_eq!(saved(&dir).len(), 3, "a replay is not a new game");
     app.world_mut().write_message(Command::Jump(3));
     app.update();
     app.world_mut().write_message(Command::PlayOn);
     app.update();
     app.update();
-    assert!(!session(&app).replaying);
+    assert_eq!(crate::table::mode(&app), tablero::gui::Mode::Live);
     assert_eq!(saved(&dir).len(), 4, "play on saves the branch");
     assert_saved_is_the_table(&app);
     assert_eq!(session(&app).history.len(), 3);
@@ -187,8 +187,8 @@ fn every_way_a_game_begins_saves_it() {
     // A bad paste changes nothing and says why.
     app.world_mut().write_message(Command::Open("ordo\nnonsense".into()));
     app.update();
-    assert!(session(&app).message.contains("bad position"), "{}", session(&app).message);
-    assert!(!session(&app).message.contains('\n'));
+    assert!(crate::table::notice(&app).contains("bad position"), "{}", crate::table::notice(&app));
+    assert!(!crate::table::notice(&app).contains('\n'));
     assert_eq!(saved(&dir).len(), 4);
     let _ = std::fs::remove_dir_all(dir);
 }
@@ -260,7 +260,7 @@ fn a_full_disk_or_a_read_only_folder_loses_nothing_and_saving_resumes() {
     let filler = fill(&fs.0);
     move_by(&mut app);
     assert_eq!(session(&app).history.len(), 2, "the game goes on");
-    let status = session(&app).status();
+    let status = session(&app).status(&crate::table::notice(&app));
     assert!(status.contains("saving failed") && status.contains("No space left"), "{status}");
     assert_eq!(std::fs::read_to_string(&path).unwrap(), good, "the last good record is intact");
     let leftovers: Vec<_> =
@@ -269,14 +269,14 @@ fn a_full_disk_or_a_read_only_folder_loses_nothing_and_saving_resumes() {
     // Room again: the next move saves everything, and the warning goes.
     std::fs::remove_file(&filler).unwrap();
     move_by(&mut app);
-    assert!(session(&app).save_error.is_none(), "{}", session(&app).status());
+    assert!(session(&app).save_error.is_none(), "{}", session(&app).status(&crate::table::notice(&app)));
     assert_saved_is_the_table(&app);
 
     // A read-only folder (root too is refused on a read-only mount).
     let good = std::fs::read_to_string(&path).unwrap();
     fs.remount("ro");
     move_by(&mut app);
-    let status = session(&app).status();
+    let status = session(&app).status(&crate::table::notice(&app));
     assert!(status.contains("saving failed") && status.contains("Read-only"), "{status}");
     assert_eq!(std::fs::read_to_string(&path).unwrap(), good);
     // Undo is saved too once writing works again.

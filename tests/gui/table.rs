@@ -5,9 +5,11 @@ use bevy::picking::backend::HitData;
 use bevy::picking::pointer::{Location, PointerId};
 use bevy::prelude::*;
 use std::time::Duration;
+use tablero::gui::Mode;
 use tablero::gui::animate::{Resyncs, Speed, Tween};
-use tablero::gui::scene::{Layout, Square, Stone, cell_pos};
-use tablero::gui::session::{Command, PlayerKind, Session};
+use tablero::gui::session::{Command, Notice, Picking, PlayerKind, Session};
+use tablero::gui::sets::stones::{Square, Stone};
+use tablero::gui::table::{Layout, cell_pos};
 use tablero::rules::{AnyGame, Cell, Game, Variant};
 
 pub(crate) const PEOPLE: [PlayerKind; 2] = [PlayerKind::Person, PlayerKind::Person];
@@ -23,7 +25,7 @@ fn c(s: &str) -> Cell {
 /// The entity a click on `cell` hits from above: the stone or pawn on it, else the top tile,
 /// else the square or pad.
 pub(crate) fn entity_at(app: &mut App, cell: Cell) -> Entity {
-    use tablero::gui::sets::volterra::{Pad, Pawn, Tile};
+    use tablero::gui::sets::pine::{Pad, Pawn, Tile};
     let world = app.world_mut();
     let stone = world.query::<(Entity, &Stone)>().iter(world).find(|(_, s)| s.cell == Some(cell)).map(|(e, _)| e);
     let pawn = world.query::<(Entity, &Pawn)>().iter(world).find(|(_, p)| p.cell == cell).map(|(e, _)| e);
@@ -36,7 +38,7 @@ pub(crate) fn entity_at(app: &mut App, cell: Cell) -> Entity {
     let square = world.query::<(Entity, &Square)>().iter(world).find(|(_, s)| s.0 == cell).map(|(e, _)| e);
     let pad = world.query::<(Entity, &Pad)>().iter(world).find(|(_, p)| p.0 == cell).map(|(e, _)| e);
     let field = world
-        .query::<(Entity, &tablero::gui::sets::ctor::FieldSquare)>()
+        .query::<(Entity, &tablero::gui::sets::torus::FieldSquare)>()
         .iter(world)
         .find(|(_, f)| f.of == cell && !f.border)
         .map(|(e, _)| e);
@@ -61,10 +63,30 @@ pub(crate) fn session(app: &App) -> &Session {
     app.world().resource::<Session>()
 }
 
+/// The move being chosen (the picker, the moves offered, a hint).
+pub(crate) fn picking(app: &App) -> &Picking {
+    app.world().resource::<Picking>()
+}
+
+/// The panel's message line.
+pub(crate) fn notice(app: &App) -> String {
+    app.world().resource::<Notice>().0.clone()
+}
+
+/// The position the table shows (with a chosen first part applied).
+pub(crate) fn shown(app: &App) -> AnyGame {
+    picking(app).shown(&session(app).game)
+}
+
+/// What the table is doing: a live game, a replay, the secret squares' setup.
+pub(crate) fn mode(app: &App) -> Mode {
+    *app.world().resource::<State<Mode>>().get()
+}
+
 pub(crate) fn moving(app: &mut App) -> bool {
     let world = app.world_mut();
-    // Tweens, and the torus's disc flips (a turn-over in progress).
-    world.query_filtered::<(), Or<(With<Tween>, With<tablero::gui::sets::ctor::Turn>)>>().iter(world).next().is_some()
+    // Tweens: slides, lifts, drops and the torus's disc flips.
+    world.query_filtered::<(), With<Tween>>().iter(world).next().is_some()
 }
 
 pub(crate) fn settle(app: &mut App) {
@@ -81,7 +103,7 @@ pub(crate) fn settle(app: &mut App) {
 /// Every stone on the board stands on its square, on a cell where the rules have its piece,
 /// and no piece of the rules' position is missing.
 pub(crate) fn assert_scene_matches(app: &mut App) {
-    let shown = session(app).shown();
+    let shown = shown(app);
     let layout = *app.world().resource::<Layout>();
     let world = app.world_mut();
     let stones: Vec<(Stone, Transform)> =
@@ -110,7 +132,7 @@ fn selecting_shows_exactly_the_rules_destinations() {
         let mut app = table(game.clone(), PEOPLE);
         let from = if variant == Variant::Crossings { c("c2") } else { c("c2") };
         click(&mut app, from);
-        assert_eq!(session(&app).picker.selected, Some(from), "{variant}");
+        assert_eq!(picking(&app).picker.selected, Some(from), "{variant}");
         // The rules' destinations for that stone, as landing squares of its moves' first part.
         let mut expected: Vec<Cell> = game
             .legal_moves()
@@ -121,7 +143,7 @@ fn selecting_shows_exactly_the_rules_destinations() {
             .collect();
         expected.sort();
         expected.dedup();
-        let shown: Vec<Cell> = session(&app).picker.targets(&session(&app).game).into_iter().collect();
+        let shown: Vec<Cell> = picking(&app).picker.targets(&session(&app).game).into_iter().collect();
         assert_eq!(shown, expected, "{variant}");
         // The scene paints exactly those squares as targets: no more, no fewer.
         app.update();
@@ -145,11 +167,11 @@ fn a_played_move_animates_and_ends_where_the_rules_say() {
     // c2 reaches c4 alone or with its ordo c2-d2: the table asks which.
     click(&mut app, c("c2"));
     click(&mut app, c("c4"));
-    let parts: Vec<String> = session(&app).choices.iter().map(|(_, p)| p.clone()).collect();
+    let parts: Vec<String> = picking(&app).choices.iter().map(|(_, p)| p.clone()).collect();
     assert_eq!(parts, ["c2-c4", "c2:d2-c4"]);
     app.world_mut().write_message(Command::Choose("c2:d2-c4".into()));
     app.update();
-    assert_eq!(session(&app).history.len(), 1, "{}", session(&app).message);
+    assert_eq!(session(&app).history.len(), 1, "{}", notice(&app));
     assert_eq!(session(&app).history[0].1.to_string(), "c2:d2-c4");
     assert!(moving(&mut app), "the stones slide");
     // Halfway, the stone is between its squares.
@@ -168,7 +190,7 @@ fn captures_and_removed_groups_leave_the_board_and_stay_visible() {
     let mut app = table(game, PEOPLE);
     click(&mut app, c("e4"));
     click(&mut app, c("e5"));
-    assert_eq!(session(&app).history.len(), 1, "{}", session(&app).message);
+    assert_eq!(session(&app).history.len(), 1, "{}", notice(&app));
     settle(&mut app);
     assert_scene_matches(&mut app);
     let world = app.world_mut();
@@ -181,22 +203,22 @@ fn clicks_during_an_animation_and_illegal_clicks_change_nothing() {
     let mut app = table(Variant::Ordo.initial(), PEOPLE);
     // Illegal: an enemy stone, an empty square, a square the selected stone cannot reach.
     click(&mut app, c("a7"));
-    assert!(session(&app).message.contains("blue piece"), "{}", session(&app).message);
+    assert!(notice(&app).contains("blue piece"), "{}", notice(&app));
     click(&mut app, c("e3"));
     click(&mut app, c("e6"));
-    assert!(session(&app).message.contains("e3 to e6"), "{}", session(&app).message);
+    assert!(notice(&app).contains("e3 to e6"), "{}", notice(&app));
     assert!(session(&app).history.is_empty());
     assert_scene_matches(&mut app);
     // A move (e3 is still selected after the refused click), then clicks while it animates.
-    assert_eq!(session(&app).picker.selected, Some(c("e3")));
+    assert_eq!(picking(&app).picker.selected, Some(c("e3")));
     click(&mut app, c("e4"));
     assert_eq!(session(&app).history.len(), 1);
     assert!(moving(&mut app));
-    let picker_before = session(&app).picker.clone();
+    let picker_before = picking(&app).picker.clone();
     click(&mut app, c("a6"));
     click(&mut app, c("a5"));
     assert_eq!(session(&app).history.len(), 1, "no move while pieces move");
-    assert_eq!(session(&app).picker, picker_before);
+    assert_eq!(picking(&app).picker, picker_before);
     settle(&mut app);
     assert_scene_matches(&mut app);
 }
@@ -206,7 +228,7 @@ fn ambiguous_clicks_offer_a_choice() {
     let mut app = table(Variant::Crossings.initial(), PEOPLE);
     click(&mut app, c("a2"));
     click(&mut app, c("a3"));
-    let choices = session(&app).choices.clone();
+    let choices = picking(&app).choices.clone();
     let parts: Vec<&str> = choices.iter().map(|(_, p)| p.as_str()).collect();
     assert_eq!(parts, ["a1:a2-a3", "a2-a3"], "the stone alone, or the phalanx a1-a2");
     app.world_mut().write_message(Command::Choose("a1:a2-a3".into()));
@@ -293,10 +315,10 @@ fn a_random_game_plays_to_its_end_with_the_scene_in_step() {
 
 mod volterra {
     use super::*;
-    use tablero::gui::sets::volterra::{Pawn, Tile, set_matches};
+    use tablero::gui::sets::pine::{Pawn, Tile, set_matches};
 
     pub(super) fn assert_set_matches(app: &mut App) {
-        let shown = session(app).shown();
+        let shown = shown(app);
         let layout = *app.world().resource::<Layout>();
         let world = app.world_mut();
         let tiles: Vec<(Tile, Transform)> =
@@ -321,7 +343,7 @@ mod volterra {
             game.legal_moves().iter().filter(|m| m.parts()[0].starts_with('P')).map(|m| m.paths(0)[0].1).collect();
         steps.sort();
         steps.dedup();
-        let shown: Vec<Cell> = session(&app).picker.targets(&session(&app).game).into_iter().collect();
+        let shown: Vec<Cell> = picking(&app).picker.targets(&session(&app).game).into_iter().collect();
         assert_eq!(shown, steps);
         // Step to a4, then build: lift the tile of b5 onto a5.
         click(&mut app, c("a4"));
@@ -330,7 +352,7 @@ mod volterra {
         assert!(session(&app).history.is_empty(), "half a turn is not a move");
         click(&mut app, c("b5"));
         click(&mut app, c("a5"));
-        assert_eq!(session(&app).history.len(), 1, "{}", session(&app).message);
+        assert_eq!(session(&app).history.len(), 1, "{}", notice(&app));
         assert_eq!(session(&app).history[0].1.to_string(), "Pb3-a4,b5-a5");
         settle(&mut app);
         assert_set_matches(&mut app);
@@ -345,8 +367,8 @@ mod volterra {
     fn a_tower_without_a_free_side_says_so() {
         let mut app = table(Variant::Volterra.initial(), PEOPLE);
         click(&mut app, c("c2"));
-        assert!(session(&app).message.contains("no free side"), "{}", session(&app).message);
-        assert!(session(&app).picker.selected.is_none());
+        assert!(notice(&app).contains("no free side"), "{}", notice(&app));
+        assert!(picking(&app).picker.selected.is_none());
     }
 
     #[test]
@@ -370,10 +392,10 @@ mod volterra {
 mod ctor {
     use super::*;
     use tablero::gui::session::Command;
-    use tablero::gui::sets::ctor::{Disc, Duplicate, FieldSquare, torus_matches};
+    use tablero::gui::sets::torus::{Disc, Duplicate, FieldSquare, torus_matches};
 
     pub(super) fn assert_torus_matches(app: &mut App) {
-        let shown = session(app).shown();
+        let shown = shown(app);
         let layout = *app.world().resource::<Layout>();
         let world = app.world_mut();
         let discs: Vec<(Disc, Transform)> =
@@ -406,13 +428,13 @@ mod ctor {
                 .map(|(_, t)| t)
                 .collect();
             expected.sort();
-            let shown: Vec<Cell> = session(&app).picker.targets(&session(&app).game).into_iter().collect();
+            let shown: Vec<Cell> = picking(&app).picker.targets(&session(&app).game).into_iter().collect();
             assert_eq!(shown, expected, "moves of {from}");
             click(&mut app, from);
         }
         // a8 (square 1) wraps: up to a1 (57) and left to h8 (8).
         click(&mut app, c("a8"));
-        let shown = session(&app).picker.targets(&session(&app).game);
+        let shown = picking(&app).picker.targets(&session(&app).game);
         assert!(shown.contains(&c("a1")) && shown.contains(&c("h8")), "{shown:?}");
     }
 
@@ -422,7 +444,7 @@ mod ctor {
         assert_torus_matches(&mut app);
         // Square 1 is the top left corner: a8.
         click(&mut app, c("a8"));
-        assert_eq!(session(&app).history.len(), 1, "{}", session(&app).message);
+        assert_eq!(session(&app).history.len(), 1, "{}", notice(&app));
         assert_eq!(session(&app).history[0].1.to_string(), "P1");
         settle(&mut app);
         assert_torus_matches(&mut app);
@@ -450,7 +472,7 @@ mod ctor {
             below.into_iter().max_by(|a, b| a.1.total_cmp(&b.1)).unwrap().0
         };
         click_entity(&mut app, border);
-        assert_eq!(session(&app).history.last().unwrap().1.to_string(), "M57-1", "{}", session(&app).message);
+        assert_eq!(session(&app).history.last().unwrap().1.to_string(), "M57-1", "{}", notice(&app));
         settle(&mut app);
         assert_torus_matches(&mut app);
         // A Landing: both discs off, one lands on d4.
@@ -459,7 +481,7 @@ mod ctor {
         click(&mut app, c("a8"));
         click(&mut app, c("h1"));
         click(&mut app, c("d4"));
-        assert_eq!(session(&app).history.last().unwrap().1.to_string(), "L1,64>36", "{}", session(&app).message);
+        assert_eq!(session(&app).history.last().unwrap().1.to_string(), "L1,64>36", "{}", notice(&app));
         settle(&mut app);
         assert_torus_matches(&mut app);
         // End of turn by the button's command.
@@ -479,7 +501,7 @@ mod ctor {
         let mut app = table(game, PEOPLE);
         let before = session(&app).game.to_string();
         click(&mut app, c("b8"));
-        assert_eq!(session(&app).history.len(), 1, "{}", session(&app).message);
+        assert_eq!(session(&app).history.len(), 1, "{}", notice(&app));
         let flips = session(&app)
             .history
             .iter()
@@ -512,7 +534,7 @@ mod ctor {
         }
     }
 
-    use tablero::gui::sets::ctor::{CtorTable, SecretCommand, SecretMark, SecretPhase};
+    use tablero::gui::ctor_table::{CtorTable, SecretCommand, SecretMark, SecretPhase};
 
     fn marks(app: &mut App) -> Vec<Cell> {
         let world = app.world_mut();
@@ -537,7 +559,7 @@ mod ctor {
         app.insert_resource(CtorTable::new(true));
         app.update();
         assert_eq!(phase(&app), SecretPhase::HandOver(tablero::rules::Side::First));
-        assert!(session(&app).blocked.is_some(), "no move while secrets are chosen");
+        assert_eq!(mode(&app), Mode::Secrets, "no move while secrets are chosen");
         // Black looks and chooses a1..e1.
         secret(&mut app, SecretCommand::Proceed);
         let black: Vec<Cell> = ["a1", "b1", "c1", "d1", "e1"].map(c).to_vec();
@@ -560,7 +582,7 @@ mod ctor {
         assert_eq!(phase(&app), SecretPhase::Ready);
         secret(&mut app, SecretCommand::Proceed);
         assert_eq!(phase(&app), SecretPhase::Done);
-        assert!(session(&app).blocked.is_none());
+        assert_eq!(mode(&app), Mode::Live);
         assert!(marks(&mut app).is_empty(), "unrevealed squares stay hidden");
         // Black asks to see its own: only black's.
         secret(&mut app, SecretCommand::ShowMine);
@@ -611,7 +633,7 @@ pub(crate) mod records {
     /// Any set: the scene is the shown position (stones, pine set or torus).
     pub(crate) fn in_step(app: &mut App) {
         assert_eq!(app.world().resource::<Resyncs>().0, 0);
-        let shown = session(app).shown();
+        let shown = shown(app);
         match shown {
             AnyGame::Ordo(_) | AnyGame::Crossings(_) => assert_scene_matches(app),
             AnyGame::Volterra(_) => super::volterra::assert_set_matches(app),
@@ -629,9 +651,9 @@ pub(crate) mod records {
             let rec = random_record(variant, 3, 16);
             let positions = rec.replay().unwrap();
             let mut app = tablero::gui::headless_app_with(Session::replay(rec.clone()).unwrap());
-            assert!(session(&app).replaying);
+            assert_eq!(mode(&app), Mode::Replay);
             // Clicks do nothing in a replay.
-            app.world_mut().write_message(tablero::gui::session::CellClicked(c("a1")));
+            app.world_mut().write_message(tablero::gui::table::CellClicked(c("a1")));
             app.update();
             assert!(session(&app).history.is_empty());
             for k in 1..=4 {
@@ -659,7 +681,9 @@ pub(crate) mod records {
             // Play on from here: a live game whose record holds the 6 moves, saved to its file.
             let path = std::env::temp_dir().join(format!("tablero-playon-{variant}-{}.json", std::process::id()));
             app.world_mut().resource_mut::<Session>().play_on(Some(path.clone()));
-            assert!(!session(&app).replaying && session(&app).redo.is_empty());
+            assert!(session(&app).replay.is_none() && session(&app).redo.is_empty());
+            app.update();
+            assert_eq!(mode(&app), Mode::Live, "the table leaves the replay with the session");
             let saved = Record::from_json(&std::fs::read_to_string(&path).unwrap()).unwrap();
             assert_eq!(saved.moves.len(), 6);
             assert_eq!(saved.replay().unwrap().last().unwrap().to_string(), positions[6].to_string());
@@ -676,7 +700,7 @@ pub(crate) mod records {
             app.update();
         }
         assert_eq!(session(&app).history.len(), rec.moves.len());
-        assert!(!session(&app).autoplay, "stops at the end");
+        assert!(!session(&app).replay.unwrap().autoplay, "stops at the end");
         assert_scene_matches(&mut app);
     }
 
@@ -713,7 +737,7 @@ pub(crate) mod records {
     fn pasted_text_opens_a_position_or_a_record_and_bad_text_is_refused() {
         let rec = random_record(Variant::Volterra, 2, 6);
         let s = tablero::gui::session::open_text(&rec.to_json()).unwrap();
-        assert!(s.replaying && s.redo.len() == 6);
+        assert!(s.replay.is_some() && s.redo.len() == 6);
         let err = tablero::gui::session::open_text("ordo ..BB..BB../BB w").err().unwrap();
         assert!(err.contains("bad position"), "{err}");
         let err = tablero::gui::session::open_text("{\"format\": 1").err().unwrap();
@@ -725,10 +749,10 @@ mod computer {
     use super::*;
     use tablero::gui::session::Command;
 
-    fn wait_for(app: &mut App, what: impl Fn(&Session) -> bool) {
+    fn wait_for(app: &mut App, what: impl Fn(&App) -> bool) {
         for _ in 0..2000 {
             app.update();
-            if what(session(app)) {
+            if what(app) {
                 return;
             }
             std::thread::sleep(std::time::Duration::from_millis(2));
@@ -740,7 +764,7 @@ mod computer {
     fn the_computer_thinks_off_the_main_thread_and_plays() {
         let mut app = table(Variant::Crossings.initial(), [PlayerKind::Ai(0), PlayerKind::Ai(0)]);
         app.insert_resource(Speed::Instant);
-        wait_for(&mut app, |s| s.history.len() >= 4);
+        wait_for(&mut app, |app| session(app).history.len() >= 4);
         settle(&mut app);
         assert_scene_matches(&mut app);
         for (before, mv) in &session(&app).history {
@@ -757,10 +781,10 @@ mod computer {
         settle(&mut app);
         click(&mut app, c("b5"));
         click(&mut app, c("a5"));
-        assert_eq!(session(&app).history.len(), 1, "{}", session(&app).message);
+        assert_eq!(session(&app).history.len(), 1, "{}", notice(&app));
         settle(&mut app);
         app.update();
-        assert!(session(&app).message.contains("thinking"), "{}", session(&app).message);
+        assert!(notice(&app).contains("thinking"), "{}", notice(&app));
         app.world_mut().write_message(Command::Undo);
         app.update();
         assert!(session(&app).history.is_empty());
@@ -796,11 +820,11 @@ mod computer {
     fn a_hint_shows_the_computers_move_for_the_person() {
         let mut app = table(Variant::Ordo.initial(), PEOPLE);
         app.world_mut().write_message(Command::Hint);
-        wait_for(&mut app, |s| s.message.starts_with("hint: "));
+        wait_for(&mut app, |app| notice(app).starts_with("hint: "));
         let s = session(&app);
-        let text = s.message.trim_start_matches("hint: ").to_string();
+        let text = notice(&app).trim_start_matches("hint: ").to_string();
         assert!(s.game.parse_move(&text).is_ok(), "{text}");
-        assert!(!s.last_move.is_empty(), "the hint's squares are marked");
+        assert!(!picking(&app).hint.is_empty(), "the hint's squares are marked");
         assert!(s.history.is_empty(), "a hint plays nothing");
     }
 }

@@ -1,4 +1,79 @@
-//! One module per game set: its pieces, its materials, its animation.
+//! The game sets, one room each: every set owns its pieces and materials, builds the shown
+//! position, plans the rules' effects as tweens, paints its highlights, and checks its scene
+//! when the table settles. A set's systems run only while it is on the table.
+//!
+//! Adding a set: one file here with its `plugin`, its `Room` below, and the variants it plays
+//! in `Room::of`.
 
-pub mod ctor;
-pub mod volterra;
+pub mod pine;
+pub mod stones;
+pub mod torus;
+
+use crate::rules::Variant;
+use bevy::prelude::*;
+
+/// The set on the table.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Room {
+    /// Stones on a chequered board: Ordo, Ordo X, Crossings.
+    #[default]
+    Stones,
+    /// The pine Volterra set: tiles stacked into towers, two turned pawns.
+    Pine,
+    /// CTOR's torus: two-sided discs, the field and its border ring.
+    Torus,
+}
+
+impl Room {
+    /// The set a variant is played with.
+    pub fn of(variant: Variant) -> Room {
+        match variant {
+            Variant::Ordo | Variant::OrdoX | Variant::Crossings => Room::Stones,
+            Variant::Volterra | Variant::VolterraFree => Room::Pine,
+            Variant::Ctor8 | Variant::Ctor10 => Room::Torus,
+        }
+    }
+
+    /// How far the set reaches past the board's squares, in squares (the torus's border ring).
+    pub fn margin(self) -> f32 {
+        if self == Room::Torus { 3.0 } else { 0.0 }
+    }
+
+    /// Whether letters and numbers go along the board's edges (CTOR numbers its squares).
+    pub fn coordinates(self) -> bool {
+        self != Room::Torus
+    }
+}
+
+/// A run condition: this set is on the table.
+pub fn on_table(room: Room) -> impl Fn(Res<Room>) -> bool + Clone {
+    move |on: Res<Room>| *on == room
+}
+
+/// The sets' checks of their scene, after the table has settled.
+#[derive(SystemSet, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Verifying;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Room>().add_plugins((stones::plugin, pine::plugin, torus::plugin));
+}
+
+/// Adds a set's systems, each running only while the set is on the table, in its step of the
+/// frame: build the shown position, plan the effects, check the scene, paint the highlights.
+pub fn add_room<B, P, V, C, MB, MP, MV, MC>(app: &mut App, room: Room, build: B, plan: P, verify: V, paint: C)
+where
+    B: IntoScheduleConfigs<bevy::ecs::system::ScheduleSystem, MB>,
+    P: IntoScheduleConfigs<bevy::ecs::system::ScheduleSystem, MP>,
+    V: IntoScheduleConfigs<bevy::ecs::system::ScheduleSystem, MV>,
+    C: IntoScheduleConfigs<bevy::ecs::system::ScheduleSystem, MC>,
+{
+    use super::TableSystems as Step;
+    use super::table::{Rebuild, Settled};
+    app.add_systems(Update, build.run_if(on_table(room).and_then(on_message::<Rebuild>)).in_set(Step::Build))
+        .add_systems(Update, plan.run_if(on_table(room)).in_set(Step::Plan))
+        .add_systems(
+            Update,
+            verify.run_if(on_table(room).and_then(on_message::<Settled>)).in_set(Step::Verify).in_set(Verifying),
+        )
+        .add_systems(Update, paint.run_if(on_table(room)).in_set(Step::Present));
+}

@@ -3,12 +3,13 @@
 //! Its own animation: the pawn hops, lifted tiles arc onto their new tower, parts cut off by
 //! a split slide off the table edge.
 
-use crate::gui::Screen;
-use crate::gui::animate::{Speed, Tween};
-use crate::gui::scene::{Layout, cell_pos, wood};
-use crate::gui::session::{Animate, CellClicked, Rebuild, Session};
+use super::{Room, add_room};
+use crate::gui::animate::{Resyncs, Speed, Tween};
+use crate::gui::input::{OnCell, pickable};
+use crate::gui::session::{MovesToPlan, Picking, Session};
+use crate::gui::table::{BoardItem, Highlights, Layout, Rebuild, ShowLabels, cell_pos, repaint, wood};
 use crate::rules::volterra::Volterra;
-use crate::rules::{AnyGame, Cell, Effect, Game, Side, Variant};
+use crate::rules::{AnyGame, Cell, Effect, Side};
 use bevy::asset::RenderAssetUsages;
 use bevy::mesh::{Indices, PrimitiveTopology};
 use bevy::prelude::*;
@@ -41,6 +42,24 @@ pub struct Pawn {
 #[derive(Component, Clone, Copy, Debug)]
 pub struct Pad(pub Cell);
 
+impl OnCell for Tile {
+    fn cell(&self) -> Option<Cell> {
+        self.cell
+    }
+}
+
+impl OnCell for Pawn {
+    fn cell(&self) -> Option<Cell> {
+        Some(self.cell)
+    }
+}
+
+impl OnCell for Pad {
+    fn cell(&self) -> Option<Cell> {
+        Some(self.0)
+    }
+}
+
 /// Meshes and materials of the set.
 #[derive(Resource)]
 pub struct PineSet {
@@ -52,10 +71,6 @@ pub struct PineSet {
     felt: Handle<StandardMaterial>,
     target: Handle<StandardMaterial>,
     selected: Handle<StandardMaterial>,
-}
-
-pub fn is_volterra(v: Variant) -> bool {
-    matches!(v, Variant::Volterra | Variant::VolterraFree)
 }
 
 /// The centre of a tile at a level of a cell.
@@ -120,15 +135,8 @@ fn pawn_profile() -> Vec<(f32, f32)> {
 }
 
 pub(crate) fn plugin(app: &mut App) {
-    app.add_systems(Startup, setup).add_systems(
-        Update,
-        (
-            rebuild.after(crate::gui::scene::rebuild_scene),
-            plan.after(rebuild).before(crate::gui::animate::tick),
-            paint.after(plan),
-        )
-            .run_if(in_state(Screen::Playing)),
-    );
+    app.add_systems(Startup, setup);
+    add_room(app, Room::Pine, build, plan, verify, (paint, heights));
 }
 
 fn setup(
@@ -176,18 +184,9 @@ fn setup(
 }
 
 /// Builds the set for the shown position after the board was cleared.
-fn rebuild(
-    mut requests: MessageReader<Rebuild>,
-    mut commands: Commands,
-    session: Option<Res<Session>>,
-    set: Res<PineSet>,
-    layout: Res<Layout>,
-) {
-    if requests.read().count() == 0 || !is_volterra(layout.variant) {
-        return;
-    }
+fn build(mut commands: Commands, session: Option<Res<Session>>, picking: Res<Picking>, set: Res<PineSet>, layout: Res<Layout>) {
     let Some(session) = session else { return };
-    let AnyGame::Volterra(v) = session.shown() else { return };
+    let AnyGame::Volterra(v) = picking.shown(&session.game) else { return };
     spawn(&mut commands, &set, &layout, &v);
 }
 
@@ -195,15 +194,13 @@ fn spawn(commands: &mut Commands, set: &PineSet, layout: &Layout, v: &Volterra) 
     for rank in 0..layout.ranks {
         for file in 0..layout.files {
             let c = Cell::new(file, rank);
-            commands
-                .spawn((
-                    Mesh3d(set.pad.clone()),
-                    MeshMaterial3d(set.felt.clone()),
-                    Transform::from_translation(cell_pos(layout, c).with_y(0.005)),
-                    Pad(c),
-                    crate::gui::scene::BoardItem,
-                ))
-                .observe(on_click);
+            pickable::<Pad>(&mut commands.spawn((
+                Mesh3d(set.pad.clone()),
+                MeshMaterial3d(set.felt.clone()),
+                Transform::from_translation(cell_pos(layout, c).with_y(0.005)),
+                Pad(c),
+                BoardItem,
+            )));
             let Some(tower) = v.tower(c) else { continue };
             for (level, side) in tower.tiles().into_iter().enumerate() {
                 spawn_tile(
@@ -226,57 +223,32 @@ fn spawn(commands: &mut Commands, set: &PineSet, layout: &Layout, v: &Volterra) 
 fn spawn_tile(commands: &mut Commands, set: &PineSet, tile: Tile, at: Vec3) -> Entity {
     // Alternate the grain direction so stacked tiles read as separate pieces of wood.
     let turn = if tile.level % 2 == 0 { 0.0 } else { std::f32::consts::FRAC_PI_2 };
-    commands
-        .spawn((
-            Mesh3d(set.tile.clone()),
-            MeshMaterial3d(set.tiles[tile.side.index()].clone()),
-            Transform::from_translation(at).with_rotation(Quat::from_rotation_y(turn)),
-            tile,
-            crate::gui::scene::BoardItem,
-        ))
-        .observe(on_click)
-        .id()
+    let mut e = commands.spawn((
+        Mesh3d(set.tile.clone()),
+        MeshMaterial3d(set.tiles[tile.side.index()].clone()),
+        Transform::from_translation(at).with_rotation(Quat::from_rotation_y(turn)),
+        tile,
+        BoardItem,
+    ));
+    pickable::<Tile>(&mut e);
+    e.id()
 }
 
 fn spawn_pawn(commands: &mut Commands, set: &PineSet, pawn: Pawn, at: Vec3) -> Entity {
-    commands
-        .spawn((
-            Mesh3d(set.pawn.clone()),
-            MeshMaterial3d(set.pawns[pawn.side.index()].clone()),
-            Transform::from_translation(at),
-            pawn,
-            crate::gui::scene::BoardItem,
-        ))
-        .observe(on_click)
-        .id()
-}
-
-/// A click on a tile, a pawn or a pad is a click on its cell.
-fn on_click(
-    click: On<Pointer<Click>>,
-    tiles: Query<&Tile>,
-    pawns: Query<&Pawn>,
-    pads: Query<&Pad>,
-    mut out: MessageWriter<CellClicked>,
-) {
-    if click.button != PointerButton::Primary {
-        return;
-    }
-    let e = click.entity;
-    let cell = tiles
-        .get(e)
-        .ok()
-        .and_then(|t| t.cell)
-        .or_else(|| pawns.get(e).ok().map(|p| p.cell))
-        .or_else(|| pads.get(e).ok().map(|p| p.0));
-    if let Some(c) = cell {
-        out.write(CellClicked(c));
-    }
+    let mut e = commands.spawn((
+        Mesh3d(set.pawn.clone()),
+        MeshMaterial3d(set.pawns[pawn.side.index()].clone()),
+        Transform::from_translation(at),
+        pawn,
+        BoardItem,
+    ));
+    pickable::<Pawn>(&mut e);
+    e.id()
 }
 
 #[allow(clippy::too_many_arguments)]
 fn plan(
-    mut moves: crate::gui::session::MovesToPlan,
+    mut moves: MovesToPlan,
     mut commands: Commands,
     mut tiles: Query<(Entity, &mut Tile), Without<Pawn>>,
     mut pawns: Query<(Entity, &mut Pawn), Without<Tile>>,
@@ -285,11 +257,7 @@ fn plan(
     set: Res<PineSet>,
     speed: Res<Speed>,
 ) {
-    if !is_volterra(layout.variant) {
-        moves.clear();
-        return;
-    }
-    for Animate { effects, skip, .. } in moves.read() {
+    for parts in moves.read() {
         let f = speed.factor();
         // The towers as the scene has them: entities by cell, bottom up.
         let mut towers: HashMap<Cell, Vec<Entity>> = HashMap::new();
@@ -302,7 +270,7 @@ fn plan(
         let mut pawn_of: HashMap<Side, Entity> = pawns.iter().map(|(e, p)| (p.side, e)).collect();
         let mut cursor = 0.0;
         let mut tweens: Vec<(Entity, Vec3, f32, f32, f32)> = Vec::new();
-        for effect in &effects[(*skip).min(effects.len())..] {
+        for effect in parts.into_iter().flatten() {
             match effect {
                 Effect::PawnMoved { side, to, .. } => {
                     if let Some(&e) = pawn_of.get(side) {
@@ -378,31 +346,21 @@ fn plan(
             if duration <= 0.0 {
                 tf.translation = to;
             } else {
-                commands.entity(e).insert(Tween { from, to, delay, duration, elapsed: 0.0, lift });
+                commands.entity(e).insert(Tween::slide(from, to, delay, duration, lift));
             }
         }
     }
 }
 
-/// Highlights: the selected pawn or tower, and where it can go.
+/// Highlights: the selected pawn or tower, where it can go, and where a setup tile or pawn
+/// can be put.
 fn paint(
-    session: Option<Res<Session>>,
-    layout: Res<Layout>,
+    marks: Res<Highlights>,
     set: Res<PineSet>,
     mut tiles: Query<(&Tile, &mut MeshMaterial3d<StandardMaterial>), Without<Pawn>>,
     mut pawns: Query<(&Pawn, &mut MeshMaterial3d<StandardMaterial>), Without<Tile>>,
     mut pads: Query<(&Pad, &mut MeshMaterial3d<StandardMaterial>), (Without<Tile>, Without<Pawn>)>,
 ) {
-    if !is_volterra(layout.variant) {
-        return;
-    }
-    let Some(session) = session else { return };
-    if !session.is_changed() {
-        return;
-    }
-    let targets = session.picker.targets(&session.game);
-    let selected = session.picker.selected;
-    let setup: Vec<Cell> = session.game.legal_moves().iter().filter_map(|m| m.click_cell()).collect();
     let mut top: HashMap<Cell, u8> = HashMap::new();
     for (t, _) in &tiles {
         if let Some(c) = t.cell {
@@ -413,26 +371,86 @@ fn paint(
     let pawn_cells: Vec<Cell> = pawns.iter().map(|(p, _)| p.cell).collect();
     for (t, mut mat) in &mut tiles {
         let want = match t.cell {
-            Some(c) if top.get(&c) == Some(&t.level) && targets.contains(&c) => &set.target,
-            Some(c) if top.get(&c) == Some(&t.level) && selected == Some(c) && !pawn_cells.contains(&c) => {
+            Some(c) if top.get(&c) == Some(&t.level) && marks.targets.contains(&c) => &set.target,
+            Some(c) if top.get(&c) == Some(&t.level) && marks.selected.contains(&c) && !pawn_cells.contains(&c) => {
                 &set.selected
             }
-            Some(c) if top.get(&c) == Some(&t.level) && setup.contains(&c) && session.person_to_move() => &set.target,
+            Some(c) if top.get(&c) == Some(&t.level) && marks.setup.contains(&c) => &set.target,
             _ => &set.tiles[t.side.index()],
         };
-        crate::gui::scene::repaint(&mut mat, want);
+        repaint(&mut mat, want);
     }
     for (p, mut mat) in &mut pawns {
-        let want = if selected == Some(p.cell) { &set.selected } else { &set.pawns[p.side.index()] };
-        crate::gui::scene::repaint(&mut mat, want);
+        let want = if marks.selected.contains(&p.cell) { &set.selected } else { &set.pawns[p.side.index()] };
+        repaint(&mut mat, want);
     }
     for (pad, mut mat) in &mut pads {
-        let want = if setup.contains(&pad.0) && !top.contains_key(&pad.0) && session.person_to_move() {
-            &set.target
-        } else {
-            &set.felt
-        };
-        crate::gui::scene::repaint(&mut mat, want);
+        let want = if marks.setup.contains(&pad.0) && !top.contains_key(&pad.0) { &set.target } else { &set.felt };
+        repaint(&mut mat, want);
+    }
+}
+
+/// A tower's height label.
+#[derive(Component)]
+pub struct HeightLabel;
+
+/// One label over each tower with its height, while heights are shown and nothing moves.
+#[allow(clippy::too_many_arguments)]
+fn heights(
+    mut commands: Commands,
+    show: Res<ShowLabels>,
+    session: Option<Res<Session>>,
+    picking: Res<Picking>,
+    layout: Res<Layout>,
+    labels: Query<Entity, With<HeightLabel>>,
+    tweens: Query<(), With<Tween>>,
+    mut rebuilt: MessageReader<Rebuild>,
+    mut shown_for: Local<Option<AnyGame>>,
+) {
+    let Some(session) = session else { return };
+    if rebuilt.read().count() > 0 {
+        *shown_for = None; // the rebuild took the labels with the board
+    }
+    let shown = picking.shown(&session.game);
+    let want = (show.0 && tweens.is_empty()).then_some(shown);
+    if *shown_for == want {
+        return;
+    }
+    for e in &labels {
+        commands.entity(e).despawn();
+    }
+    *shown_for = want;
+    let Some(AnyGame::Volterra(v)) = &*shown_for else { return };
+    for rank in 0..layout.ranks {
+        for file in 0..layout.files {
+            let c = Cell::new(file, rank);
+            let Some(t) = v.tower(c).filter(|t| t.height > 0) else { continue };
+            let top = tile_pos(&layout, c, t.height - 1) + Vec3::Y * 0.25;
+            commands.spawn((
+                crate::gui::hud::label(t.height.to_string(), 20.0, Color::WHITE, top),
+                BackgroundColor(Color::srgba(0.0, 0.0, 0.0, 0.55)),
+                HeightLabel,
+                BoardItem,
+            ));
+        }
+    }
+}
+
+/// Once the table settles, the tiles and pawns must be the shown position's; otherwise the
+/// scene is rebuilt (and counted).
+fn verify(
+    tiles: Query<(&Tile, &Transform)>,
+    pawns: Query<(&Pawn, &Transform)>,
+    session: Option<Res<Session>>,
+    picking: Res<Picking>,
+    layout: Res<Layout>,
+    mut resyncs: ResMut<Resyncs>,
+    mut rebuild: MessageWriter<Rebuild>,
+) {
+    let Some(session) = session else { return };
+    if !set_matches(&picking.shown(&session.game), &layout, tiles.iter(), pawns.iter()) {
+        resyncs.0 += 1;
+        rebuild.write(Rebuild);
     }
 }
 

@@ -1,0 +1,79 @@
+//! Input: a pick on a piece or a square becomes a click on its cell, the pointer's hover is
+//! marked, and keys become the same commands and views as the buttons.
+
+use super::camera::View;
+use super::session::Command;
+use super::table::{CellClicked, ShowLabels};
+use crate::rules::Cell;
+use bevy::prelude::*;
+
+/// Something on the board that a click reaches: the cell it stands on, if any.
+pub trait OnCell: Component {
+    fn cell(&self) -> Option<Cell>;
+}
+
+/// Something under the pointer.
+#[derive(Component)]
+pub struct Hovered;
+
+/// The observers a pickable board item carries: a click on it is a click on its cell, and
+/// the pointer's hover is marked on it.
+pub fn pickable<T: OnCell>(entity: &mut EntityCommands) {
+    entity.observe(on_click::<T>).observe(on_over).observe(on_out);
+}
+
+fn on_click<T: OnCell>(click: On<Pointer<Click>>, items: Query<&T>, mut out: MessageWriter<CellClicked>) {
+    if click.button != PointerButton::Primary {
+        return;
+    }
+    if let Some(c) = items.get(click.entity).ok().and_then(|item| item.cell()) {
+        out.write(CellClicked(c));
+    }
+}
+
+fn on_over(over: On<Pointer<Over>>, mut commands: Commands) {
+    commands.entity(over.entity).insert(Hovered);
+}
+
+fn on_out(out: On<Pointer<Out>>, mut commands: Commands) {
+    if let Ok(mut e) = commands.get_entity(out.entity) {
+        e.remove::<Hovered>();
+    }
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(Update, keys.in_set(super::TableSystems::Input));
+}
+
+/// Keys: camera views (T, 1, 2, R), undo (Ctrl+Z or U), redo (Ctrl+Y), cancel (Escape),
+/// heights or square numbers (H or N).
+fn keys(
+    input: Res<ButtonInput<KeyCode>>,
+    mut views: MessageWriter<View>,
+    mut cmds: MessageWriter<Command>,
+    mut labels: ResMut<ShowLabels>,
+) {
+    for (key, view) in [
+        (KeyCode::KeyT, View::Top),
+        (KeyCode::Digit1, View::First),
+        (KeyCode::Digit2, View::Second),
+        (KeyCode::KeyR, View::Reset),
+    ] {
+        if input.just_pressed(key) {
+            views.write(view);
+        }
+    }
+    let ctrl = input.pressed(KeyCode::ControlLeft) || input.pressed(KeyCode::ControlRight);
+    if input.just_pressed(KeyCode::KeyZ) && ctrl || input.just_pressed(KeyCode::KeyU) {
+        cmds.write(Command::Undo);
+    }
+    if input.just_pressed(KeyCode::KeyY) && ctrl {
+        cmds.write(Command::Redo);
+    }
+    if input.just_pressed(KeyCode::Escape) {
+        cmds.write(Command::Cancel);
+    }
+    if input.just_pressed(KeyCode::KeyH) || input.just_pressed(KeyCode::KeyN) {
+        labels.0 = !labels.0;
+    }
+}

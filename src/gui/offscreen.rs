@@ -1,0 +1,254 @@
+//! The table rendered off-screen into an image (no window, no display needed; a Vulkan
+//! device is): screenshots of any position, and `tablero bench-table`'s frame times.
+
+use super::session::{By, MoveChosen, PlayerKind, Session};
+use super::{CorePlugin, camera, hud, quietly, table};
+use crate::rules::{AnyGame, Game};
+use bevy::prelude::*;
+
+/// The table rendered off-screen into an image: no window, no display needed.
+pub struct Offscreen {
+    pub app: App,
+    image: Handle<Image>,
+}
+
+impl Offscreen {
+    pub fn new(game: AnyGame, players: [PlayerKind; 2], width: u32, height: u32) -> Result<Offscreen, String> {
+        use bevy::asset::RenderAssetUsages;
+        use bevy::camera::RenderTarget;
+        use bevy::render::RenderPlugin;
+        use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat, TextureUsages};
+        use bevy::window::ExitCondition;
+        use bevy::winit::WinitPlugin;
+
+        // Bevy panics when no Vulkan device exists; say so in one line instead.
+        let layout = table::Layout::of(&game);
+        let built = quietly(|| {
+            let mut app = App::new();
+            app.add_plugins((
+                DefaultPlugins
+                    .set(WindowPlugin { primary_window: None, exit_condition: ExitCondition::DontExit, ..default() })
+                    .set(RenderPlugin { synchronous_pipeline_compilation: true, ..default() })
+                    .disable::<WinitPlugin>()
+                    .disable::<bevy::log::LogPlugin>(),
+                CorePlugin,
+                hud::coordinates_plugin,
+            ))
+            .insert_resource(ClearColor(Color::srgb(0.16, 0.14, 0.13)));
+            super::open(Session::new(game, players, 1), super::CtorTable::default())(app.world_mut());
+            app.finish();
+            app.cleanup();
+            app
+        });
+        let mut app = built.map_err(|why| {
+            format!(
+                "no Vulkan device to render with ({why}; on Debian: apt-get install mesa-vulkan-drivers libvulkan1)"
+            )
+        })?;
+        let mut image = Image::new_uninit(
+            Extent3d { width, height, depth_or_array_layers: 1 },
+            TextureDimension::D2,
+            TextureFormat::Rgba8UnormSrgb,
+            RenderAssetUsages::RENDER_WORLD,
+        );
+        image.texture_descriptor.usage |= TextureUsages::RENDER_ATTACHMENT | TextureUsages::COPY_SRC;
+        let image = app.world_mut().resource_mut::<Assets<Image>>().add(image);
+        let orbit = camera::Orbit::preset(camera::View::First, &layout);
+        app.world_mut().spawn((
+            Camera3d::default(),
+            Camera { clear_color: ClearColorConfig::Custom(Color::srgb(0.16, 0.14, 0.13)), ..default() },
+            RenderTarget::from(image.clone()),
+            Msaa::Sample4,
+            orbit,
+            orbit.transform(),
+            IsDefaultUiCamera,
+        ));
+        Ok(Offscreen { app, image })
+    }
+
+    /// One frame, waiting until the device has finished drawing it.
+    pub fn frame(&mut self) {
+        use bevy::render::render_resource::PollType;
+        use bevy::render::renderer::RenderDevice;
+        self.app.update();
+        let _ = self
+            .app
+            .world()
+            .resource::<RenderDevice>()
+            .wgpu_device()
+            .poll(PollType::Wait { submission_index: None, timeout: None });
+    }
+
+    /// Draws a few frames, then writes the picture to a PNG.
+    pub fn save(&mut self, out: &std::path::Path) -> Result<(), String> {
+        use bevy::render::view::screenshot::{Screenshot, save_to_disk};
+        let _ = std::fs::remove_file(out);
+        for _ in 0..6 {
+            self.frame();
+        }
+        self.app.world_mut().spawn(Screenshot::image(self.image.clone())).observe(save_to_disk(out.to_path_buf()));
+        for _ in 0..30 {
+            self.frame();
+            if std::fs::metadata(out).map(|m| m.len() > 0).unwrap_or(false) {
+                return Ok(());
+            }
+        }
+        Err(format!("the screenshot was not written to {}", out.display()))
+    }
+}
+
+/// Renders a position off-screen (no window, no display needed) and writes a PNG.
+pub fn screenshot(game: AnyGame, out: &std::path::Path, width: u32, height: u32) -> Result<(), String> {
+    Offscreen::new(game, [PlayerKind::Person, PlayerKind::Person], width, height)?.save(out)
+}
+
+/// A CTOR 10 × 10 position (black to move) where one Put sets off a cascade of at least
+/// `flips` replacements, found by a seeded search; with the Put.
+pub fn cascade_position(flips: usize) -> (AnyGame, String) {
+    use crate::rules::Effect;
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(0x7ab1e);
+    loop {
+        let board: Vec<String> = (0..10)
+            .map(|_| {
+                (0..10)
+                    .map(|_| match rng.random_range(0..100) {
+                        0..=9 => '.',
+                        10..=54 => 'B',
+                        _ => 'W',
+                    })
+                    .collect()
+            })
+            .collect();
+        let Ok(game) = format!("ctor10 {} b 5 P2M2L1 1v1 0", board.join("/")).parse::<AnyGame>() else { continue };
+        for mv in game.legal_moves().into_iter().filter(|m| m.to_string().starts_with('P')) {
+            let mut g = game.clone();
+            let n =
+                g.play(&mv).map(|fx| fx.iter().filter(|e| matches!(e, Effect::Flipped { .. })).count()).unwrap_or(0);
+            if n >= flips {
+                return (game, mv.to_string());
+            }
+        }
+    }
+}
+
+/// `tablero bench-table`: frame times at 1280 × 720 (the full Ordo board while two random
+/// players play, the full 10 × 10 CTOR field with its 44 duplicates, Volterra's tallest towers,
+/// and a CTOR cascade of 20 flips as it animates), the game's own systems per frame without
+/// rendering, and the memory in use.
+pub fn bench_table(frames: usize, out: &mut dyn std::io::Write) -> Result<(), String> {
+    use std::time::Instant;
+    let io = |e: std::io::Error| e.to_string();
+    let stats = |mut v: Vec<f64>| {
+        v.sort_by(|a, b| a.total_cmp(b));
+        let mean = v.iter().sum::<f64>() / v.len().max(1) as f64;
+        (mean, v[(v.len() * 95 / 100).min(v.len() - 1)], v.last().copied().unwrap_or(0.0))
+    };
+    let random = [PlayerKind::Random, PlayerKind::Random];
+    let people = [PlayerKind::Person, PlayerKind::Person];
+    let ordo = crate::rules::Variant::Ordo.initial();
+    let mut headless = super::headless_app(ordo.clone(), random);
+    let mut ecs = Vec::with_capacity(frames);
+    for _ in 0..frames {
+        let t = Instant::now();
+        headless.update();
+        ecs.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+    let moves = headless.world().resource::<Session>().history.len();
+    let (mean, p95, _) = stats(ecs);
+    writeln!(out, "ECS update without rendering (Ordo, random players): {mean:.3} ms mean, {p95:.3} ms p95 over {frames} frames ({moves} moves played)").map_err(io)?;
+    // The computer (master) thinking about Ordo X's first move off the main thread: frames go
+    // on, without and with rendering.
+    let ordo_x = crate::rules::Variant::OrdoX.initial();
+    let computer_first = [PlayerKind::Ai(crate::ai::LEVELS.len() - 1), PlayerKind::Person];
+    let thinking = |frame: &mut dyn FnMut() -> bool| {
+        let started = Instant::now();
+        let mut ms = Vec::new();
+        while started.elapsed().as_secs() < 120 {
+            let t = Instant::now();
+            let played = frame();
+            ms.push(t.elapsed().as_secs_f64() * 1e3);
+            if played {
+                break;
+            }
+        }
+        (ms.len(), started.elapsed().as_secs_f64(), stats(ms))
+    };
+    let mut app = super::headless_app(ordo_x.clone(), computer_first);
+    let (n, secs, (mean, p95, max)) = thinking(&mut || {
+        app.update();
+        !app.world().resource::<Session>().history.is_empty()
+    });
+    writeln!(out, "ECS update while the computer (master) thinks about Ordo X's first move: {n} frames in {secs:.1} s until it played, {mean:.3} ms mean, {p95:.3} ms p95, {max:.3} ms slowest").map_err(io)?;
+    let mut view = Offscreen::new(ordo_x, computer_first, 1280, 720)?;
+    let (n, secs, (mean, p95, max)) = thinking(&mut || {
+        view.frame();
+        !view.app.world().resource::<Session>().history.is_empty()
+    });
+    writeln!(out, "frame at 1280x720 while the computer (master) thinks about Ordo X's first move: {n} frames in {secs:.1} s, {mean:.1} ms mean, {p95:.1} ms p95, {max:.1} ms slowest").map_err(io)?;
+    let full_ctor: AnyGame = format!("ctor10 {} w 60 P2M2L1 1v1 0", ["BWBWBWBWBW", "WBWBWBWBWB"].repeat(5).join("/"))
+        .parse()
+        .map_err(|e: crate::rules::PositionError| e.to_string())?;
+    let towers: AnyGame = "volterra DLDLDLDLDLl,-,-,-/-,-,-,-/-,-,-,-/-,-,-,-/-,-,-,LDLDLDLDLDd l"
+        .parse()
+        .map_err(|e: crate::rules::PositionError| e.to_string())?;
+    let scenes = [
+        ("full Ordo board, random players", ordo, random),
+        ("full 10x10 CTOR field (100 discs, 44 duplicates)", full_ctor, people),
+        ("Volterra's tallest towers (two of 10 tiles)", towers, people),
+    ];
+    for (label, game, players) in scenes {
+        let mut view = Offscreen::new(game, players, 1280, 720)?;
+        for _ in 0..10 {
+            view.frame();
+        }
+        let mut frame_ms = Vec::with_capacity(frames);
+        for _ in 0..frames {
+            let t = Instant::now();
+            view.frame();
+            frame_ms.push(t.elapsed().as_secs_f64() * 1e3);
+        }
+        let (mean, p95, _) = stats(frame_ms);
+        let world = view.app.world();
+        let adapter = world
+            .get_resource::<bevy::render::renderer::RenderAdapterInfo>()
+            .map(|a| a.name.clone())
+            .unwrap_or_default();
+        let quality = world.get_resource::<super::render::Quality>().copied().unwrap_or_default();
+        writeln!(out, "frame at 1280x720, {label}, on {adapter} ({quality:?} quality): {mean:.1} ms mean ({:.1} fps), {p95:.1} ms p95 over {frames} frames", 1e3 / mean).map_err(io)?;
+    }
+    // A cascade of at least 20 flips, frame by frame while it animates.
+    let (game, put) = cascade_position(20);
+    let mut view = Offscreen::new(game, people, 1280, 720)?;
+    for _ in 0..10 {
+        view.frame();
+    }
+    let mv = view.app.world().resource::<Session>().game.parse_move(&put).map_err(|e| e.to_string())?;
+    let flips = {
+        let mut after = view.app.world().resource::<Session>().game.clone();
+        after.play(&mv).map_err(|e| e.to_string())?.iter().filter(|e| matches!(e, crate::rules::Effect::Flipped { .. })).count()
+    };
+    view.app.world_mut().write_message(MoveChosen { mv, by: By::Person });
+    let mut frame_ms = Vec::new();
+    let started = Instant::now();
+    for _ in 0..2000 {
+        let t = Instant::now();
+        view.frame();
+        frame_ms.push(t.elapsed().as_secs_f64() * 1e3);
+        let world = view.app.world_mut();
+        let moving = world.query_filtered::<(), With<super::animate::Tween>>().iter(world).next().is_some();
+        if !moving && frame_ms.len() > 2 {
+            break;
+        }
+    }
+    let n = frame_ms.len();
+    let (mean, p95, max) = stats(frame_ms);
+    writeln!(out, "a CTOR cascade of {flips} flips ({put}): {n} frames in {:.1} s, {mean:.1} ms mean, {p95:.1} ms p95, {max:.1} ms slowest", started.elapsed().as_secs_f64()).map_err(io)?;
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    for key in ["VmRSS", "VmHWM"] {
+        if let Some(line) = status.lines().find(|l| l.starts_with(key)) {
+            writeln!(out, "memory {line}").map_err(io)?;
+        }
+    }
+    Ok(())
+}

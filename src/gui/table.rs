@@ -1,0 +1,215 @@
+//! The table every set stands on: the table top and its light, the board's layout, the
+//! items rebuilt with the board, and the messages and highlights all sets share.
+
+use super::session::{Picking, Session};
+use super::sets::Room;
+use super::{Mode, TableSystems};
+use crate::rules::{AnyGame, Cell, Game, Variant};
+use bevy::asset::RenderAssetUsages;
+use bevy::prelude::*;
+use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
+use rand::{Rng, SeedableRng};
+use std::collections::BTreeSet;
+
+/// Height of the board's playing surface above the table top.
+pub const BOARD_TOP: f32 = 0.2;
+
+/// The board's size and which game is on the table.
+#[derive(Resource, Clone, Copy, Debug)]
+pub struct Layout {
+    pub files: u8,
+    pub ranks: u8,
+    pub variant: Variant,
+}
+
+impl Default for Layout {
+    fn default() -> Layout {
+        Layout { files: 10, ranks: 8, variant: Variant::Ordo }
+    }
+}
+
+impl Layout {
+    pub fn of(game: &AnyGame) -> Layout {
+        let (files, ranks) = game.board_size();
+        Layout { files, ranks, variant: game.variant() }
+    }
+}
+
+/// Where a piece stands on a cell (its centre, a stone's height above the board).
+pub fn cell_pos(layout: &Layout, c: Cell) -> Vec3 {
+    Vec3::new(
+        c.file as f32 - (layout.files as f32 - 1.0) / 2.0,
+        BOARD_TOP + 0.08,
+        (layout.ranks as f32 - 1.0) / 2.0 - c.rank as f32,
+    )
+}
+
+/// Everything rebuilt with the board: despawned before a set builds the shown position.
+#[derive(Component)]
+pub struct BoardItem;
+
+/// The table top.
+#[derive(Component)]
+pub struct Table;
+
+/// A click on a cell of the board (a square, or the piece on it).
+#[derive(Message, Clone, Copy, Debug)]
+pub struct CellClicked(pub Cell);
+
+/// The scene must be rebuilt from the shown position, without animation.
+#[derive(Message, Clone, Copy, Debug)]
+pub struct Rebuild;
+
+/// Everything that moved has come to rest: the set on the table checks its scene now.
+#[derive(Message, Clone, Copy, Debug)]
+pub struct Settled;
+
+/// How the table marks cells, computed once from the session and the move being chosen; each
+/// set paints its own pieces from it.
+#[derive(Resource, Clone, Debug, Default, PartialEq)]
+pub struct Highlights {
+    /// The selected piece, and the CTOR discs chosen for a Landing.
+    pub selected: BTreeSet<Cell>,
+    /// Where the selection can go.
+    pub targets: BTreeSet<Cell>,
+    /// Cells a one-click move can be made on (Volterra's free setup).
+    pub setup: BTreeSet<Cell>,
+    /// The last move's cells, or the hint's.
+    pub last: BTreeSet<Cell>,
+    /// A person chooses the move now (hover marks show).
+    pub person: bool,
+}
+
+/// Volterra towers' heights, or CTOR's square numbers, shown over the board.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ShowLabels(pub bool);
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Layout>()
+        .init_resource::<Highlights>()
+        .init_resource::<ShowLabels>()
+        .add_message::<CellClicked>()
+        .add_message::<Rebuild>()
+        .add_message::<Settled>()
+        .add_systems(Startup, setup_table)
+        .add_systems(OnEnter(super::Screen::Playing), |mut w: MessageWriter<Rebuild>| {
+            w.write(Rebuild);
+        })
+        .add_systems(OnExit(super::Screen::Playing), clear_board)
+        .add_systems(Update, clear_for_rebuild.run_if(on_message::<Rebuild>).in_set(TableSystems::Clear))
+        .add_systems(Update, highlight.in_set(TableSystems::Present));
+}
+
+/// A procedural wood grain: rings along the texture's length, a little seeded noise across.
+pub fn wood(base: [f32; 3], size: u32) -> Image {
+    let mut noise = rand::rngs::StdRng::seed_from_u64(12345);
+    let mut data = Vec::with_capacity((size * size * 4) as usize);
+    for y in 0..size {
+        for x in 0..size {
+            let fx = x as f32 / size as f32;
+            let fy = y as f32 / size as f32;
+            let ring = (fy * 38.0 + (fx * 6.0).sin() * 1.6 + (fx * 23.0).sin() * 0.25).sin() * 0.5 + 0.5;
+            let shade = 0.82 + 0.14 * ring + 0.05 * noise.random::<f32>();
+            for c in base {
+                data.push(((c * shade).clamp(0.0, 1.0) * 255.0) as u8);
+            }
+            data.push(255);
+        }
+    }
+    Image::new(
+        Extent3d { width: size, height: size, depth_or_array_layers: 1 },
+        TextureDimension::D2,
+        data,
+        TextureFormat::Rgba8UnormSrgb,
+        RenderAssetUsages::default(),
+    )
+}
+
+fn setup_table(
+    mut commands: Commands,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+    mut images: ResMut<Assets<Image>>,
+) {
+    let table_wood = images.add(wood([0.55, 0.33, 0.17], 256));
+    commands.spawn((
+        Mesh3d(meshes.add(Cuboid::new(30.0, 0.4, 20.0))),
+        MeshMaterial3d(materials.add(StandardMaterial {
+            base_color_texture: Some(table_wood),
+            perceptual_roughness: 0.7,
+            ..default()
+        })),
+        Transform::from_xyz(0.0, -0.2, 0.0),
+        Pickable::IGNORE,
+        Table,
+    ));
+    commands.spawn((
+        DirectionalLight { illuminance: 9000.0, shadow_maps_enabled: true, ..default() },
+        Transform::from_xyz(4.0, 12.0, 6.0).looking_at(Vec3::ZERO, Vec3::Y),
+    ));
+    commands.insert_resource(GlobalAmbientLight { color: Color::WHITE, brightness: 450.0, ..default() });
+}
+
+fn clear_board(mut commands: Commands, items: Query<Entity, With<BoardItem>>) {
+    for e in &items {
+        commands.entity(e).despawn();
+    }
+}
+
+/// Before a set builds the shown position: the old board goes, the layout and the set on the
+/// table follow the shown game.
+fn clear_for_rebuild(
+    mut commands: Commands,
+    items: Query<Entity, With<BoardItem>>,
+    session: Option<Res<Session>>,
+    picking: Res<Picking>,
+    mut layout: ResMut<Layout>,
+    mut room: ResMut<Room>,
+) {
+    for e in &items {
+        commands.entity(e).despawn();
+    }
+    let Some(session) = session else { return };
+    let shown = picking.shown(&session.game);
+    *layout = Layout::of(&shown);
+    let on_table = Room::of(shown.variant());
+    if *room != on_table {
+        *room = on_table;
+    }
+}
+
+/// Sets a mesh's material, touching it only when it changes (a change re-extracts it).
+pub fn repaint(mat: &mut MeshMaterial3d<StandardMaterial>, want: &Handle<StandardMaterial>) {
+    if mat.0 != *want {
+        mat.0 = want.clone();
+    }
+}
+
+/// The highlights follow the session and the move being chosen (recomputed only when they change).
+fn highlight(
+    session: Option<Res<Session>>,
+    picking: Res<Picking>,
+    mode: Res<State<Mode>>,
+    mut marks: ResMut<Highlights>,
+) {
+    let Some(session) = session else { return };
+    if !session.is_changed() && !picking.is_changed() && !mode.is_changed() {
+        return;
+    }
+    let game = &session.game;
+    let picker = &picking.picker;
+    let person = *mode.get() == Mode::Live && session.person_to_move();
+    let mut selected: BTreeSet<Cell> = picker.selected.into_iter().collect();
+    selected.extend(picker.landing_discs.iter().copied());
+    let targets = if picker.landing { picker.landing_targets(game) } else { picker.targets(game) };
+    let setup = if person && picker.parts.is_empty() {
+        game.legal_moves().iter().filter_map(|m| m.click_cell()).collect()
+    } else {
+        BTreeSet::new()
+    };
+    let last = if picking.hint.is_empty() { &session.last_move } else { &picking.hint };
+    let want = Highlights { selected, targets, setup, last: last.iter().copied().collect(), person };
+    if *marks != want {
+        *marks = want;
+    }
+}
