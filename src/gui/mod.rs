@@ -159,14 +159,18 @@ pub fn run(start: Option<Session>) -> Result<(), String> {
     quietly(move || {
         let mut app = App::new();
         app.add_plugins((
-            DefaultPlugins.set(WindowPlugin {
-                primary_window: Some(Window {
-                    title: "tablero".into(),
-                    resolution: bevy::window::WindowResolution::new(1280, 720),
+            DefaultPlugins
+                .set(WindowPlugin {
+                    primary_window: Some(Window {
+                        title: "tablero".into(),
+                        resolution: bevy::window::WindowResolution::new(1280, 720),
+                        ..default()
+                    }),
                     ..default()
-                }),
-                ..default()
-            }),
+                })
+                // The window draws only when something changes: each frame it draws must be
+                // complete, not wait for shaders still compiling.
+                .set(bevy::render::RenderPlugin { synchronous_pipeline_compilation: true, ..default() }),
             MeshPickingPlugin,
             CorePlugin,
             input::plugin,

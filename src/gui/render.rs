@@ -83,14 +83,32 @@ pub enum Activity {
     Moving,
 }
 
+/// Seconds the table keeps drawing after the scene was built (new meshes and materials reach
+/// the renderer over a few frames).
+const SETTLE: f32 = 1.0;
+
 /// Decides the table's activity each frame from what is going on.
+#[allow(clippy::too_many_arguments)]
 fn activity(
     session: Option<Res<Session>>,
     mode: Res<State<Mode>>,
     tweens: Query<(), With<super::animate::Tween>>,
     thinking: Res<ComputerThinking>,
+    time: Res<Time<Real>>,
+    mut rebuilt: MessageReader<super::table::Rebuild>,
+    mut since_rebuild: Local<Option<f32>>,
     mut now: ResMut<Activity>,
 ) {
+    if rebuilt.read().count() > 0 {
+        *since_rebuild = Some(0.0);
+    }
+    let building = match &mut *since_rebuild {
+        Some(t) if *t < SETTLE => {
+            *t += time.delta_secs();
+            true
+        }
+        _ => false,
+    };
     let waiting = session.is_some_and(|s| match *mode.get() {
         Mode::Live => {
             s.computer_to_move()
@@ -100,7 +118,7 @@ fn activity(
         Mode::Replay => s.replay.is_some_and(|r| r.autoplay),
         Mode::Secrets => false,
     });
-    let want = if !tweens.is_empty() {
+    let want = if !tweens.is_empty() || building {
         Activity::Moving
     } else if thinking.0 || waiting {
         Activity::Waiting
@@ -112,9 +130,9 @@ fn activity(
     }
 }
 
-/// The window redraws only on input, while something moves (every frame), while the table
-/// waits on a clock (ten frames a second), or when the window changes; at rest it wakes once
-/// a minute at most.
+/// The window redraws only on input, while something moves or the scene was just built (every
+/// frame), while the table waits on a clock (ten frames a second), or when the window
+/// changes; at rest it wakes once a minute at most.
 pub(super) fn pacing(app: &mut App) {
     use bevy::winit::{UpdateMode, WinitSettings};
     let rest = UpdateMode::reactive_low_power(Duration::from_secs(60));

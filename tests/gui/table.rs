@@ -828,3 +828,32 @@ mod computer {
         assert!(s.history.is_empty(), "a hint plays nothing");
     }
 }
+
+/// The table rests when nothing happens: it asks for every frame only while pieces move (or
+/// the scene was just built), for a few while the computer is to move, and none at rest.
+#[test]
+fn the_table_draws_only_while_something_happens() {
+    use tablero::gui::render::Activity;
+    let activity = |app: &App| *app.world().resource::<Activity>();
+    let mut app = table(Variant::Ordo.initial(), [PlayerKind::Person, PlayerKind::Random]);
+    assert_eq!(activity(&app), Activity::Moving, "the scene was just built");
+    for _ in 0..30 {
+        app.update();
+    }
+    assert_eq!(activity(&app), Activity::Resting, "a person to move, nothing moving");
+    click(&mut app, c("e3"));
+    assert_eq!(activity(&app), Activity::Resting, "a selection only repaints");
+    click(&mut app, c("e4"));
+    assert_eq!(activity(&app), Activity::Moving, "the stone slides");
+    settle(&mut app);
+    assert_eq!(activity(&app), Activity::Waiting, "the random mover waits before it moves");
+    for _ in 0..100 {
+        app.update();
+        if session(&app).history.len() == 2 && !moving(&mut app) {
+            break;
+        }
+    }
+    app.update();
+    assert_eq!(session(&app).history.len(), 2);
+    assert_eq!(activity(&app), Activity::Resting, "the person's turn again");
+}
