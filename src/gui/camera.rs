@@ -46,6 +46,10 @@ impl Orbit {
     }
 }
 
+/// The camera's systems (labels over the board follow them).
+#[derive(SystemSet, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Steering;
+
 /// The camera for a board: Orbit, Transform and the 3D camera itself.
 pub fn camera_bundle(layout: &Layout) -> impl Bundle {
     let orbit = Orbit::preset(View::First, layout);
@@ -55,7 +59,7 @@ pub fn camera_bundle(layout: &Layout) -> impl Bundle {
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<View>()
         .add_systems(Startup, spawn)
-        .add_systems(Update, (presets, steer).chain().in_set(super::TableSystems::Present));
+        .add_systems(Update, (presets, steer).chain().in_set(super::TableSystems::Present).in_set(Steering));
 }
 
 fn spawn(mut commands: Commands, layout: Res<Layout>) {

@@ -68,7 +68,10 @@ pub(super) fn plugin(app: &mut App) {
 /// Only the coordinates along the board's edges, and every label kept over its point (for
 /// off-screen pictures too).
 pub(super) fn coordinates_plugin(app: &mut App) {
-    app.add_systems(Update, (refresh_coords, place_coords).chain().in_set(TableSystems::Present));
+    app.add_systems(
+        Update,
+        (refresh_coords, place_coords).chain().in_set(TableSystems::Present).after(super::camera::Steering),
+    );
 }
 
 /// A label kept over a point of the board (a coordinate, a tower's height, a square's number).
@@ -522,15 +525,20 @@ pub fn coordinate_points(layout: &Layout) -> Vec<(Vec3, String)> {
     out
 }
 
-/// Keeps each label over its point on the board.
+/// Keeps each label over its point on the board (a scaled view's image pixels are turned
+/// back into the panels' logical pixels).
 pub fn place_coords(
-    cams: Query<(&Camera, &GlobalTransform), With<Camera3d>>,
+    cams: Query<(&Camera, &GlobalTransform, Option<&super::render::ScaledView>), With<Camera3d>>,
+    windows: Query<&Window, With<bevy::window::PrimaryWindow>>,
     mut labels: Query<(&CoordLabel, &mut Node, &mut Visibility)>,
 ) {
-    let Ok((cam, cam_tf)) = cams.single() else { return };
+    let Ok((cam, cam_tf, view)) = cams.single() else { return };
+    let window_scale = windows.single().map(|w| w.scale_factor()).unwrap_or(1.0);
+    let to_ui = view.map(|v| 1.0 / (v.scale * window_scale)).unwrap_or(1.0);
     for (label, mut node, mut vis) in &mut labels {
         match cam.world_to_viewport(cam_tf, label.0) {
             Ok(p) => {
+                let p = p * to_ui;
                 let (left, top) = (px(p.x - 5.0), px(p.y - 10.0));
                 if node.left != left || node.top != top {
                     node.left = left;

@@ -169,8 +169,11 @@ pub fn run(start: Option<Session>) -> Result<(), String> {
                     ..default()
                 })
                 // The window draws only when something changes: each frame it draws must be
-                // complete, not wait for shaders still compiling.
-                .set(bevy::render::RenderPlugin { synchronous_pipeline_compilation: true, ..default() }),
+                // complete, not wait for shaders still compiling, and drawn in its own update
+                // (pipelined rendering would draw it only at the next, which may come much
+                // later at a resting table).
+                .set(bevy::render::RenderPlugin { synchronous_pipeline_compilation: true, ..default() })
+                .disable::<bevy::render::pipelined_rendering::PipelinedRenderingPlugin>(),
             MeshPickingPlugin,
             CorePlugin,
             input::plugin,
@@ -178,6 +181,7 @@ pub fn run(start: Option<Session>) -> Result<(), String> {
             hud::plugin,
             menu::plugin,
             render::pacing,
+            render::scaled_picking,
         ))
         .insert_resource(ClearColor(Color::srgb(0.16, 0.14, 0.13)))
         .insert_resource(session::SaveFolder(Some(crate::record::data_dir())));

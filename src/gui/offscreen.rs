@@ -14,6 +14,17 @@ pub struct Offscreen {
 
 impl Offscreen {
     pub fn new(game: AnyGame, players: [PlayerKind; 2], width: u32, height: u32) -> Result<Offscreen, String> {
+        Offscreen::with_quality(game, players, width, height, None)
+    }
+
+    /// The same, drawn in the given profile instead of the one the adapter calls for.
+    pub fn with_quality(
+        game: AnyGame,
+        players: [PlayerKind; 2],
+        width: u32,
+        height: u32,
+        quality: Option<super::render::Quality>,
+    ) -> Result<Offscreen, String> {
         use bevy::asset::RenderAssetUsages;
         use bevy::camera::RenderTarget;
         use bevy::render::RenderPlugin;
@@ -35,6 +46,9 @@ impl Offscreen {
                 hud::coordinates_plugin,
             ))
             .insert_resource(ClearColor(Color::srgb(0.16, 0.14, 0.13)));
+            if let Some(q) = quality {
+                app.insert_resource(q);
+            }
             super::open(Session::new(game, players, 1), super::CtorTable::default())(app.world_mut());
             app.finish();
             app.cleanup();
@@ -197,53 +211,58 @@ pub fn bench_table(frames: usize, out: &mut dyn std::io::Write) -> Result<(), St
         ("full 10x10 CTOR field (100 discs, 44 duplicates)", full_ctor, people),
         ("Volterra's tallest towers (two of 10 tiles)", towers, people),
     ];
+    use super::render::Quality;
+    let adapter = |view: &Offscreen| {
+        view.app
+            .world()
+            .get_resource::<bevy::render::renderer::RenderAdapterInfo>()
+            .map(|a| a.name.clone())
+            .unwrap_or_default()
+    };
+    // Each scene in both profiles: the full look (a GPU's) and the software one.
     for (label, game, players) in scenes {
-        let mut view = Offscreen::new(game, players, 1280, 720)?;
+        for quality in [Quality::Full, Quality::Software] {
+            let mut view = Offscreen::with_quality(game.clone(), players, 1280, 720, Some(quality))?;
+            for _ in 0..10 {
+                view.frame();
+            }
+            let mut frame_ms = Vec::with_capacity(frames);
+            for _ in 0..frames {
+                let t = Instant::now();
+                view.frame();
+                frame_ms.push(t.elapsed().as_secs_f64() * 1e3);
+            }
+            let (mean, p95, _) = stats(frame_ms);
+            writeln!(out, "frame at 1280x720, {label}, on {} ({quality:?} profile): {mean:.1} ms mean ({:.1} fps), {p95:.1} ms p95 over {frames} frames", adapter(&view), 1e3 / mean).map_err(io)?;
+        }
+    }
+    // A cascade of at least 20 flips, frame by frame while it animates, in both profiles.
+    let (game, put) = cascade_position(20);
+    for quality in [Quality::Full, Quality::Software] {
+        let mut view = Offscreen::with_quality(game.clone(), people, 1280, 720, Some(quality))?;
         for _ in 0..10 {
             view.frame();
         }
-        let mut frame_ms = Vec::with_capacity(frames);
-        for _ in 0..frames {
+        let mv = game.parse_move(&put).map_err(|e| e.to_string())?;
+        let flips = game.clone().play(&mv).map_err(|e| e.to_string())?;
+        let flips = flips.iter().filter(|e| matches!(e, crate::rules::Effect::Flipped { .. })).count();
+        view.app.world_mut().write_message(MoveChosen { mv, by: By::Person });
+        let mut frame_ms = Vec::new();
+        let started = Instant::now();
+        for _ in 0..2000 {
             let t = Instant::now();
             view.frame();
             frame_ms.push(t.elapsed().as_secs_f64() * 1e3);
+            let world = view.app.world_mut();
+            let moving = world.query_filtered::<(), With<super::animate::Tween>>().iter(world).next().is_some();
+            if !moving && frame_ms.len() > 2 {
+                break;
+            }
         }
-        let (mean, p95, _) = stats(frame_ms);
-        let world = view.app.world();
-        let adapter = world
-            .get_resource::<bevy::render::renderer::RenderAdapterInfo>()
-            .map(|a| a.name.clone())
-            .unwrap_or_default();
-        let quality = world.get_resource::<super::render::Quality>().copied().unwrap_or_default();
-        writeln!(out, "frame at 1280x720, {label}, on {adapter} ({quality:?} quality): {mean:.1} ms mean ({:.1} fps), {p95:.1} ms p95 over {frames} frames", 1e3 / mean).map_err(io)?;
+        let n = frame_ms.len();
+        let (mean, p95, max) = stats(frame_ms);
+        writeln!(out, "a CTOR cascade of {flips} flips ({put}), {quality:?} profile: {n} frames in {:.1} s, {mean:.1} ms mean, {p95:.1} ms p95, {max:.1} ms slowest", started.elapsed().as_secs_f64()).map_err(io)?;
     }
-    // A cascade of at least 20 flips, frame by frame while it animates.
-    let (game, put) = cascade_position(20);
-    let mut view = Offscreen::new(game, people, 1280, 720)?;
-    for _ in 0..10 {
-        view.frame();
-    }
-    let mv = view.app.world().resource::<Session>().game.parse_move(&put).map_err(|e| e.to_string())?;
-    let flips = {
-        let mut after = view.app.world().resource::<Session>().game.clone();
-        after.play(&mv).map_err(|e| e.to_string())?.iter().filter(|e| matches!(e, crate::rules::Effect::Flipped { .. })).count()
-    };
-    view.app.world_mut().write_message(MoveChosen { mv, by: By::Person });
-    let mut frame_ms = Vec::new();
-    let started = Instant::now();
-    for _ in 0..2000 {
-        let t = Instant::now();
-        view.frame();
-        frame_ms.push(t.elapsed().as_secs_f64() * 1e3);
-        let world = view.app.world_mut();
-        let moving = world.query_filtered::<(), With<super::animate::Tween>>().iter(world).next().is_some();
-        if !moving && frame_ms.len() > 2 {
-            break;
-        }
-    }
-    let n = frame_ms.len();
-    let (mean, p95, max) = stats(frame_ms);
-    writeln!(out, "a CTOR cascade of {flips} flips ({put}): {n} frames in {:.1} s, {mean:.1} ms mean, {p95:.1} ms p95, {max:.1} ms slowest", started.elapsed().as_secs_f64()).map_err(io)?;
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
     for key in ["VmRSS", "VmHWM"] {
         if let Some(line) = status.lines().find(|l| l.starts_with(key)) {

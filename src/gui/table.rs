@@ -97,7 +97,7 @@ pub(super) fn plugin(app: &mut App) {
         })
         .add_systems(OnExit(super::Screen::Playing), clear_board)
         .add_systems(Update, clear_for_rebuild.run_if(on_message::<Rebuild>).in_set(TableSystems::Clear))
-        .add_systems(Update, highlight.in_set(TableSystems::Present));
+        .add_systems(Update, highlight.in_set(TableSystems::Present).before(super::sets::Painting));
 }
 
 /// A procedural wood grain: rings along the texture's length, a little seeded noise across.

@@ -135,3 +135,43 @@ fn volterra_and_ctor_render_their_sets() {
         }
     }
 }
+
+/// The software profile draws the table at a lower resolution and shows it scaled up: the
+/// 3D camera draws into an image of `SOFTWARE_SCALE` of the output, and the output picture
+/// is full size with the stones in place; the full profile draws straight into the output.
+#[test]
+fn the_software_profile_draws_the_table_smaller_and_scales_it_up() {
+    use bevy::prelude::*;
+    use tablero::gui::Offscreen;
+    use tablero::gui::render::{Quality, SOFTWARE_SCALE, ScaledView};
+    use tablero::gui::session::PlayerKind;
+    for quality in [Quality::Software, Quality::Full] {
+        let game = tablero::rules::Variant::Ordo.initial();
+        let mut view = match Offscreen::with_quality(game, [PlayerKind::Person; 2], 800, 450, Some(quality)) {
+            Ok(v) => v,
+            Err(why) if !must_render() => return eprintln!("skipping the render test: {why}"),
+            Err(why) => panic!("{why}"),
+        };
+        let out = std::env::temp_dir().join(format!("tablero-test-profile-{quality:?}.png"));
+        view.save(&out).unwrap();
+        let world = view.app.world_mut();
+        let views: Vec<ScaledView> = world.query::<&ScaledView>().iter(world).cloned().collect();
+        if quality == Quality::Software {
+            assert_eq!(views.len(), 1, "the table camera draws into a smaller image");
+            let images = world.resource::<Assets<Image>>();
+            let size = images.get(&views[0].image).unwrap().size();
+            assert_eq!(size, UVec2::new((800.0 * SOFTWARE_SCALE) as u32, (450.0 * SOFTWARE_SCALE) as u32));
+        } else {
+            assert!(views.is_empty(), "the full profile draws at the output's resolution");
+        }
+        let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&out).unwrap()));
+        let mut reader = decoder.read_info().unwrap();
+        let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+        let info = reader.next_frame(&mut buf).unwrap();
+        assert_eq!((info.width, info.height), (800, 450), "{quality:?}: the picture is full size");
+        let rgb: Vec<u8> =
+            buf[..info.buffer_size()].chunks(info.color_type.samples()).flat_map(|p| [p[0], p[1], p[2]]).collect();
+        let blue = count(800, 450, &rgb, |r, _, b| b > 150 && b as i32 > r as i32 + 60);
+        assert!(blue > 1500, "{quality:?}: the blue stones show: {blue}");
+    }
+}

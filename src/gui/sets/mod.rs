@@ -54,6 +54,10 @@ pub fn on_table(room: Room) -> impl Fn(Res<Room>) -> bool + Clone {
 #[derive(SystemSet, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Verifying;
 
+/// The sets' paint, after the highlights are decided.
+#[derive(SystemSet, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Painting;
+
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Room>().add_plugins((stones::plugin, pine::plugin, torus::plugin));
 }
@@ -75,5 +79,5 @@ where
             Update,
             verify.run_if(on_table(room).and_then(on_message::<Settled>)).in_set(Step::Verify).in_set(Verifying),
         )
-        .add_systems(Update, paint.run_if(on_table(room)).in_set(Step::Present));
+        .add_systems(Update, paint.run_if(on_table(room)).in_set(Step::Present).in_set(Painting));
 }
