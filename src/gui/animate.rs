@@ -94,8 +94,7 @@ pub struct Resyncs(pub u32);
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Speed>()
         .init_resource::<Resyncs>()
-        .add_systems(Update, tick.in_set(TableSystems::Animate))
-        .add_systems(Update, come_to_rest.in_set(TableSystems::Verify).before(super::sets::Verifying));
+        .add_systems(Update, (tick, come_to_rest).chain().in_set(TableSystems::Animate));
 }
 
 fn tick(mut commands: Commands, time: Res<Time>, mut q: Query<(Entity, &mut Transform, &mut Tween)>) {

@@ -7,7 +7,7 @@ use super::camera::View;
 use super::ctor_table::{CtorTable, SecretCommand, SecretPhase};
 use super::session::{Command, Notice, Picking, Session};
 use super::sets::Room;
-use super::table::{BOARD_TOP, Layout, ShowLabels, cell_pos};
+use super::table::{BOARD_TOP, CoordLabel, Layout, ShowLabels, cell_pos, label};
 use super::{Mode, Screen, TableSystems};
 use crate::rules::{AnyGame, Cell, Game, Side};
 use bevy::prelude::*;
@@ -28,10 +28,6 @@ struct Chooser;
 /// The replay's column of moves that can be clicked to jump there.
 #[derive(Component)]
 struct ReplayMoves;
-
-/// A coordinate letter or number, kept next to its point on the board's edge.
-#[derive(Component)]
-pub struct CoordLabel(pub Vec3);
 
 #[derive(Clone, Debug)]
 enum Action {
@@ -72,11 +68,6 @@ pub(super) fn coordinates_plugin(app: &mut App) {
         Update,
         (refresh_coords, place_coords).chain().in_set(TableSystems::Present).after(super::camera::Steering),
     );
-}
-
-/// A label kept over a point of the board (a coordinate, a tower's height, a square's number).
-pub fn label(s: impl Into<String>, size: f32, colour: Color, at: Vec3) -> impl Bundle {
-    (text(s, size, colour), Node { position_type: PositionType::Absolute, ..default() }, CoordLabel(at))
 }
 
 fn text(s: impl Into<String>, size: f32, colour: Color) -> impl Bundle {

@@ -5,6 +5,7 @@
 //! the panels and the saver to follow.
 
 use super::table::{CellClicked, Rebuild};
+use std::collections::BTreeSet;
 use super::{Mode, Screen, TableSystems};
 use crate::interact::{Pick, Picker};
 use crate::players::{Player, RandomPlayer};
@@ -297,6 +298,22 @@ impl Picking {
     }
 }
 
+/// How the table marks cells, computed once from the session and the move being chosen; each
+/// set paints its own pieces from it.
+#[derive(Resource, Clone, Debug, Default, PartialEq)]
+pub struct Highlights {
+    /// The selected piece, and the CTOR discs chosen for a Landing.
+    pub selected: BTreeSet<Cell>,
+    /// Where the selection can go.
+    pub targets: BTreeSet<Cell>,
+    /// Cells a one-click move can be made on (Volterra's free setup).
+    pub setup: BTreeSet<Cell>,
+    /// The last move's cells, or the hint's.
+    pub last: BTreeSet<Cell>,
+    /// A person chooses the move now (hover marks show).
+    pub person: bool,
+}
+
 /// The panel's message line: why a click was refused, what to do next, what happened.
 #[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Notice(pub String);
@@ -415,6 +432,7 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<Picking>()
         .init_resource::<Notice>()
         .init_resource::<ComputerThinking>()
+        .init_resource::<Highlights>()
         .add_systems(
             Update,
             (
@@ -426,7 +444,7 @@ pub(super) fn plugin(app: &mut App) {
         )
         .add_systems(
             Update,
-            (handle_commands, play_chosen, super::follow_mode_now, save_new_games.run_if(needs_a_file))
+            (handle_commands, play_chosen, super::follow_mode_now, save_new_games.run_if(needs_a_file), highlight)
                 .chain()
                 .in_set(TableSystems::Rules),
         );
@@ -527,120 +545,156 @@ fn play_chosen(
     }
 }
 
-/// After moving through the history: nothing half-chosen, the scene rebuilt.
-fn moved_in_history(picking: &mut Picking, notice: &mut Notice, rebuild: &mut MessageWriter<Rebuild>) {
-    *picking = Picking::default();
-    notice.say("");
-    rebuild.write(Rebuild);
+/// What the rules step writes besides the session: the move being chosen, the message line,
+/// and the messages to the steps after it.
+#[derive(bevy::ecs::system::SystemParam)]
+struct Reply<'w> {
+    picking: ResMut<'w, Picking>,
+    notice: ResMut<'w, Notice>,
+    chosen: MessageWriter<'w, MoveChosen>,
+    parts: MessageWriter<'w, PartShown>,
+    rebuild: MessageWriter<'w, Rebuild>,
 }
 
-#[allow(clippy::too_many_arguments)]
+impl Reply<'_> {
+    /// After moving through the history or opening a game: nothing half-chosen, the scene
+    /// rebuilt.
+    fn moved_in_history(&mut self) {
+        *self.picking = Picking::default();
+        self.notice.say("");
+        self.rebuild.write(Rebuild);
+    }
+
+    fn choose(&mut self, mv: AnyMove, by: By) {
+        self.chosen.write(MoveChosen { mv, by });
+    }
+}
+
+/// The buttons and keys, each group by its own function.
 fn handle_commands(
     mut commands: MessageReader<Command>,
     session: Option<ResMut<Session>>,
-    mut picking: ResMut<Picking>,
-    mut notice: ResMut<Notice>,
-    mut chosen: MessageWriter<MoveChosen>,
-    mut parts: MessageWriter<PartShown>,
-    mut rebuild: MessageWriter<Rebuild>,
+    mut reply: Reply,
     mut screen: ResMut<NextState<Screen>>,
 ) {
     let Some(mut session) = session else { return };
     for command in commands.read() {
         match command {
-            Command::Undo => {
-                // Against the computer, undo goes back to the person's last turn.
-                let mut any = session.undo();
-                while any
-                    && !session.person_to_move()
-                    && session.replay.is_none()
-                    && !session.history.is_empty()
-                    && session.players.contains(&PlayerKind::Person)
-                {
-                    any = session.undo();
-                }
-                if any {
-                    moved_in_history(&mut picking, &mut notice, &mut rebuild);
-                } else {
-                    notice.say("nothing to undo");
-                }
+            Command::Undo | Command::Redo | Command::StepForward | Command::Jump(_) => {
+                history(&mut session, command, &mut reply)
             }
-            Command::Redo | Command::StepForward => match session.redo.last() {
-                Some(mv) => {
-                    chosen.write(MoveChosen { mv: mv.clone(), by: By::History });
-                }
-                None => notice.say("nothing to redo"),
-            },
-            Command::Jump(k) => {
-                let end = session.history.len() + session.redo.len();
-                session.jump((*k).min(end));
-                moved_in_history(&mut picking, &mut notice, &mut rebuild);
+            Command::TogglePlay | Command::Pace | Command::PlayOn => replay(&mut session, command, &mut reply),
+            Command::Export | Command::CopyPosition | Command::Paste | Command::Open(_) => {
+                files(&mut session, command, &mut reply)
             }
-            Command::TogglePlay | Command::Pace => {
-                if let Some(replay) = &mut session.replay {
-                    match command {
-                        Command::TogglePlay => replay.autoplay = !replay.autoplay,
-                        _ => replay.pace = if replay.pace >= 2.0 { 0.5 } else { replay.pace * 2.0 },
-                    }
-                }
-            }
-            Command::PlayOn => {
-                // A new game: `save_new_games` gives it its own file.
-                session.play_on(None);
-                notice.say("playing on from here as a new game");
-            }
-            Command::Export => notice.say(export(&session)),
-            Command::Hint => {} // the computer answers (computer_turn)
-            Command::CopyPosition => {
-                let text = picking.shown(&session.game).to_string();
-                notice.say(match arboard::Clipboard::new().and_then(|mut c| c.set_text(text.clone())) {
-                    Ok(()) => format!("copied: {text}"),
-                    Err(e) => format!("the clipboard is not available ({e}); the position is {text}"),
-                });
-            }
-            Command::Paste => match arboard::Clipboard::new().and_then(|mut c| c.get_text()) {
-                Ok(text) => open_into(&mut session, &text, &mut picking, &mut notice, &mut rebuild),
-                Err(e) => notice.say(format!("the clipboard is not available ({e})")),
-            },
-            Command::Open(text) => open_into(&mut session, text, &mut picking, &mut notice, &mut rebuild),
-            Command::Choose(part) => {
-                if !session.person_to_move() || picking.choices.iter().all(|(_, p)| p != part) {
-                    continue;
-                }
-                picking.choices.clear();
-                let pick = picking.picker.choose_part(&session.game, part);
-                answer(pick, &session.game, &mut picking, &mut notice, &mut chosen, &mut parts);
-            }
-            Command::Cancel => {
-                let had_part = !picking.picker.parts.is_empty();
-                *picking = Picking::default();
-                notice.say("");
-                if had_part {
-                    rebuild.write(Rebuild);
-                }
+            Command::Choose(_) | Command::Cancel | Command::EndTurn | Command::Landing => {
+                choosing(&session, command, &mut reply)
             }
             Command::NewGame => screen.set(Screen::Menu),
-            Command::EndTurn => {
-                if !session.person_to_move() {
-                    continue;
-                }
-                match &session.game {
-                    AnyGame::Ctor(_) => {
-                        chosen.write(MoveChosen { mv: AnyMove::Ctor(crate::rules::ctor::CtorMove::End), by: By::Person });
-                    }
-                    _ => notice.say("only a CTOR turn is ended by a button"),
-                }
+            Command::Hint => {} // the computer answers (computer_turn)
+        }
+    }
+}
+
+/// Undo, redo, and the replay's steps and jumps.
+fn history(session: &mut Session, command: &Command, reply: &mut Reply) {
+    match command {
+        Command::Undo => {
+            // Against the computer, undo goes back to the person's last turn.
+            let mut any = session.undo();
+            while any
+                && !session.person_to_move()
+                && session.replay.is_none()
+                && !session.history.is_empty()
+                && session.players.contains(&PlayerKind::Person)
+            {
+                any = session.undo();
             }
-            Command::Landing => {
-                if !session.person_to_move() {
-                    continue;
-                }
-                match picking.picker.start_landing(&session.game) {
-                    Ok(()) => notice.say("Landing: choose two of your discs, then where one lands"),
-                    Err(why) => notice.say(why),
-                }
+            if any {
+                reply.moved_in_history();
+            } else {
+                reply.notice.say("nothing to undo");
             }
         }
+        Command::Redo | Command::StepForward => match session.redo.last() {
+            Some(mv) => reply.choose(mv.clone(), By::History),
+            None => reply.notice.say("nothing to redo"),
+        },
+        Command::Jump(k) => {
+            let end = session.history.len() + session.redo.len();
+            session.jump((*k).min(end));
+            reply.moved_in_history();
+        }
+        _ => {}
+    }
+}
+
+/// The replay's pace, and playing on from it.
+fn replay(session: &mut Session, command: &Command, reply: &mut Reply) {
+    match (command, &mut session.replay) {
+        (Command::TogglePlay, Some(replay)) => replay.autoplay = !replay.autoplay,
+        (Command::Pace, Some(replay)) => replay.pace = if replay.pace >= 2.0 { 0.5 } else { replay.pace * 2.0 },
+        (Command::PlayOn, _) => {
+            // A new game: `save_new_games` gives it its own file.
+            session.play_on(None);
+            reply.notice.say("playing on from here as a new game");
+        }
+        _ => {}
+    }
+}
+
+/// Export, the clipboard, and opening pasted text.
+fn files(session: &mut Session, command: &Command, reply: &mut Reply) {
+    match command {
+        Command::Export => reply.notice.say(export(session)),
+        Command::CopyPosition => {
+            let text = reply.picking.shown(&session.game).to_string();
+            reply.notice.say(match arboard::Clipboard::new().and_then(|mut c| c.set_text(text.clone())) {
+                Ok(()) => format!("copied: {text}"),
+                Err(e) => format!("the clipboard is not available ({e}); the position is {text}"),
+            });
+        }
+        Command::Paste => match arboard::Clipboard::new().and_then(|mut c| c.get_text()) {
+            Ok(text) => open_into(session, &text, reply),
+            Err(e) => reply.notice.say(format!("the clipboard is not available ({e})")),
+        },
+        Command::Open(text) => open_into(session, text, reply),
+        _ => {}
+    }
+}
+
+/// The person's choices besides clicks: a move offered, cancel, *End turn*, *Landing*.
+fn choosing(session: &Session, command: &Command, reply: &mut Reply) {
+    if !session.person_to_move() && *command != Command::Cancel {
+        return;
+    }
+    match command {
+        Command::Choose(part) => {
+            if reply.picking.choices.iter().all(|(_, p)| p != part) {
+                return;
+            }
+            reply.picking.choices.clear();
+            let pick = reply.picking.picker.choose_part(&session.game, part);
+            let Reply { picking, notice, chosen, parts, .. } = reply;
+            answer(pick, &session.game, picking, notice, chosen, parts);
+        }
+        Command::Cancel => {
+            let had_part = !reply.picking.picker.parts.is_empty();
+            *reply.picking = Picking::default();
+            reply.notice.say("");
+            if had_part {
+                reply.rebuild.write(Rebuild);
+            }
+        }
+        Command::EndTurn => match &session.game {
+            AnyGame::Ctor(_) => reply.choose(AnyMove::Ctor(crate::rules::ctor::CtorMove::End), By::Person),
+            _ => reply.notice.say("only a CTOR turn is ended by a button"),
+        },
+        Command::Landing => match reply.picking.picker.start_landing(&session.game) {
+            Ok(()) => reply.notice.say("Landing: choose two of your discs, then where one lands"),
+            Err(why) => reply.notice.say(why),
+        },
+        _ => {}
     }
 }
 
@@ -658,19 +712,13 @@ pub fn open_text(text: &str) -> Result<Session, String> {
 
 /// Replaces the session with what `text` opens, or says why it cannot (the game at the table
 /// stays as it was).
-fn open_into(
-    session: &mut Session,
-    text: &str,
-    picking: &mut Picking,
-    notice: &mut Notice,
-    rebuild: &mut MessageWriter<Rebuild>,
-) {
+fn open_into(session: &mut Session, text: &str, reply: &mut Reply) {
     match open_text(text) {
         Ok(opened) => {
             *session = opened;
-            moved_in_history(picking, notice, rebuild);
+            reply.moved_in_history();
         }
-        Err(why) => notice.say(why),
+        Err(why) => reply.notice.say(why),
     }
 }
 
@@ -858,5 +906,34 @@ fn computer_turn(
             thinking.task = Some((SearchTask::start(game.clone(), level, seed), game, false));
         }
         PlayerKind::Person => {}
+    }
+}
+
+/// The highlights follow the session and the move being chosen (recomputed only when they change).
+fn highlight(
+    session: Option<Res<Session>>,
+    picking: Res<Picking>,
+    mode: Res<State<Mode>>,
+    mut marks: ResMut<Highlights>,
+) {
+    let Some(session) = session else { return };
+    if !session.is_changed() && !picking.is_changed() && !mode.is_changed() {
+        return;
+    }
+    let game = &session.game;
+    let picker = &picking.picker;
+    let person = *mode.get() == Mode::Live && session.person_to_move();
+    let mut selected: BTreeSet<Cell> = picker.selected.into_iter().collect();
+    selected.extend(picker.landing_discs.iter().copied());
+    let targets = if picker.landing { picker.landing_targets(game) } else { picker.targets(game) };
+    let setup = if person && picker.parts.is_empty() {
+        game.legal_moves().iter().filter_map(|m| m.click_cell()).collect()
+    } else {
+        BTreeSet::new()
+    };
+    let last = if picking.hint.is_empty() { &session.last_move } else { &picking.hint };
+    let want = Highlights { selected, targets, setup, last: last.iter().copied().collect(), person };
+    if *marks != want {
+        *marks = want;
     }
 }

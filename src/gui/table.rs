@@ -1,15 +1,11 @@
 //! The table every set stands on: the table top and its light, the board's layout, the
 //! items rebuilt with the board, and the messages and highlights all sets share.
 
-use super::session::{Picking, Session};
-use super::sets::Room;
-use super::{Mode, TableSystems};
 use crate::rules::{AnyGame, Cell, Game, Variant};
 use bevy::asset::RenderAssetUsages;
 use bevy::prelude::*;
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 use rand::{Rng, SeedableRng};
-use std::collections::BTreeSet;
 
 /// Height of the board's playing surface above the table top.
 pub const BOARD_TOP: f32 = 0.2;
@@ -64,29 +60,12 @@ pub struct Rebuild;
 #[derive(Message, Clone, Copy, Debug)]
 pub struct Settled;
 
-/// How the table marks cells, computed once from the session and the move being chosen; each
-/// set paints its own pieces from it.
-#[derive(Resource, Clone, Debug, Default, PartialEq)]
-pub struct Highlights {
-    /// The selected piece, and the CTOR discs chosen for a Landing.
-    pub selected: BTreeSet<Cell>,
-    /// Where the selection can go.
-    pub targets: BTreeSet<Cell>,
-    /// Cells a one-click move can be made on (Volterra's free setup).
-    pub setup: BTreeSet<Cell>,
-    /// The last move's cells, or the hint's.
-    pub last: BTreeSet<Cell>,
-    /// A person chooses the move now (hover marks show).
-    pub person: bool,
-}
-
 /// Volterra towers' heights, or CTOR's square numbers, shown over the board.
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ShowLabels(pub bool);
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Layout>()
-        .init_resource::<Highlights>()
         .init_resource::<ShowLabels>()
         .add_message::<CellClicked>()
         .add_message::<Rebuild>()
@@ -95,9 +74,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(OnEnter(super::Screen::Playing), |mut w: MessageWriter<Rebuild>| {
             w.write(Rebuild);
         })
-        .add_systems(OnExit(super::Screen::Playing), clear_board)
-        .add_systems(Update, clear_for_rebuild.run_if(on_message::<Rebuild>).in_set(TableSystems::Clear))
-        .add_systems(Update, highlight.in_set(TableSystems::Present).before(super::sets::Painting));
+        .add_systems(OnExit(super::Screen::Playing), clear_board);
 }
 
 /// A procedural wood grain: rings along the texture's length, a little seeded noise across.
@@ -156,60 +133,26 @@ fn clear_board(mut commands: Commands, items: Query<Entity, With<BoardItem>>) {
     }
 }
 
-/// Before a set builds the shown position: the old board goes, the layout and the set on the
-/// table follow the shown game.
-fn clear_for_rebuild(
-    mut commands: Commands,
-    items: Query<Entity, With<BoardItem>>,
-    session: Option<Res<Session>>,
-    picking: Res<Picking>,
-    mut layout: ResMut<Layout>,
-    mut room: ResMut<Room>,
-) {
-    for e in &items {
-        commands.entity(e).despawn();
-    }
-    let Some(session) = session else { return };
-    let shown = picking.shown(&session.game);
-    *layout = Layout::of(&shown);
-    let on_table = Room::of(shown.variant());
-    if *room != on_table {
-        *room = on_table;
-    }
+/// A label kept over a point of the board (a coordinate, a tower's height, a square's
+/// number); the panels place it each frame.
+#[derive(Component)]
+pub struct CoordLabel(pub Vec3);
+
+/// A label over a point of the board, in the panels' font.
+pub fn label(s: impl Into<String>, size: f32, colour: Color, at: Vec3) -> impl Bundle {
+    (
+        Text::new(s),
+        TextFont { font_size: FontSize::Px(size), ..default() },
+        TextColor(colour),
+        Pickable::IGNORE,
+        Node { position_type: PositionType::Absolute, ..default() },
+        CoordLabel(at),
+    )
 }
 
 /// Sets a mesh's material, touching it only when it changes (a change re-extracts it).
 pub fn repaint(mat: &mut MeshMaterial3d<StandardMaterial>, want: &Handle<StandardMaterial>) {
     if mat.0 != *want {
         mat.0 = want.clone();
-    }
-}
-
-/// The highlights follow the session and the move being chosen (recomputed only when they change).
-fn highlight(
-    session: Option<Res<Session>>,
-    picking: Res<Picking>,
-    mode: Res<State<Mode>>,
-    mut marks: ResMut<Highlights>,
-) {
-    let Some(session) = session else { return };
-    if !session.is_changed() && !picking.is_changed() && !mode.is_changed() {
-        return;
-    }
-    let game = &session.game;
-    let picker = &picking.picker;
-    let person = *mode.get() == Mode::Live && session.person_to_move();
-    let mut selected: BTreeSet<Cell> = picker.selected.into_iter().collect();
-    selected.extend(picker.landing_discs.iter().copied());
-    let targets = if picker.landing { picker.landing_targets(game) } else { picker.targets(game) };
-    let setup = if person && picker.parts.is_empty() {
-        game.legal_moves().iter().filter_map(|m| m.click_cell()).collect()
-    } else {
-        BTreeSet::new()
-    };
-    let last = if picking.hint.is_empty() { &session.last_move } else { &picking.hint };
-    let want = Highlights { selected, targets, setup, last: last.iter().copied().collect(), person };
-    if *marks != want {
-        *marks = want;
     }
 }

@@ -9,7 +9,9 @@ pub mod pine;
 pub mod stones;
 pub mod torus;
 
-use crate::rules::Variant;
+use super::session::{Picking, Session};
+use super::table::{BoardItem, Layout};
+use crate::rules::{Game, Variant};
 use bevy::prelude::*;
 
 /// The set on the table.
@@ -54,13 +56,37 @@ pub fn on_table(room: Room) -> impl Fn(Res<Room>) -> bool + Clone {
 #[derive(SystemSet, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Verifying;
 
-/// The sets' paint, after the highlights are decided.
-#[derive(SystemSet, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Painting;
+
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<Room>().add_plugins((stones::plugin, pine::plugin, torus::plugin));
+    use super::table::Rebuild;
+    app.init_resource::<Room>()
+        .add_systems(Update, clear_for_rebuild.run_if(on_message::<Rebuild>).in_set(super::TableSystems::Clear))
+        .add_plugins((stones::plugin, pine::plugin, torus::plugin));
 }
+
+/// Before a set builds the shown position: the old board goes, the layout and the set on the
+/// table follow the shown game.
+fn clear_for_rebuild(
+    mut commands: Commands,
+    items: Query<Entity, With<BoardItem>>,
+    session: Option<Res<Session>>,
+    picking: Res<Picking>,
+    mut layout: ResMut<Layout>,
+    mut room: ResMut<Room>,
+) {
+    for e in &items {
+        commands.entity(e).despawn();
+    }
+    let Some(session) = session else { return };
+    let shown = picking.shown(&session.game);
+    *layout = Layout::of(&shown);
+    let on_table = Room::of(shown.variant());
+    if *room != on_table {
+        *room = on_table;
+    }
+}
+
 
 /// Adds a set's systems, each running only while the set is on the table, in its step of the
 /// frame: build the shown position, plan the effects, check the scene, paint the highlights.
@@ -79,5 +105,5 @@ where
             Update,
             verify.run_if(on_table(room).and_then(on_message::<Settled>)).in_set(Step::Verify).in_set(Verifying),
         )
-        .add_systems(Update, paint.run_if(on_table(room)).in_set(Step::Present).in_set(Painting));
+        .add_systems(Update, paint.run_if(on_table(room)).in_set(Step::Present));
 }

@@ -6,8 +6,8 @@
 use super::{Room, add_room};
 use crate::gui::animate::{Resyncs, Speed, Tween};
 use crate::gui::input::{OnCell, pickable};
-use crate::gui::session::{MovesToPlan, Picking, Session};
-use crate::gui::table::{BoardItem, Highlights, Layout, Rebuild, ShowLabels, cell_pos, repaint, wood};
+use crate::gui::session::{Highlights, MovesToPlan, Picking, Session};
+use crate::gui::table::{BoardItem, Layout, Rebuild, ShowLabels, cell_pos, repaint, wood};
 use crate::rules::volterra::Volterra;
 use crate::rules::{AnyGame, Cell, Effect, Side};
 use bevy::asset::RenderAssetUsages;
@@ -427,7 +427,7 @@ fn heights(
             let Some(t) = v.tower(c).filter(|t| t.height > 0) else { continue };
             let top = tile_pos(&layout, c, t.height - 1) + Vec3::Y * 0.25;
             commands.spawn((
-                crate::gui::hud::label(t.height.to_string(), 20.0, Color::WHITE, top),
+                crate::gui::table::label(t.height.to_string(), 20.0, Color::WHITE, top),
                 BackgroundColor(Color::srgba(0.0, 0.0, 0.0, 0.55)),
                 HeightLabel,
                 BoardItem,

@@ -5,8 +5,8 @@
 use super::{Room, add_room};
 use crate::gui::animate::{LIFT, SLIDE, Speed, Tween};
 use crate::gui::input::{Hovered, OnCell, pickable};
-use crate::gui::session::{MovesToPlan, Picking, Session};
-use crate::gui::table::{BOARD_TOP, BoardItem, Highlights, Layout, Rebuild, cell_pos, repaint};
+use crate::gui::session::{Highlights, MovesToPlan, Picking, Session};
+use crate::gui::table::{BOARD_TOP, BoardItem, Layout, Rebuild, cell_pos, repaint};
 use crate::rules::{AnyGame, Cell, Effect, Game, Side, Variant};
 use bevy::prelude::*;
 use std::collections::HashMap;

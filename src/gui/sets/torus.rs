@@ -6,8 +6,8 @@
 use super::{Room, add_room};
 use crate::gui::animate::{Resyncs, Speed, Tween};
 use crate::gui::input::{OnCell, pickable};
-use crate::gui::session::{MovesToPlan, Picking, Session};
-use crate::gui::table::{BOARD_TOP, BoardItem, Highlights, Layout, Rebuild, ShowLabels, cell_pos, repaint};
+use crate::gui::session::{Highlights, MovesToPlan, Picking, Session};
+use crate::gui::table::{BOARD_TOP, BoardItem, Layout, Rebuild, ShowLabels, cell_pos, repaint};
 use crate::rules::ctor::Ctor;
 use crate::rules::{AnyGame, Cell, Effect, Side};
 use bevy::prelude::*;
@@ -377,7 +377,7 @@ fn numbers(
             let c = Cell::new(file, rank);
             let sq = g.square(c).unwrap_or(0);
             let at = cell_pos(&layout, c) + Vec3::new(-0.3, 0.12, -0.3);
-            commands.spawn((crate::gui::hud::label(sq.to_string(), 12.0, Color::srgb(1.0, 1.0, 0.7), at), SquareNumber, BoardItem));
+            commands.spawn((crate::gui::table::label(sq.to_string(), 12.0, Color::srgb(1.0, 1.0, 0.7), at), SquareNumber, BoardItem));
         }
     }
 }
