@@ -2,8 +2,8 @@
 //! (the table is in [`Mode::Secrets`] meanwhile), the secret squares a viewer may see, and
 //! the sand-glass, whose running out ends the turn like any other chosen move.
 
-use super::sets::{Room, on_table};
 use super::session::{By, MoveChosen, PlayerKind, Session};
+use super::sets::{Room, on_table};
 use super::table::{BOARD_TOP, BoardItem, CellClicked, Layout, cell_pos};
 use super::{Mode, TableSystems};
 use crate::rules::ctor::{Ctor, CtorMove, SECRETS, SecretState};
@@ -109,7 +109,10 @@ pub(super) fn plugin(app: &mut App) {
             )
                 .in_set(TableSystems::Pick),
         )
-        .add_systems(Update, (secret_marks, sand_glass.run_if(timed)).run_if(on_table(Room::Torus)).in_set(TableSystems::Present));
+        .add_systems(
+            Update,
+            (secret_marks, sand_glass.run_if(timed)).run_if(on_table(Room::Torus)).in_set(TableSystems::Present),
+        );
 }
 
 fn setup(mut commands: Commands, mut meshes: ResMut<Assets<Mesh>>, mut materials: ResMut<Assets<StandardMaterial>>) {

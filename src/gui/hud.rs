@@ -51,12 +51,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(OnEnter(Mode::Replay), spawn_timeline)
         .add_systems(
             Update,
-            (
-                refresh_texts,
-                refresh_chooser,
-                secret_screens,
-                replay_moves.run_if(in_state(Mode::Replay)),
-            )
+            (refresh_texts, refresh_chooser, secret_screens, replay_moves.run_if(in_state(Mode::Replay)))
                 .in_set(TableSystems::Present),
         );
 }
@@ -275,7 +270,9 @@ fn spawn_secret_screens(commands: &mut Commands) {
             SecretScreen::Choosing,
             DespawnOnExit(Screen::Playing),
         ))
-        .with_children(|p| spawn_button(p, "Done: these are our 5 secret squares", Action::Secret(SecretCommand::Done)));
+        .with_children(|p| {
+            spawn_button(p, "Done: these are our 5 secret squares", Action::Secret(SecretCommand::Done))
+        });
 }
 
 /// The replay's timeline and its column of moves to jump to, while a record is watched.
@@ -496,7 +493,11 @@ fn refresh_coords(
         return;
     }
     for (pos, text) in coordinate_points(&layout) {
-        commands.spawn((label(text, 16.0, Color::srgb(1.0, 0.95, 0.85), pos), Coordinate, DespawnOnExit(Screen::Playing)));
+        commands.spawn((
+            label(text, 16.0, Color::srgb(1.0, 0.95, 0.85), pos),
+            Coordinate,
+            DespawnOnExit(Screen::Playing),
+        ));
     }
 }
 

@@ -266,15 +266,14 @@ fn open_button(
         children![label(&text, 15.0)],
     ))
     .observe(
-        move |_: On<Pointer<Click>>, mut commands: Commands, mut labels: Query<&mut Text, With<MenuLabel>>| {
-            match open() {
-                Ok(session) => {
-                    commands.queue(super::open(session, CtorTable::new(false)));
-                }
-                Err(e) => {
-                    for mut t in &mut labels {
-                        t.0 = e.to_string();
-                    }
+        move |_: On<Pointer<Click>>, mut commands: Commands, mut labels: Query<&mut Text, With<MenuLabel>>| match open()
+        {
+            Ok(session) => {
+                commands.queue(super::open(session, CtorTable::new(false)));
+            }
+            Err(e) => {
+                for mut t in &mut labels {
+                    t.0 = e.to_string();
                 }
             }
         },

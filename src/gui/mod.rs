@@ -94,10 +94,7 @@ impl Plugin for CorePlugin {
                 .chain()
                 .run_if(in_state(Screen::Playing)),
         );
-        app.add_systems(
-            PreUpdate,
-            (ctor_table::begin_secrets, follow_mode).chain().run_if(in_state(Screen::Playing)),
-        );
+        app.add_systems(PreUpdate, (ctor_table::begin_secrets, follow_mode).chain().run_if(in_state(Screen::Playing)));
         app.add_plugins((
             session::plugin,
             table::plugin,
@@ -251,4 +248,3 @@ pub fn headless_menu_app(folder: std::path::PathBuf) -> App {
     app.update();
     app
 }
-

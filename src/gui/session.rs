@@ -5,13 +5,13 @@
 //! the panels and the saver to follow.
 
 use super::table::{CellClicked, Rebuild};
-use std::collections::BTreeSet;
 use super::{Mode, Screen, TableSystems};
 use crate::interact::{Pick, Picker};
 use crate::players::{Player, RandomPlayer};
 use crate::record::Record;
 use crate::rules::{AnyGame, AnyMove, Cell, Effect, Game, Side};
 use bevy::prelude::*;
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 /// Who plays a side.
@@ -435,11 +435,7 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<Highlights>()
         .add_systems(
             Update,
-            (
-                pick_clicks.run_if(in_state(Mode::Live)),
-                computer_turn,
-                autoplay.run_if(in_state(Mode::Replay)),
-            )
+            (pick_clicks.run_if(in_state(Mode::Live)), computer_turn, autoplay.run_if(in_state(Mode::Replay)))
                 .in_set(TableSystems::Pick),
         )
         .add_systems(

@@ -144,7 +144,9 @@ impl Crossings {
 
     /// Whether the stone on `c` has crossed and is locked there.
     pub fn is_locked(&self, c: Cell) -> bool {
-        c.file < 8 && c.rank < 8 && [Side::First, Side::Second].iter().any(|s| self.locked(*s) & bit(c.rank * 8 + c.file) != 0)
+        c.file < 8
+            && c.rank < 8
+            && [Side::First, Side::Second].iter().any(|s| self.locked(*s) & bit(c.rank * 8 + c.file) != 0)
     }
 
     pub fn crossed(&self, side: Side) -> u32 {

@@ -261,7 +261,11 @@ pub(crate) fn illegal(text: &str, why: impl Into<String>) -> MoveError {
 /// Crossings' choosers).
 pub(crate) fn line_in_words(rear: Cell, front: Cell, to: Cell, capture: bool) -> String {
     let verb = if capture { "captures on" } else { "to" };
-    if rear == front { format!("{front} alone {verb} {to}") } else { format!("the line {rear}–{front}, front {verb} {to}") }
+    if rear == front {
+        format!("{front} alone {verb} {to}")
+    } else {
+        format!("the line {rear}–{front}, front {verb} {to}")
+    }
 }
 
 /// The shape every game has. Positions parse with `FromStr` and print with `Display` in the

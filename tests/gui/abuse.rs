@@ -10,12 +10,12 @@ use crate::table::{click, click_entity, mode, moving, notice, picking, session, 
 use bevy::prelude::*;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+use tablero::gui::Mode;
 use tablero::gui::Screen;
 use tablero::gui::animate::Speed;
+use tablero::gui::ctor_table::SecretCommand;
 use tablero::gui::menu::MenuChoice;
 use tablero::gui::session::{Command, PlayerKind};
-use tablero::gui::ctor_table::SecretCommand;
-use tablero::gui::Mode;
 use tablero::record::Record;
 use tablero::rules::Cell;
 

@@ -56,8 +56,6 @@ pub fn on_table(room: Room) -> impl Fn(Res<Room>) -> bool + Clone {
 #[derive(SystemSet, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Verifying;
 
-
-
 pub(super) fn plugin(app: &mut App) {
     use super::table::Rebuild;
     app.init_resource::<Room>()
@@ -86,7 +84,6 @@ fn clear_for_rebuild(
         *room = on_table;
     }
 }
-
 
 /// Adds a set's systems, each running only while the set is on the table, in its step of the
 /// frame: build the shown position, plan the effects, check the scene, paint the highlights.

@@ -184,7 +184,13 @@ fn setup(
 }
 
 /// Builds the set for the shown position after the board was cleared.
-fn build(mut commands: Commands, session: Option<Res<Session>>, picking: Res<Picking>, set: Res<PineSet>, layout: Res<Layout>) {
+fn build(
+    mut commands: Commands,
+    session: Option<Res<Session>>,
+    picking: Res<Picking>,
+    set: Res<PineSet>,
+    layout: Res<Layout>,
+) {
     let Some(session) = session else { return };
     let AnyGame::Volterra(v) = picking.shown(&session.game) else { return };
     spawn(&mut commands, &set, &layout, &v);

@@ -82,11 +82,7 @@ pub fn border_pos(layout: &Layout, (file, rank): (i8, i8)) -> Vec3 {
             0.0
         }
     };
-    Vec3::new(
-        file as f32 - half + push(file),
-        BOARD_TOP + DISC_H / 2.0 + 0.02,
-        half - rank as f32 - push(rank),
-    )
+    Vec3::new(file as f32 - half + push(file), BOARD_TOP + DISC_H / 2.0 + 0.02, half - rank as f32 - push(rank))
 }
 
 pub(crate) fn plugin(app: &mut App) {
@@ -123,7 +119,13 @@ fn setup(mut commands: Commands, mut meshes: ResMut<Assets<Mesh>>, mut materials
     });
 }
 
-fn build(mut commands: Commands, session: Option<Res<Session>>, picking: Res<Picking>, set: Res<TorusSet>, layout: Res<Layout>) {
+fn build(
+    mut commands: Commands,
+    session: Option<Res<Session>>,
+    picking: Res<Picking>,
+    set: Res<TorusSet>,
+    layout: Res<Layout>,
+) {
     let Some(session) = session else { return };
     let AnyGame::Ctor(g) = picking.shown(&session.game) else { return };
     let n = g.size();
@@ -377,7 +379,11 @@ fn numbers(
             let c = Cell::new(file, rank);
             let sq = g.square(c).unwrap_or(0);
             let at = cell_pos(&layout, c) + Vec3::new(-0.3, 0.12, -0.3);
-            commands.spawn((crate::gui::table::label(sq.to_string(), 12.0, Color::srgb(1.0, 1.0, 0.7), at), SquareNumber, BoardItem));
+            commands.spawn((
+                crate::gui::table::label(sq.to_string(), 12.0, Color::srgb(1.0, 1.0, 0.7), at),
+                SquareNumber,
+                BoardItem,
+            ));
         }
     }
 }
@@ -434,4 +440,3 @@ pub fn torus_matches<'a>(
     let shown_copies = g.border().into_iter().filter(|(_, sq)| g.disc(*sq).is_some()).count();
     on_field == count(g) as usize && copies == shown_copies
 }
-
