@@ -11,24 +11,58 @@ fn fail(message: impl std::fmt::Display) -> ExitCode {
     ExitCode::from(if tablero::cli::interrupted() { 130 } else { 2 })
 }
 
+/// Reads `WxH` (each 16 to 8192).
+#[cfg(feature = "gui")]
+fn size(flag: &str, value: &str) -> Result<(u32, u32), String> {
+    value
+        .split_once('x')
+        .and_then(|(w, h)| Some((w.parse().ok()?, h.parse().ok()?)))
+        .filter(|(w, h): &(u32, u32)| (16..=8192).contains(w) && (16..=8192).contains(h))
+        .ok_or_else(|| format!("{flag} '{}' is not WxH, like 1280x720", tablero::rules::quote(value)))
+}
+
+/// `--broadcast [WxH]` before or after a table command opens the broadcast window too.
+#[cfg(feature = "gui")]
+fn broadcast_flag(args: &[String]) -> Result<(Vec<String>, Option<bevy::math::UVec2>), String> {
+    let Some(i) = args.iter().position(|a| a == "--broadcast") else { return Ok((args.to_vec(), None)) };
+    let mut rest = args.to_vec();
+    rest.remove(i);
+    let mut wanted = bevy::math::UVec2::new(1920, 1080);
+    if let Some(v) = rest.get(i).filter(|v| v.contains('x') && v.chars().next().is_some_and(|c| c.is_ascii_digit())) {
+        let (w, h) = size("--broadcast", v)?;
+        wanted = bevy::math::UVec2::new(w, h);
+        rest.remove(i);
+    }
+    Ok((rest, Some(wanted)))
+}
+
 #[cfg(feature = "gui")]
 fn gui_command(args: &[String]) -> Option<Result<(), String>> {
     use tablero::rules::AnyGame;
-    match args {
-        [] => Some(tablero::gui::run(None)),
+    let (args, broadcast) = match broadcast_flag(args) {
+        Ok(v) => v,
+        Err(e) => return Some(Err(e)),
+    };
+    let run = |start| tablero::gui::run(start, broadcast);
+    match &args[..] {
+        [] => Some(run(None)),
         [cmd, position] if cmd == "play" => {
             // Saved like every game at the table, from its first frame (`save_new_games`).
             Some(position.parse::<AnyGame>().map_err(|e| e.to_string()).and_then(|g| {
                 use tablero::gui::session::{PlayerKind, Session};
-                tablero::gui::run(Some(Session::new(g, [PlayerKind::Person; 2], 1)))
+                run(Some(Session::new(g, [PlayerKind::Person; 2], 1)))
             }))
         }
         [cmd, path] if cmd == "replay" => Some(
             tablero::record::load(std::path::Path::new(path))
                 .and_then(|(record, _)| tablero::gui::session::Session::replay(record))
                 .map_err(|e| e.to_string())
-                .and_then(|s| tablero::gui::run(Some(s))),
+                .and_then(|s| run(Some(s))),
         ),
+        _ if broadcast.is_some() => Some(Err(
+            "--broadcast goes with the table: tablero [play \"<position>\" | replay <record.json>] --broadcast [WxH]"
+                .into(),
+        )),
         [cmd, rest @ ..] if cmd == "screenshot" => Some(screenshot(rest)),
         [cmd, rest @ ..] if cmd == "bench-table" => {
             let frames = match rest {
@@ -58,13 +92,7 @@ fn screenshot(args: &[String]) -> Result<(), String> {
         let value = it.next().ok_or_else(|| format!("{flag} needs a value; {usage}"))?;
         match flag.as_str() {
             "--out" => out = Some(std::path::PathBuf::from(value)),
-            "--size" => {
-                size = value
-                    .split_once('x')
-                    .and_then(|(w, h)| Some((w.parse().ok()?, h.parse().ok()?)))
-                    .filter(|(w, h): &(u32, u32)| (16..=8192).contains(w) && (16..=8192).contains(h))
-                    .ok_or_else(|| format!("--size '{}' is not WxH, like 1280x720", tablero::rules::quote(value)))?
-            }
+            "--size" => size = self::size("--size", value)?,
             other => return Err(format!("unknown option '{}'; {usage}", tablero::rules::quote(other))),
         }
     }

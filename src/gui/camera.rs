@@ -50,6 +50,10 @@ impl Orbit {
 #[derive(SystemSet, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Steering;
 
+/// The player's camera: the one the mouse steers and picks through, under the player's panels.
+#[derive(Component, Clone, Copy, Debug, Default)]
+pub struct PlayerCamera;
+
 /// The camera for a board: Orbit, Transform and the 3D camera itself.
 pub fn camera_bundle(layout: &Layout) -> impl Bundle {
     let orbit = Orbit::preset(View::First, layout);
@@ -63,13 +67,13 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 fn spawn(mut commands: Commands, layout: Res<Layout>) {
-    commands.spawn(camera_bundle(&layout));
+    commands.spawn((camera_bundle(&layout), PlayerCamera, IsDefaultUiCamera, MeshPickingCamera));
 }
 
 fn presets(
     mut views: MessageReader<View>,
     layout: Res<Layout>,
-    mut cams: Query<&mut Orbit>,
+    mut cams: Query<&mut Orbit, With<PlayerCamera>>,
     mut framed: Local<Option<(u8, u8, crate::rules::Variant)>>,
 ) {
     // A board of another size: frame it from the first player's side.
@@ -90,7 +94,7 @@ fn steer(
     buttons: Res<ButtonInput<MouseButton>>,
     motion: Res<AccumulatedMouseMotion>,
     scroll: Res<AccumulatedMouseScroll>,
-    mut cams: Query<(&mut Orbit, &mut Transform)>,
+    mut cams: Query<(&mut Orbit, &mut Transform), With<PlayerCamera>>,
 ) {
     for (mut orbit, mut tf) in &mut cams {
         let delta = motion.delta;

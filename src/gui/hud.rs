@@ -196,6 +196,8 @@ fn spawn_buttons(commands: &mut Commands, game: &AnyGame) {
             spawn_button(p, &format!("{} view", names[1]), Action::View(View::Second));
             spawn_button(p, "Reset view", Action::View(View::Reset));
             spawn_button(p, "Hint", Action::Cmd(Command::Hint));
+            spawn_button(p, "Pause computer", Action::Cmd(Command::PauseComputer));
+            spawn_button(p, "Computer pace", Action::Cmd(Command::ComputerPace));
             spawn_button(p, "Export", Action::Cmd(Command::Export));
             spawn_button(p, "Copy position", Action::Cmd(Command::CopyPosition));
             spawn_button(p, "Paste", Action::Cmd(Command::Paste));
@@ -391,6 +393,7 @@ fn refresh_texts(
     notice: Res<Notice>,
     mode: Res<State<Mode>>,
     speed: Res<Speed>,
+    pace: Res<super::session::ComputerPace>,
     table: Res<CtorTable>,
     mut texts: Query<(&HudText, &mut Text)>,
     mut banner: Query<&mut Visibility, (With<Node>, Without<Chooser>, Without<HudText>)>,
@@ -398,7 +401,7 @@ fn refresh_texts(
 ) {
     let Some(session) = session else { return };
     let changed = session.is_changed() || picking.is_changed() || notice.is_changed() || mode.is_changed();
-    if !changed && !speed.is_changed() && !table.is_changed() {
+    if !changed && !speed.is_changed() && !table.is_changed() && !pace.is_changed() {
         return;
     }
     let mode = *mode.get();
@@ -411,7 +414,7 @@ fn refresh_texts(
             HudText::Captured => score_line(&session, &shown, table.clock),
             HudText::Message => message_line(&session, mode, &notice, &table),
             HudText::Moves => move_list(&session),
-            HudText::Speed => format!("animation: {}", speed.label()),
+            HudText::Speed => format!("animation: {}, {}", speed.label(), pace.label()),
             HudText::Banner => banner_text.clone().unwrap_or_default(),
         };
         if t.0 != s {
@@ -520,7 +523,7 @@ pub fn coordinate_points(layout: &Layout) -> Vec<(Vec3, String)> {
 /// Keeps each label over its point on the board (a scaled view's image pixels are turned
 /// back into the panels' logical pixels).
 pub fn place_coords(
-    cams: Query<(&Camera, &GlobalTransform, Option<&super::render::ScaledView>), With<Camera3d>>,
+    cams: Query<(&Camera, &GlobalTransform, Option<&super::render::ScaledView>), With<super::camera::PlayerCamera>>,
     windows: Query<&Window, With<bevy::window::PrimaryWindow>>,
     mut labels: Query<(&CoordLabel, &mut Node, &mut Visibility)>,
 ) {

@@ -19,7 +19,7 @@ pub struct Hovered;
 /// The observers a pickable board item carries: a click on it is a click on its cell, and
 /// the pointer's hover is marked on it.
 pub fn pickable<T: OnCell>(entity: &mut EntityCommands) {
-    entity.observe(on_click::<T>).observe(on_over).observe(on_out);
+    entity.insert(Pickable::default()).observe(on_click::<T>).observe(on_over).observe(on_out);
 }
 
 fn on_click<T: OnCell>(click: On<Pointer<Click>>, items: Query<&T>, mut out: MessageWriter<CellClicked>) {
@@ -46,7 +46,7 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 /// Keys: camera views (T, 1, 2, R), undo (Ctrl+Z or U), redo (Ctrl+Y), cancel (Escape),
-/// heights or square numbers (H or N).
+/// heights or square numbers (H or N), pause the computer (P).
 fn keys(
     input: Res<ButtonInput<KeyCode>>,
     mut views: MessageWriter<View>,
@@ -72,6 +72,9 @@ fn keys(
     }
     if input.just_pressed(KeyCode::Escape) {
         cmds.write(Command::Cancel);
+    }
+    if input.just_pressed(KeyCode::KeyP) {
+        cmds.write(Command::PauseComputer);
     }
     if input.just_pressed(KeyCode::KeyH) || input.just_pressed(KeyCode::KeyN) {
         labels.0 = !labels.0;

@@ -177,6 +177,23 @@ fn spawn_menu(mut commands: Commands, folder: Res<super::session::SaveFolder>) {
                             _ => None,
                         }
                     });
+                    // The broadcast window, for a streaming tool to capture (F8 at the table too).
+                    opts.spawn((
+                        Button,
+                        Node {
+                            padding: UiRect::axes(px(14), px(5)),
+                            margin: UiRect::all(px(3)),
+                            border_radius: BorderRadius::all(px(6)),
+                            ..default()
+                        },
+                        BackgroundColor(Color::srgb(0.3, 0.12, 0.25)),
+                        children![label("Open the broadcast window", 15.0)],
+                    ))
+                    .observe(
+                        |_: On<Pointer<Click>>, mut open: MessageWriter<super::broadcast::OpenBroadcast>| {
+                            open.write(super::broadcast::OpenBroadcast);
+                        },
+                    );
                 });
             });
             // Saved games: resume the newest unfinished one, or replay any of the last few.
@@ -197,6 +214,7 @@ fn spawn_menu(mut commands: Commands, folder: Res<super::session::SaveFolder>) {
                 open_button(p, text, move || Session::replay(rec.clone()));
             }
             p.spawn((label("", 18.0), MenuLabel));
+
             p.spawn((
                 Button,
                 Node {

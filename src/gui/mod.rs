@@ -6,6 +6,7 @@
 //! pick → rules → clear and build → plan → animate → verify → present.
 
 pub mod animate;
+pub mod broadcast;
 pub mod camera;
 pub mod ctor_table;
 pub mod hud;
@@ -148,8 +149,9 @@ pub fn open(mut session: Session, mut table: CtorTable) -> impl FnOnce(&mut Worl
     }
 }
 
-/// Opens the window: the menu, or straight onto a game (`tablero play`, `tablero replay`).
-pub fn run(start: Option<Session>) -> Result<(), String> {
+/// Opens the window: the menu, or straight onto a game (`tablero play`, `tablero replay`);
+/// with `broadcast`, the broadcast window of that size opens beside it.
+pub fn run(start: Option<Session>, broadcast: Option<UVec2>) -> Result<(), String> {
     if std::env::var_os("DISPLAY").is_none() && std::env::var_os("WAYLAND_DISPLAY").is_none() {
         return Err("no display found (DISPLAY is not set): run tablero in a desktop session, or use the headless commands (tablero help)".into());
     }
@@ -163,6 +165,8 @@ pub fn run(start: Option<Session>) -> Result<(), String> {
                         resolution: bevy::window::WindowResolution::new(1280, 720),
                         ..default()
                     }),
+                    // Closing the player's window ends the app, broadcast or not.
+                    exit_condition: bevy::window::ExitCondition::OnPrimaryClosed,
                     ..default()
                 })
                 // The window draws only when something changes: each frame it draws must be
@@ -179,11 +183,17 @@ pub fn run(start: Option<Session>) -> Result<(), String> {
             menu::plugin,
             render::pacing,
             render::scaled_picking,
+            broadcast::plugin,
         ))
         .insert_resource(ClearColor(Color::srgb(0.16, 0.14, 0.13)))
-        .insert_resource(session::SaveFolder(Some(crate::record::data_dir())));
+        .insert_resource(session::SaveFolder(Some(crate::record::data_dir())))
+        // Only the player's camera picks (the broadcast window is for watching).
+        .insert_resource(bevy::picking::mesh_picking::MeshPickingSettings { require_markers: true, ..default() });
         if let Some(session) = start {
             open(session, CtorTable::default())(app.world_mut());
+        }
+        if let Some(size) = broadcast {
+            app.insert_resource(broadcast::Broadcast { size, at_start: true });
         }
         app.run();
     })
@@ -243,7 +253,7 @@ pub fn headless_app_with(session: Session) -> App {
 pub fn headless_menu_app(folder: std::path::PathBuf) -> App {
     let mut app = headless_base();
     app.insert_resource(session::SaveFolder(Some(folder)));
-    app.add_plugins((CorePlugin, menu::plugin));
+    app.add_plugins((CorePlugin, menu::plugin, broadcast::plugin));
     app.update();
     app.update();
     app

@@ -76,6 +76,7 @@ impl Offscreen {
             orbit,
             orbit.transform(),
             IsDefaultUiCamera,
+            camera::PlayerCamera,
         ));
         Ok(Offscreen { app, image })
     }

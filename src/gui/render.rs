@@ -37,11 +37,13 @@ pub struct ScaledView {
     /// Where the picture goes: the window, or an image off-screen.
     output: bevy::camera::RenderTarget,
     size: UVec2,
+    /// The 2D camera that shows the picture, and the panels over it.
+    pub ui_camera: Entity,
 }
 
-/// The full-size picture of a scaled view, under every panel.
+/// The full-size picture of a scaled view (of this 3D camera), under every panel.
 #[derive(Component)]
-struct Backdrop;
+struct Backdrop(Entity);
 
 /// The physical size of a camera's output.
 fn output_size(
@@ -83,16 +85,20 @@ fn view_image(size: UVec2) -> Image {
 fn scale_views(
     mut commands: Commands,
     quality: Option<Res<Quality>>,
-    mut cams: Query<(Entity, &mut bevy::camera::RenderTarget, Option<&mut ScaledView>), With<Camera3d>>,
+    mut cams: Query<
+        (Entity, &mut bevy::camera::RenderTarget, Option<&mut ScaledView>, Has<IsDefaultUiCamera>),
+        With<Camera3d>,
+    >,
+    mut ui_roots: Query<&mut UiTargetCamera>,
     windows: Query<&Window>,
     primary: Query<Entity, With<bevy::window::PrimaryWindow>>,
     mut images: ResMut<Assets<Image>>,
-    mut backdrops: Query<&mut ImageNode, With<Backdrop>>,
+    mut backdrops: Query<(&Backdrop, &mut ImageNode)>,
 ) {
     if quality.as_deref() != Some(&Quality::Software) {
         return;
     }
-    for (cam, mut target, view) in &mut cams {
+    for (cam, mut target, view, default_ui) in &mut cams {
         let output = match &view {
             Some(v) => v.output.clone(),
             None => target.clone(),
@@ -108,28 +114,41 @@ fn scale_views(
             Some(mut v) => {
                 v.image = image.clone();
                 v.size = size;
-                for mut node in &mut backdrops {
+                for (_, mut node) in backdrops.iter_mut().filter(|(b, _)| b.0 == cam) {
                     node.image = image.clone();
                 }
             }
             None => {
-                commands.entity(cam).remove::<IsDefaultUiCamera>().insert(ScaledView {
+                // The panels' camera sees no mesh (its own layer), so the mouse picks only
+                // panels and buttons through it, and the table through the table's pointer.
+                let ui_camera = commands
+                    .spawn((
+                        Camera2d,
+                        Camera { order: 1, ..default() },
+                        output.clone(),
+                        Msaa::Off,
+                        bevy::camera::visibility::RenderLayers::layer(31),
+                    ))
+                    .id();
+                if default_ui {
+                    commands.entity(cam).remove::<IsDefaultUiCamera>();
+                    commands.entity(ui_camera).insert(IsDefaultUiCamera);
+                }
+                // Panels meant for this camera go to the one that shows its picture.
+                for mut root in &mut ui_roots {
+                    if root.entity() == cam {
+                        *root = UiTargetCamera(ui_camera);
+                    }
+                }
+                commands.entity(cam).insert(ScaledView {
                     image: image.clone(),
                     scale: SOFTWARE_SCALE,
                     output: output.clone(),
                     size,
+                    ui_camera,
                 });
-                // The panels' camera sees no mesh (its own layer), so the mouse picks only
-                // panels and buttons through it, and the table through the table's pointer.
                 commands.spawn((
-                    Camera2d,
-                    Camera { order: 1, ..default() },
-                    output,
-                    Msaa::Off,
-                    IsDefaultUiCamera,
-                    bevy::camera::visibility::RenderLayers::layer(31),
-                ));
-                commands.spawn((
+                    UiTargetCamera(ui_camera),
                     Node {
                         position_type: PositionType::Absolute,
                         width: percent(100),
@@ -139,7 +158,7 @@ fn scale_views(
                     ImageNode::new(image),
                     GlobalZIndex(i32::MIN + 1),
                     Pickable::IGNORE,
-                    Backdrop,
+                    Backdrop(cam),
                 ));
             }
         }
@@ -167,7 +186,7 @@ pub(super) fn scaled_picking(app: &mut App) {
 }
 
 fn drive_table_pointer(
-    views: Query<&ScaledView>,
+    views: Query<&ScaledView, With<super::camera::PlayerCamera>>,
     windows: Query<&Window, With<bevy::window::PrimaryWindow>>,
     hover: Option<Res<bevy::picking::hover::HoverMap>>,
     mut buttons: MessageReader<bevy::input::mouse::MouseButtonInput>,
@@ -284,6 +303,7 @@ fn activity(
     mode: Res<State<Mode>>,
     tweens: Query<(), With<super::animate::Tween>>,
     thinking: Res<ComputerThinking>,
+    pace: Res<super::session::ComputerPace>,
     time: Res<Time<Real>>,
     mut rebuilt: MessageReader<super::table::Rebuild>,
     mut since_rebuild: Local<Option<f32>>,
@@ -301,7 +321,7 @@ fn activity(
     };
     let waiting = session.is_some_and(|s| match *mode.get() {
         Mode::Live => {
-            s.computer_to_move()
+            s.computer_to_move() && !pace.paused
                 || matches!(&s.game, crate::rules::AnyGame::Ctor(g) if g.options().timer.is_some())
                     && crate::rules::Game::outcome(&s.game).is_none()
         }

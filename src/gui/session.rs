@@ -389,6 +389,10 @@ pub enum Command {
     Export,
     /// Show the move the computer would play for the person to move.
     Hint,
+    /// Stop or resume the computer's moves (a match between computers can be paused).
+    PauseComputer,
+    /// The next pace for the computer's moves: the least seconds between them.
+    ComputerPace,
     /// Copy the current position string to the clipboard.
     CopyPosition,
     /// Open what the clipboard holds: a position string or a record.
@@ -432,6 +436,7 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<Picking>()
         .init_resource::<Notice>()
         .init_resource::<ComputerThinking>()
+        .init_resource::<ComputerPace>()
         .init_resource::<Highlights>()
         .add_systems(
             Update,
@@ -587,7 +592,8 @@ fn handle_commands(
                 choosing(&session, command, &mut reply)
             }
             Command::NewGame => screen.set(Screen::Menu),
-            Command::Hint => {} // the computer answers (computer_turn)
+            // The computer answers these itself (computer_turn).
+            Command::Hint | Command::PauseComputer | Command::ComputerPace => {}
         }
     }
 }
@@ -788,8 +794,12 @@ fn autoplay(
 #[derive(Default)]
 pub struct Thinking {
     task: Option<(SearchTask, AnyGame, bool)>,
-    /// Seconds the random mover has waited (so that its moves can be followed).
+    /// Seconds the table has rested since the computer's turn began.
     waited: f32,
+    /// A move found, waiting for its pace (or the end of a pause).
+    ready: Option<(AnyMove, AnyGame)>,
+    /// The moves played when the wait began.
+    moves: usize,
 }
 
 /// A search on the task pool. Dropping it (undo, a new game, leaving the table) tells the
@@ -815,6 +825,30 @@ impl Drop for SearchTask {
     }
 }
 
+/// How the computer plays at the table: at least `seconds` between the table coming to rest
+/// and its move (so a match between computers can be followed, or streamed), or not at all
+/// while paused.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
+pub struct ComputerPace {
+    pub seconds: f32,
+    pub paused: bool,
+}
+
+impl ComputerPace {
+    /// The paces *Computer pace* cycles through.
+    pub const CHOICES: [f32; 5] = [0.0, 1.0, 2.0, 4.0, 8.0];
+
+    pub fn next(self) -> ComputerPace {
+        let i = Self::CHOICES.iter().position(|s| *s == self.seconds).map_or(0, |i| (i + 1) % Self::CHOICES.len());
+        ComputerPace { seconds: Self::CHOICES[i], ..self }
+    }
+
+    pub fn label(self) -> String {
+        let pace = if self.seconds > 0.0 { format!("{} s a move", self.seconds) } else { "at once".into() };
+        if self.paused { format!("computer paused ({pace})") } else { format!("computer: {pace}") }
+    }
+}
+
 /// Whether the computer is searching now (the table keeps drawing to show it).
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ComputerThinking(pub bool);
@@ -833,6 +867,7 @@ fn computer_turn(
     mut picking: ResMut<Picking>,
     mut notice: ResMut<Notice>,
     mut busy: ResMut<ComputerThinking>,
+    mut pace: ResMut<ComputerPace>,
     mut chosen: MessageWriter<MoveChosen>,
 ) {
     use bevy::tasks::{block_on, futures_lite::future};
@@ -845,7 +880,36 @@ fn computer_turn(
         commands.clear();
         return;
     };
-    let hint_asked = commands.read().any(|c| *c == Command::Hint);
+    let mut hint_asked = false;
+    for command in commands.read() {
+        match command {
+            Command::Hint => hint_asked = true,
+            Command::PauseComputer => pace.paused = !pace.paused,
+            Command::ComputerPace => *pace = pace.next(),
+            _ => {}
+        }
+    }
+    if !tweens.is_empty() || !session.computer_to_move() || thinking.moves != session.history.len() {
+        thinking.waited = 0.0;
+        thinking.moves = session.history.len();
+    } else {
+        thinking.waited += time.delta_secs();
+    }
+    // A move found plays once the table has rested its pace, unless paused; a position that
+    // changed meanwhile (an undo) drops it.
+    if let Some((_, for_position)) = &thinking.ready
+        && *for_position != session.game
+    {
+        thinking.ready = None;
+    }
+    if thinking.ready.is_some() {
+        if !pace.paused && tweens.is_empty() && thinking.waited >= pace.seconds {
+            let (mv, _) = thinking.ready.take().expect("checked");
+            notice.say("");
+            chosen.write(MoveChosen { mv, by: By::Computer });
+        }
+        return;
+    }
     // A finished search plays (or hints) only if the position is still the one it was for:
     // an undo or a new game meanwhile simply drops it.
     if let Some((search, for_position, hint)) = &mut thinking.task
@@ -857,10 +921,8 @@ fn computer_turn(
             if hint {
                 picking.hint = crate::ai::hint_cells(&session.game, &mv);
                 notice.say(format!("hint: {mv}"));
-            } else if tweens.is_empty() {
-                chosen.write(MoveChosen { mv, by: By::Computer });
             } else {
-                notice.say("");
+                thinking.ready = Some((mv, session.game.clone()));
             }
         }
         return;
@@ -878,17 +940,15 @@ fn computer_turn(
         notice.say("thinking about a hint...");
         return;
     }
-    if !tweens.is_empty() || !session.computer_to_move() {
-        thinking.waited = 0.0;
+    if !tweens.is_empty() || !session.computer_to_move() || pace.paused {
         return;
     }
     match session.players[session.game.side_to_move().index()] {
         PlayerKind::Random => {
-            thinking.waited += time.delta_secs();
-            if thinking.waited < 0.4 * speed.factor() {
+            // A short wait at least, so that its moves can be followed.
+            if thinking.waited < (0.4 * speed.factor()).max(pace.seconds) {
                 return;
             }
-            thinking.waited = 0.0;
             let game = session.game.clone();
             if let Some(mv) = session.random.choose(&game) {
                 chosen.write(MoveChosen { mv, by: By::Computer });

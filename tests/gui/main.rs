@@ -1,6 +1,7 @@
 //! The one test binary for everything Bevy: the table driven headless through the same
 //! observers a real pick triggers, and the off-screen render of every variant.
 mod abuse;
+mod broadcast;
 #[path = "../common/mod.rs"]
 mod common;
 mod render;

@@ -1,0 +1,127 @@
+//! The broadcast window, headless: its scene has overlays and no controls, every overlay says
+//! what the rules say through whole games of every variant; and the computer's pace and pause.
+
+use crate::table::{moving, session};
+use bevy::prelude::*;
+use tablero::gui::broadcast::{BroadcastCamera, OpenBroadcast, Overlay, overlay_text};
+use tablero::gui::session::{ComputerPace, PlayerKind};
+use tablero::rules::{Game, Side, Variant};
+
+const RANDOM: [PlayerKind; 2] = [PlayerKind::Random, PlayerKind::Random];
+
+fn with_broadcast(variant: Variant, players: [PlayerKind; 2]) -> App {
+    let mut app = tablero::gui::headless_app(variant.initial(), players);
+    app.add_plugins(tablero::gui::broadcast::plugin);
+    app.world_mut().write_message(OpenBroadcast);
+    app.update();
+    app.update();
+    app
+}
+
+#[test]
+fn the_broadcast_has_its_own_window_camera_and_overlays_and_no_controls() {
+    let mut app = with_broadcast(Variant::Ordo, RANDOM);
+    let world = app.world_mut();
+    let cams: Vec<(Entity, BroadcastCamera)> =
+        world.query::<(Entity, &BroadcastCamera)>().iter(world).map(|(e, b)| (e, *b)).collect();
+    assert_eq!(cams.len(), 1, "one broadcast camera");
+    let (cam, b) = cams[0];
+    assert!(world.get::<Window>(b.window).is_some(), "it draws into its own window");
+    // Everything under the overlays' root targets the broadcast camera and is no control.
+    let roots: Vec<Entity> = world
+        .query::<(Entity, &UiTargetCamera)>()
+        .iter(world)
+        .filter(|(_, t)| t.entity() == cam)
+        .map(|(e, _)| e)
+        .collect();
+    assert_eq!(roots.len(), 1);
+    let mut stack = roots.clone();
+    let mut overlays = 0;
+    while let Some(e) = stack.pop() {
+        assert!(world.get::<Button>(e).is_none(), "no button on the broadcast");
+        overlays += world.get::<Overlay>(e).is_some() as usize;
+        if let Some(children) = world.get::<Children>(e) {
+            stack.extend(children.iter());
+        }
+    }
+    assert!(overlays >= 6, "names, turn, score, last move, moves, result: {overlays}");
+    // A second request opens no second window.
+    app.world_mut().write_message(OpenBroadcast);
+    app.update();
+    let world = app.world_mut();
+    assert_eq!(world.query::<&BroadcastCamera>().iter(world).count(), 1);
+}
+
+#[test]
+fn every_overlay_says_what_the_rules_say_through_whole_games() {
+    for variant in Variant::ALL {
+        let mut app = with_broadcast(variant, RANDOM);
+        app.insert_resource(tablero::gui::animate::Speed::Instant);
+        for frame in 0..4000 {
+            app.update();
+            let s = session(&app);
+            let game = &s.game;
+            let v = game.variant();
+            let turn = overlay_text(Overlay::Turn, s, 0.0);
+            let last = overlay_text(Overlay::LastMove, s, 0.0);
+            let result = overlay_text(Overlay::Result, s, 0.0);
+            match game.outcome() {
+                None => {
+                    assert_eq!(turn, format!("{} to move", v.side_name(game.side_to_move())), "{variant}");
+                    assert!(result.is_empty(), "{variant}: no result before the end");
+                }
+                Some(o) => {
+                    assert!(turn.is_empty());
+                    assert!(result.contains(&o.reason.to_string()), "{variant}: {result}");
+                }
+            }
+            assert_eq!(last, s.history.last().map(|(_, m)| m.to_string()).unwrap_or_default(), "{variant}");
+            for side in [Side::First, Side::Second] {
+                let name = overlay_text(Overlay::Name(side), s, 0.0);
+                assert!(name.starts_with(v.side_name(side)) && name.contains(&s.players[side.index()].label()));
+            }
+            if game.outcome().is_some() || frame == 3999 {
+                break;
+            }
+        }
+        let s = session(&app);
+        assert!(s.history.len() > 4, "{variant}: the game went on ({} moves)", s.history.len());
+        // The overlays on the broadcast show those texts.
+        let world = app.world_mut();
+        let shown: Vec<(Overlay, String)> =
+            world.query::<(&Overlay, &Text)>().iter(world).map(|(o, t)| (*o, t.0.clone())).collect();
+        let s = app.world().resource::<tablero::gui::session::Session>();
+        for (kind, text) in shown {
+            if kind != Overlay::Score {
+                assert_eq!(text, overlay_text(kind, s, 0.0), "{variant}: {kind:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_computer_keeps_its_pace_and_pauses() {
+    let mut app = tablero::gui::headless_app(Variant::Crossings.initial(), RANDOM);
+    app.insert_resource(tablero::gui::animate::Speed::Instant);
+    app.insert_resource(ComputerPace { seconds: 2.0, paused: false });
+    // 10 s at 50 ms a frame: one move every 2 s at most.
+    for _ in 0..200 {
+        app.update();
+    }
+    let played = session(&app).history.len();
+    assert!((3..=5).contains(&played), "{played} moves in 10 s at 2 s a move");
+    app.world_mut().write_message(tablero::gui::session::Command::PauseComputer);
+    app.update();
+    assert!(app.world().resource::<ComputerPace>().paused);
+    let before = session(&app).history.len();
+    for _ in 0..200 {
+        app.update();
+    }
+    assert!(!moving(&mut app));
+    assert_eq!(session(&app).history.len(), before, "no move while paused");
+    app.world_mut().write_message(tablero::gui::session::Command::PauseComputer);
+    for _ in 0..60 {
+        app.update();
+    }
+    assert!(session(&app).history.len() > before, "the match goes on");
+}
