@@ -67,7 +67,13 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 fn spawn(mut commands: Commands, layout: Res<Layout>) {
-    commands.spawn((camera_bundle(&layout), PlayerCamera, IsDefaultUiCamera, MeshPickingCamera));
+    commands.spawn((
+        camera_bundle(&layout),
+        PlayerCamera,
+        IsDefaultUiCamera,
+        MeshPickingCamera,
+        super::table::player_layers(),
+    ));
 }
 
 fn presets(

@@ -243,12 +243,14 @@ fn show_mine(mut commands: MessageReader<SecretCommand>, mut table: ResMut<CtorT
     }
 }
 
-/// The secret squares a viewer may see now: revealed ones always; the choosing team's
-/// choice; the team on turn's own when it asks. Never the other team's unrevealed squares.
-pub fn visible_secrets(session: &Session, table: &CtorTable) -> Vec<Cell> {
+/// The secret squares a viewer at the table may see now, each with whether everyone may
+/// (revealed): revealed ones always; the choosing team's choice; the team on turn's own when
+/// it asks. Never the other team's unrevealed squares. The broadcast, which both teams and
+/// the audience see, shows only the revealed ones.
+pub fn visible_secrets(session: &Session, table: &CtorTable) -> Vec<(Cell, bool)> {
     let AnyGame::Ctor(g) = &session.game else { return Vec::new() };
     if let SecretPhase::Choosing(_, chosen) = &table.phase {
-        return chosen.clone();
+        return chosen.iter().map(|c| (*c, false)).collect();
     }
     if table.phase != SecretPhase::Done {
         return Vec::new();
@@ -258,8 +260,9 @@ pub fn visible_secrets(session: &Session, table: &CtorTable) -> Vec<Cell> {
     for side in [Side::First, Side::Second] {
         for (sq, state) in g.secrets(side) {
             let own_view = side == on_turn && table.show_own && session.players[side.index()] == PlayerKind::Person;
-            if *state == SecretState::Revealed || own_view {
-                out.push(g.cell(*sq));
+            let revealed = *state == SecretState::Revealed;
+            if revealed || own_view {
+                out.push((g.cell(*sq), revealed));
             }
         }
     }
@@ -273,7 +276,7 @@ fn secret_marks(
     mut table: ResMut<CtorTable>,
     layout: Res<Layout>,
     look: Res<Look>,
-    marks: Query<(Entity, &SecretMark)>,
+    marks: Query<(Entity, &SecretMark, Option<&bevy::camera::visibility::RenderLayers>)>,
     mut turn_of: Local<Option<(Side, u32)>>,
 ) {
     let Some(session) = session else { return };
@@ -287,17 +290,17 @@ fn secret_marks(
         }
     }
     let mut want = visible_secrets(&session, &table);
-    let mut have: Vec<Cell> = marks.iter().map(|(_, m)| m.0).collect();
+    let mut have: Vec<(Cell, bool)> = marks.iter().map(|(_, m, layers)| (m.0, layers.is_none())).collect();
     want.sort();
     have.sort();
     if have == want {
         return;
     }
-    for (e, _) in &marks {
+    for (e, _, _) in &marks {
         commands.entity(e).despawn();
     }
-    for c in want {
-        commands.spawn((
+    for (c, revealed) in want {
+        let mut mark = commands.spawn((
             Mesh3d(look.mark.clone()),
             MeshMaterial3d(look.red.clone()),
             Transform::from_translation(cell_pos(&layout, c).with_y(BOARD_TOP + 0.01))
@@ -306,6 +309,10 @@ fn secret_marks(
             Pickable::IGNORE,
             BoardItem,
         ));
+        if !revealed {
+            // Seen at the table only, never on the broadcast.
+            mark.insert(bevy::camera::visibility::RenderLayers::layer(super::table::PLAYER_ONLY));
+        }
     }
 }
 

@@ -77,6 +77,7 @@ impl Offscreen {
             orbit.transform(),
             IsDefaultUiCamera,
             camera::PlayerCamera,
+            table::player_layers(),
         ));
         Ok(Offscreen { app, image })
     }

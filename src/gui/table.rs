@@ -40,6 +40,15 @@ pub fn cell_pos(layout: &Layout, c: Cell) -> Vec3 {
     )
 }
 
+/// The render layer of what only the player's view shows (CTOR's unrevealed secret squares):
+/// the broadcast and films see layer 0 alone.
+pub const PLAYER_ONLY: usize = 1;
+
+/// The layers the player's view sees: the table, and what only the player may see.
+pub fn player_layers() -> bevy::camera::visibility::RenderLayers {
+    bevy::camera::visibility::RenderLayers::from_layers(&[0, PLAYER_ONLY])
+}
+
 /// Everything rebuilt with the board: despawned before a set builds the shown position.
 #[derive(Component)]
 pub struct BoardItem;
@@ -122,6 +131,7 @@ fn setup_table(
     ));
     commands.spawn((
         DirectionalLight { illuminance: 9000.0, shadow_maps_enabled: true, ..default() },
+        player_layers(),
         Transform::from_xyz(4.0, 12.0, 6.0).looking_at(Vec3::ZERO, Vec3::Y),
     ));
     commands.insert_resource(GlobalAmbientLight { color: Color::WHITE, brightness: 450.0, ..default() });

@@ -125,3 +125,67 @@ fn the_computer_keeps_its_pace_and_pauses() {
     }
     assert!(session(&app).history.len() > before, "the match goes on");
 }
+
+/// CTOR's secret squares on the broadcast, which both teams and the audience see: a square
+/// shows there only once revealed; the choosing team's squares and a team's own look at its
+/// squares stay at the table.
+#[test]
+fn the_broadcast_never_shows_an_unrevealed_secret_square() {
+    use bevy::camera::visibility::RenderLayers;
+    use tablero::gui::ctor_table::{CtorTable, SecretCommand, SecretMark};
+    use tablero::gui::session::Command;
+    let mut app = with_broadcast(Variant::Ctor8, crate::table::PEOPLE);
+    app.insert_resource(CtorTable::new(true));
+    app.update();
+    let broadcast_sees = |app: &mut App| -> Vec<tablero::rules::Cell> {
+        let world = app.world_mut();
+        let cam_layers = world
+            .query_filtered::<Option<&RenderLayers>, With<BroadcastCamera>>()
+            .single(world)
+            .unwrap()
+            .cloned()
+            .unwrap_or_default();
+        let mut seen: Vec<_> = world
+            .query::<(&SecretMark, Option<&RenderLayers>)>()
+            .iter(world)
+            .filter(|(_, l)| l.cloned().unwrap_or_default().intersects(&cam_layers))
+            .map(|(m, _)| m.0)
+            .collect();
+        seen.sort();
+        seen
+    };
+    let marks = |app: &mut App| {
+        let world = app.world_mut();
+        world.query::<&SecretMark>().iter(world).count()
+    };
+    let secret = |app: &mut App, c: SecretCommand| {
+        app.world_mut().write_message(c);
+        app.update();
+        app.update();
+    };
+    let c = |s: &str| -> tablero::rules::Cell { s.parse().unwrap() };
+    secret(&mut app, SecretCommand::Proceed);
+    for cell in ["a1", "b1", "c1", "d1", "e1"] {
+        crate::table::click(&mut app, c(cell));
+    }
+    assert_eq!(marks(&mut app), 5, "the choosing team sees its squares at the table");
+    assert!(broadcast_sees(&mut app).is_empty(), "the broadcast does not");
+    secret(&mut app, SecretCommand::Done);
+    secret(&mut app, SecretCommand::Proceed);
+    for cell in ["a8", "b8", "c8", "d8", "e8"] {
+        crate::table::click(&mut app, c(cell));
+    }
+    assert!(broadcast_sees(&mut app).is_empty());
+    secret(&mut app, SecretCommand::Done);
+    secret(&mut app, SecretCommand::Proceed);
+    secret(&mut app, SecretCommand::ShowMine);
+    assert_eq!(marks(&mut app), 5, "black looks at its own squares at the table");
+    assert!(broadcast_sees(&mut app).is_empty(), "never on the broadcast");
+    // Black puts on white's secret a8 and ends the turn: revealed, so shown to all.
+    crate::table::click(&mut app, c("a8"));
+    crate::table::settle(&mut app);
+    app.world_mut().write_message(Command::EndTurn);
+    app.update();
+    crate::table::settle(&mut app);
+    assert_eq!(broadcast_sees(&mut app), vec![c("a8")]);
+}
