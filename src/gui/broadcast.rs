@@ -80,7 +80,9 @@ pub fn plugin(app: &mut App) {
             }
         })
         .add_systems(Update, (open_window, close_with_window, keys))
-        .add_systems(Update, (frame, refresh).in_set(TableSystems::Present));
+        .init_resource::<Direction>()
+        .init_resource::<Directing>()
+        .add_systems(Update, (direct, refresh).in_set(TableSystems::Present));
 }
 
 /// A side's colour as the game's pieces show it, for the names.
@@ -163,6 +165,7 @@ fn open_window(
             orbit.transform(),
             Msaa::Sample4,
             BroadcastCamera { window },
+            Director::default(),
         ))
         .id();
     spawn_overlays(&mut commands, camera, size.y > size.x);
@@ -276,11 +279,19 @@ fn close_with_window(
 }
 
 /// `F8` opens the broadcast; `F2` to `F7` switch its overlays: names, whose turn, score, last
-/// move, move list, result.
-fn keys(input: Option<Res<ButtonInput<KeyCode>>>, mut on: ResMut<Overlays>, mut open: MessageWriter<OpenBroadcast>) {
+/// move, move list, result; `F9` cycles the director's shots.
+fn keys(
+    input: Option<Res<ButtonInput<KeyCode>>>,
+    mut on: ResMut<Overlays>,
+    mut direction: ResMut<Direction>,
+    mut open: MessageWriter<OpenBroadcast>,
+) {
     let Some(input) = input else { return };
     if input.just_pressed(KeyCode::F8) {
         open.write(OpenBroadcast);
+    }
+    if input.just_pressed(KeyCode::F9) {
+        *direction = direction.next();
     }
     if !input.any_just_pressed([KeyCode::F2, KeyCode::F3, KeyCode::F4, KeyCode::F5, KeyCode::F6, KeyCode::F7]) {
         return;
@@ -300,15 +311,215 @@ fn keys(input: Option<Res<ButtonInput<KeyCode>>>, mut on: ResMut<Overlays>, mut 
     }
 }
 
-/// The broadcast frames the whole table from the first player's side, again whenever another
-/// board comes on the table.
-fn frame(layout: Res<Layout>, mut cams: Query<(&mut Orbit, &mut Transform), With<BroadcastCamera>>) {
-    for (mut orbit, mut tf) in &mut cams {
-        let want = Orbit::preset(View::First, &layout);
-        if layout.is_changed() || *orbit != want {
-            *orbit = want;
+/// How the broadcast's camera chooses its shots (`F9` cycles them).
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Direction {
+    /// Frame each move's cells as it plays, then ease back to the whole table and orbit
+    /// slowly while the table rests.
+    #[default]
+    Auto,
+    /// The whole table from above.
+    Top,
+    /// The whole table from the first player's side.
+    First,
+    /// The whole table from the second player's side.
+    Second,
+    /// Frame each move and stay on it.
+    Follow,
+}
+
+impl Direction {
+    pub fn next(self) -> Direction {
+        match self {
+            Direction::Auto => Direction::Top,
+            Direction::Top => Direction::First,
+            Direction::First => Direction::Second,
+            Direction::Second => Direction::Follow,
+            Direction::Follow => Direction::Auto,
+        }
+    }
+}
+
+/// The director's state on the broadcast camera: the shot it eases towards, and how long it
+/// has held it. Driven by the table's clock alone, so a record replayed twice gives the same
+/// camera path.
+#[derive(Component, Clone, Debug, Default)]
+pub struct Director {
+    /// The framing of the last move's cells, and the seconds since the table settled on it.
+    shot: Option<(Orbit, f32)>,
+    /// The slow orbit's turn so far.
+    drift: f32,
+    /// Where the last move happens: kept in the picture while it animates.
+    points: Vec<Vec3>,
+}
+
+/// Seconds a shot of a move is held after the table settles, and how fast the camera eases.
+const HOLD: f32 = 1.2;
+const EASE: f32 = 3.0;
+/// Radians a second of the slow orbit at rest.
+const DRIFT: f32 = 0.06;
+
+/// Whether the director is moving the camera (the table keeps drawing meanwhile).
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Directing(pub bool);
+
+/// Where an effect happens on the board (border cells of CTOR's ring lie past the edges).
+pub fn effect_points(layout: &Layout, effect: &crate::rules::Effect) -> Vec<Vec3> {
+    use crate::rules::Effect;
+    let at = |c: crate::rules::Cell| super::table::cell_pos(layout, c);
+    match effect {
+        Effect::Moved { from, to } | Effect::PawnMoved { from, to, .. } | Effect::Stacked { from, to, .. } => {
+            vec![at(*from), at(*to)]
+        }
+        Effect::Captured { at: c }
+        | Effect::Removed { at: c }
+        | Effect::Locked { at: c }
+        | Effect::Placed { at: c, .. }
+        | Effect::PawnPlaced { at: c, .. }
+        | Effect::Flipped { at: c, .. }
+        | Effect::SecretRevealed { at: c, .. } => vec![at(*c)],
+        Effect::Border { file, rank, .. } => {
+            let (fx, rz) = ((layout.files as f32 - 1.0) / 2.0, (layout.ranks as f32 - 1.0) / 2.0);
+            vec![Vec3::new(*file as f32 - fx, super::table::BOARD_TOP, rz - *rank as f32)]
+        }
+    }
+}
+
+/// The shot that frames these points from the side of `rest`, never lower than a steep
+/// angle over the table and never further than the whole table.
+pub fn shot_of(points: &[Vec3], rest: Orbit) -> Orbit {
+    let (min, max) =
+        points.iter().fold((Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)), |(a, b), p| (a.min(*p), b.max(*p)));
+    let centre = ((min + max) / 2.0).with_y(0.0);
+    let extent = (max - min).with_y(0.0).length();
+    Orbit {
+        focus: centre,
+        yaw: rest.yaw,
+        pitch: rest.pitch.max(1.05),
+        distance: (extent * 1.5 + 6.0).min(rest.distance),
+    }
+}
+
+/// Whether every point is inside the picture of a camera at `orbit` (a margin kept), for a
+/// picture `aspect` wide for its height.
+pub fn frames(orbit: &Orbit, aspect: f32, points: &[Vec3]) -> bool {
+    let view = orbit.transform().to_matrix().inverse();
+    let proj = Mat4::perspective_rh(std::f32::consts::FRAC_PI_4, aspect, 0.1, 1000.0);
+    points.iter().all(|p| {
+        let ndc = proj.project_point3(view.transform_point3(*p));
+        ndc.x.abs() <= 0.92 && ndc.y.abs() <= 0.92 && (0.0..=1.0).contains(&ndc.z)
+    })
+}
+
+/// The same orbit moved back until it frames the points (never nearer than it was).
+fn back_off(mut orbit: Orbit, aspect: f32, points: &[Vec3]) -> Orbit {
+    for _ in 0..40 {
+        if points.is_empty() || frames(&orbit, aspect, points) {
+            break;
+        }
+        orbit.distance *= 1.08;
+    }
+    orbit
+}
+
+fn ease(from: Orbit, to: Orbit, k: f32) -> Orbit {
+    let k = k.clamp(0.0, 1.0);
+    let yaw = from.yaw + (to.yaw - from.yaw) * k;
+    Orbit {
+        focus: from.focus.lerp(to.focus, k),
+        yaw,
+        pitch: from.pitch + (to.pitch - from.pitch) * k,
+        distance: from.distance + (to.distance - from.distance) * k,
+    }
+}
+
+/// The director: each move played is framed (its from and to cells, captures, a whole CTOR
+/// cascade with its border copies, a Volterra split) while it animates, held, then eased back
+/// to the whole table; at rest the camera orbits slowly. The other modes hold a fixed view.
+#[allow(clippy::too_many_arguments)]
+fn direct(
+    layout: Res<Layout>,
+    time: Res<Time>,
+    direction: Res<Direction>,
+    mut played: MessageReader<super::session::Played>,
+    mut rebuilt: MessageReader<super::table::Rebuild>,
+    tweens: Query<(), With<super::animate::Tween>>,
+    mut cams: Query<(&mut Orbit, &mut Transform, &mut Director, &BroadcastCamera)>,
+    windows: Query<&Window>,
+    mut directing: ResMut<Directing>,
+) {
+    let dt = time.delta_secs();
+    let points: Vec<Vec3> = played
+        .read()
+        .flat_map(|p| p.parts.iter().flatten().flat_map(|e| effect_points(&layout, e)).collect::<Vec<_>>())
+        .collect();
+    let rebuilt = rebuilt.read().count() > 0;
+    let moving = !tweens.is_empty();
+    let mut busy = false;
+    for (mut orbit, mut tf, mut director, b) in &mut cams {
+        let aspect = windows.get(b.window).map(|w| w.width() / w.height().max(1.0)).unwrap_or(16.0 / 9.0);
+        let view = match *direction {
+            Direction::Top => Some(View::Top),
+            Direction::First => Some(View::First),
+            Direction::Second => Some(View::Second),
+            Direction::Auto | Direction::Follow => None,
+        };
+        // A little further back than the player's view, so the slow orbit keeps every
+        // corner in the picture.
+        let mut rest = Orbit::preset(view.unwrap_or(View::First), &layout);
+        rest.distance *= 1.2;
+        if rebuilt || layout.is_changed() {
+            director.shot = None;
+        }
+        if !points.is_empty() {
+            director.points = points.clone();
+            if view.is_none() {
+                let mut from = rest;
+                from.yaw += director.drift;
+                director.shot = Some((back_off(shot_of(&points, from), aspect, &points), 0.0));
+            }
+        }
+        let want = match (&mut director.shot, *direction) {
+            (Some((shot, held)), Direction::Auto) => {
+                if !moving {
+                    *held += dt;
+                }
+                if *held > HOLD {
+                    director.shot = None;
+                    rest
+                } else {
+                    *shot
+                }
+            }
+            (Some((shot, _)), Direction::Follow) => *shot,
+            _ => {
+                if *direction == Direction::Auto && !moving {
+                    director.drift += DRIFT * dt;
+                }
+                let mut r = rest;
+                if *direction == Direction::Auto {
+                    r.yaw += director.drift;
+                }
+                r
+            }
+        };
+        // Eased towards the shot, but the move's cells never leave the picture meanwhile.
+        let mut next = ease(*orbit, want, EASE * dt);
+        if moving {
+            next = back_off(next, aspect, &director.points);
+        }
+        let still = (next.focus - orbit.focus).length() < 1e-4
+            && (next.distance - orbit.distance).abs() < 1e-4
+            && (next.pitch - orbit.pitch).abs() < 1e-5
+            && (next.yaw - orbit.yaw).abs() < 1e-5;
+        busy |= !still || *direction == Direction::Auto;
+        if *orbit != next {
+            *orbit = next;
             *tf = orbit.transform();
         }
+    }
+    if directing.0 != busy {
+        directing.0 = busy;
     }
 }
 

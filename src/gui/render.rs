@@ -304,6 +304,7 @@ fn activity(
     tweens: Query<(), With<super::animate::Tween>>,
     thinking: Res<ComputerThinking>,
     pace: Res<super::session::ComputerPace>,
+    directing: Option<Res<super::broadcast::Directing>>,
     time: Res<Time<Real>>,
     mut rebuilt: MessageReader<super::table::Rebuild>,
     mut since_rebuild: Local<Option<f32>>,
@@ -328,7 +329,8 @@ fn activity(
         Mode::Replay => s.replay.is_some_and(|r| r.autoplay),
         Mode::Secrets => false,
     });
-    let want = if !tweens.is_empty() || building {
+    let directing = directing.is_some_and(|d| d.0);
+    let want = if !tweens.is_empty() || building || directing {
         Activity::Moving
     } else if thinking.0 || waiting {
         Activity::Waiting

@@ -189,3 +189,53 @@ fn the_broadcast_never_shows_an_unrevealed_secret_square() {
     crate::table::settle(&mut app);
     assert_eq!(broadcast_sees(&mut app), vec![c("a8")]);
 }
+
+/// Where a point lands in the broadcast's 16:9 picture, in normalised device coordinates.
+fn in_picture(tf: &Transform, p: Vec3) -> Vec3 {
+    let view = tf.to_matrix().inverse();
+    // Bevy's perspective projection: a quarter turn of vertical view, 16:9.
+    let proj = Mat4::perspective_rh(std::f32::consts::FRAC_PI_4, 16.0 / 9.0, 0.1, 1000.0);
+    proj.project_point3(view.transform_point3(p))
+}
+
+/// Plays random games with the broadcast open, recording the director's camera each frame,
+/// and checks that every cell the last move involves stays inside the picture while it moves.
+fn directed_game(variant: Variant, frames: usize) -> Vec<Transform> {
+    use tablero::gui::broadcast::effect_points;
+    let mut app = with_broadcast(variant, RANDOM);
+    let mut path = Vec::new();
+    for _ in 0..frames {
+        app.update();
+        let layout = *app.world().resource::<tablero::gui::table::Layout>();
+        let world = app.world_mut();
+        let tf = *world.query_filtered::<&Transform, With<BroadcastCamera>>().single(world).unwrap();
+        path.push(tf);
+        let moving = crate::table::moving(&mut app);
+        let s = session(&app);
+        if let (true, Some((before, mv))) = (moving, s.history.last()) {
+            let parts = before.clone().play_parts_unchecked(mv);
+            for p in parts.iter().flatten().flat_map(|e| effect_points(&layout, e)) {
+                let ndc = in_picture(&tf, p);
+                assert!(
+                    ndc.x.abs() <= 1.0 && ndc.y.abs() <= 1.0 && (0.0..=1.0).contains(&ndc.z),
+                    "{variant}: {mv} leaves the picture at {p} ({ndc})"
+                );
+            }
+        }
+        // Never under the table top, never inside the board.
+        assert!(tf.translation.y > 2.0, "{variant}: the camera at {}", tf.translation);
+    }
+    path
+}
+
+#[test]
+fn the_director_keeps_every_cell_of_a_move_in_the_picture_and_repeats_itself() {
+    for variant in Variant::ALL {
+        let first = directed_game(variant, 300);
+        if variant == Variant::Ordo {
+            assert_eq!(first, directed_game(variant, 300), "the same game gives the same camera path");
+        }
+        let moved = first.windows(2).filter(|w| w[0] != w[1]).count();
+        assert!(moved > 100, "{variant}: the camera moves ({moved} frames)");
+    }
+}
