@@ -64,6 +64,7 @@ fn gui_command(args: &[String]) -> Option<Result<(), String>> {
                 .into(),
         )),
         [cmd, rest @ ..] if cmd == "screenshot" => Some(screenshot(rest)),
+        [cmd, rest @ ..] if cmd == "film" => Some(film(rest)),
         [cmd, rest @ ..] if cmd == "bench-table" => {
             let frames = match rest {
                 [] => Ok(300),
@@ -98,6 +99,54 @@ fn screenshot(args: &[String]) -> Result<(), String> {
     }
     let out = out.ok_or_else(|| format!("--out is missing; {usage}"))?;
     tablero::gui::screenshot(game, &out, size.0, size.1)
+}
+
+/// `tablero film <record.json> --out <file.gif|file.mp4> [--size WxH] [--fps N] [--pace S] [--frames-dir DIR]`
+#[cfg(feature = "gui")]
+fn film(args: &[String]) -> Result<(), String> {
+    use std::io::IsTerminal;
+    let usage = "usage: tablero film <record.json> --out <file.gif|file.mp4> [--size WxH] [--fps N] [--pace S] [--frames-dir DIR]";
+    let Some((path, flags)) = args.split_first() else { return Err(usage.into()) };
+    let mut options = tablero::gui::film::FilmOptions::default();
+    let mut out = None;
+    let mut it = flags.iter();
+    while let Some(flag) = it.next() {
+        let value = it.next().ok_or_else(|| format!("{flag} needs a value; {usage}"))?;
+        let bad = || format!("{flag} '{}' is not valid; {usage}", tablero::rules::quote(value));
+        match flag.as_str() {
+            "--out" => out = Some(std::path::PathBuf::from(value)),
+            "--size" => (options.width, options.height) = size("--size", value)?,
+            "--fps" => options.fps = value.parse().map_err(|_| bad())?,
+            "--pace" => options.pace = value.parse().map_err(|_| bad())?,
+            "--frames-dir" => options.frames_dir = Some(value.into()),
+            other => return Err(format!("unknown option '{}'; {usage}", tablero::rules::quote(other))),
+        }
+    }
+    let out = out.ok_or_else(|| format!("--out is missing; {usage}"))?;
+    // A bad record fails here, before any frame.
+    let (record, _) = tablero::record::load(std::path::Path::new(path)).map_err(|e| e.to_string())?;
+    tablero::cli::stop_on_interrupt();
+    let show = std::io::stderr().is_terminal() || std::env::var_os("TABLERO_PROGRESS").is_some();
+    let started = std::time::Instant::now();
+    let frames = tablero::gui::film::film(&record, &out, &options, &mut |done, total| {
+        if show && (done % 10 == 0 || done == total) {
+            let left = started.elapsed().as_secs_f64() / done as f64 * total.saturating_sub(done) as f64;
+            eprint!("\rfilm: frame {done} of about {total}, {left:.0} s left   ");
+        }
+    })?;
+    if show {
+        eprintln!();
+    }
+    println!(
+        "{}: {frames} frames at {} fps, {}x{}, in {:.1} s ({:.1} frames a second)",
+        out.display(),
+        options.fps,
+        options.width,
+        options.height,
+        started.elapsed().as_secs_f64(),
+        frames as f64 / started.elapsed().as_secs_f64()
+    );
+    Ok(())
 }
 
 fn main() -> ExitCode {

@@ -5,7 +5,7 @@
 
 use super::camera::{Orbit, View};
 use super::ctor_table::CtorTable;
-use super::hud::{banner_line, move_list, score_line};
+use super::hud::{banner_line, numbered_moves, score_line};
 use super::session::Session;
 use super::table::Layout;
 use super::{Screen, TableSystems};
@@ -47,10 +47,11 @@ impl Default for Overlays {
     }
 }
 
-/// The broadcast's camera.
+/// The broadcast's camera: into its window, or (a film) into an image of this aspect.
 #[derive(Component, Clone, Copy, Debug)]
 pub struct BroadcastCamera {
-    pub window: Entity,
+    pub window: Option<Entity>,
+    pub aspect: f32,
 }
 
 /// One overlay's text on the broadcast.
@@ -109,7 +110,7 @@ pub fn overlay_text(kind: Overlay, session: &Session, clock: f32) -> String {
         Overlay::Turn => format!("{} to move", v.side_name(game.side_to_move())),
         Overlay::Score => score_line(session, game, clock),
         Overlay::LastMove => session.history.last().map(|(_, m)| m.to_string()).unwrap_or_default(),
-        Overlay::Moves => move_list(session),
+        Overlay::Moves => numbered_moves(session, 16),
         Overlay::Result => game.outcome().and(banner_line(game)).unwrap_or_default(),
     }
 }
@@ -164,25 +165,30 @@ fn open_window(
             orbit,
             orbit.transform(),
             Msaa::Sample4,
-            BroadcastCamera { window },
+            BroadcastCamera { window: Some(window), aspect: size.x as f32 / size.y as f32 },
             Director::default(),
         ))
         .id();
-    spawn_overlays(&mut commands, camera, size.y > size.x);
+    spawn_overlays(&mut commands, camera, size);
 }
 
 /// The overlays: names and the score along the top, whose turn between them, the last move
 /// in large type at the bottom, the move list on the right (landscape only), the result in
 /// the middle. A portrait layout stacks them above and below the board.
-fn spawn_overlays(commands: &mut Commands, camera: Entity, portrait: bool) {
+pub(crate) fn spawn_overlays(commands: &mut Commands, camera: Entity, size: UVec2) {
+    let portrait = size.y > size.x;
+    // Sizes are for 1080 pixels across the short side; other pictures scale them.
+    let k = size.x.min(size.y) as f32 / 1080.0;
+    let text = |px_size: f32, colour: Color, kind: Overlay| text(px_size * k, colour, kind);
+    let px = |v: f32| Val::Px(v * k);
     let white = Color::WHITE;
     let panel = BackgroundColor(Color::srgba(0.03, 0.02, 0.02, 0.6));
     let corner = |left: bool| Node {
         position_type: PositionType::Absolute,
-        top: px(16),
-        left: if left { px(16) } else { Val::Auto },
-        right: if left { Val::Auto } else { px(16) },
-        padding: UiRect::all(px(10)),
+        top: px(16.0),
+        left: if left { px(16.0) } else { Val::Auto },
+        right: if left { Val::Auto } else { px(16.0) },
+        padding: UiRect::all(px(10.0)),
         flex_direction: FlexDirection::Column,
         ..default()
     };
@@ -198,11 +204,11 @@ fn spawn_overlays(commands: &mut Commands, camera: Entity, portrait: bool) {
                 root.spawn((
                     Node {
                         position_type: PositionType::Absolute,
-                        top: px(20),
+                        top: px(20.0),
                         width: percent(100),
                         flex_direction: FlexDirection::Column,
                         align_items: AlignItems::Center,
-                        row_gap: px(6),
+                        row_gap: px(6.0),
                         ..default()
                     },
                     Pickable::IGNORE,
@@ -222,7 +228,7 @@ fn spawn_overlays(commands: &mut Commands, camera: Entity, portrait: bool) {
                 root.spawn((
                     Node {
                         position_type: PositionType::Absolute,
-                        top: px(16),
+                        top: px(16.0),
                         width: percent(100),
                         justify_content: JustifyContent::Center,
                         ..default()
@@ -235,7 +241,7 @@ fn spawn_overlays(commands: &mut Commands, camera: Entity, portrait: bool) {
             root.spawn((
                 Node {
                     position_type: PositionType::Absolute,
-                    bottom: px(if portrait { 60 } else { 24 }),
+                    bottom: px(if portrait { 60.0 } else { 24.0 }),
                     width: percent(100),
                     justify_content: JustifyContent::Center,
                     ..default()
@@ -269,7 +275,7 @@ fn close_with_window(
     roots: Query<Entity, With<OverlayRoot>>,
 ) {
     for (cam, b) in &cams {
-        if windows.get(b.window).is_err() {
+        if b.window.is_some_and(|w| windows.get(w).is_err()) {
             commands.entity(cam).despawn();
             for root in &roots {
                 commands.entity(root).despawn();
@@ -457,7 +463,7 @@ fn direct(
     let moving = !tweens.is_empty();
     let mut busy = false;
     for (mut orbit, mut tf, mut director, b) in &mut cams {
-        let aspect = windows.get(b.window).map(|w| w.width() / w.height().max(1.0)).unwrap_or(16.0 / 9.0);
+        let aspect = b.window.and_then(|w| windows.get(w).ok()).map_or(b.aspect, |w| w.width() / w.height().max(1.0));
         let view = match *direction {
             Direction::Top => Some(View::Top),
             Direction::First => Some(View::First),

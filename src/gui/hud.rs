@@ -439,10 +439,15 @@ pub fn move_list(session: &Session) -> String {
         let total = session.history.len() + session.redo.len();
         return format!("replay: move {} of {}, pace {} s a move", session.history.len(), total, replay.pace);
     }
+    numbered_moves(session, 24)
+}
+
+/// The last `rows` pairs of moves played, numbered.
+pub fn numbered_moves(session: &Session, rows: usize) -> String {
     let moves: Vec<String> = session.history.iter().map(|(_, m)| m.to_string()).collect();
     let lines: Vec<String> =
         moves.chunks(2).enumerate().map(|(i, pair)| format!("{:>3}. {}", i + 1, pair.join("  "))).collect();
-    let skip = lines.len().saturating_sub(24);
+    let skip = lines.len().saturating_sub(rows);
     lines[skip..].join("\n")
 }
 

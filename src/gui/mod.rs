@@ -9,6 +9,7 @@ pub mod animate;
 pub mod broadcast;
 pub mod camera;
 pub mod ctor_table;
+pub mod film;
 pub mod hud;
 pub mod input;
 pub mod menu;

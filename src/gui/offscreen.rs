@@ -25,6 +25,18 @@ impl Offscreen {
         height: u32,
         quality: Option<super::render::Quality>,
     ) -> Result<Offscreen, String> {
+        Offscreen::build(Session::new(game, players, 1), width, height, quality, None)
+    }
+
+    /// A session drawn off-screen; with `film` (frames a second), as the broadcast shows it
+    /// (the director's camera and the overlays), its clock stepped a frame at a time.
+    pub fn build(
+        session: Session,
+        width: u32,
+        height: u32,
+        quality: Option<super::render::Quality>,
+        film: Option<u32>,
+    ) -> Result<Offscreen, String> {
         use bevy::asset::RenderAssetUsages;
         use bevy::camera::RenderTarget;
         use bevy::render::RenderPlugin;
@@ -33,7 +45,7 @@ impl Offscreen {
         use bevy::winit::WinitPlugin;
 
         // Bevy panics when no Vulkan device exists; say so in one line instead.
-        let layout = table::Layout::of(&game);
+        let layout = table::Layout::of(&session.game);
         let built = quietly(|| {
             let mut app = App::new();
             app.add_plugins((
@@ -49,7 +61,14 @@ impl Offscreen {
             if let Some(q) = quality {
                 app.insert_resource(q);
             }
-            super::open(Session::new(game, players, 1), super::CtorTable::default())(app.world_mut());
+            if let Some(fps) = film {
+                app.add_plugins(super::broadcast::plugin).insert_resource(
+                    bevy::time::TimeUpdateStrategy::ManualDuration(std::time::Duration::from_secs_f64(
+                        1.0 / fps.max(1) as f64,
+                    )),
+                );
+            }
+            super::open(session, super::CtorTable::default())(app.world_mut());
             app.finish();
             app.cleanup();
             app
@@ -68,18 +87,37 @@ impl Offscreen {
         image.texture_descriptor.usage |= TextureUsages::RENDER_ATTACHMENT | TextureUsages::COPY_SRC;
         let image = app.world_mut().resource_mut::<Assets<Image>>().add(image);
         let orbit = camera::Orbit::preset(camera::View::First, &layout);
-        app.world_mut().spawn((
-            Camera3d::default(),
-            Camera { clear_color: ClearColorConfig::Custom(Color::srgb(0.16, 0.14, 0.13)), ..default() },
-            RenderTarget::from(image.clone()),
-            Msaa::Sample4,
-            orbit,
-            orbit.transform(),
-            IsDefaultUiCamera,
-            camera::PlayerCamera,
-            table::player_layers(),
-        ));
+        let cam = app
+            .world_mut()
+            .spawn((
+                Camera3d::default(),
+                Camera { clear_color: ClearColorConfig::Custom(Color::srgb(0.16, 0.14, 0.13)), ..default() },
+                RenderTarget::from(image.clone()),
+                Msaa::Sample4,
+                orbit,
+                orbit.transform(),
+                IsDefaultUiCamera,
+            ))
+            .id();
+        if film.is_some() {
+            // What the broadcast shows: no secret square before it is revealed, the overlays.
+            let aspect = width as f32 / height as f32;
+            app.world_mut().entity_mut(cam).insert((
+                super::broadcast::BroadcastCamera { window: None, aspect },
+                super::broadcast::Director::default(),
+            ));
+            let mut commands = app.world_mut().commands();
+            super::broadcast::spawn_overlays(&mut commands, cam, UVec2::new(width, height));
+            app.world_mut().flush();
+        } else {
+            app.world_mut().entity_mut(cam).insert((camera::PlayerCamera, table::player_layers()));
+        }
         Ok(Offscreen { app, image })
+    }
+
+    /// The image the picture is drawn into.
+    pub fn image(&self) -> Handle<Image> {
+        self.image.clone()
     }
 
     /// One frame, waiting until the device has finished drawing it.

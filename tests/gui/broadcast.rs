@@ -26,7 +26,7 @@ fn the_broadcast_has_its_own_window_camera_and_overlays_and_no_controls() {
         world.query::<(Entity, &BroadcastCamera)>().iter(world).map(|(e, b)| (e, *b)).collect();
     assert_eq!(cams.len(), 1, "one broadcast camera");
     let (cam, b) = cams[0];
-    assert!(world.get::<Window>(b.window).is_some(), "it draws into its own window");
+    assert!(world.get::<Window>(b.window.unwrap()).is_some(), "it draws into its own window");
     // Everything under the overlays' root targets the broadcast camera and is no control.
     let roots: Vec<Entity> = world
         .query::<(Entity, &UiTargetCamera)>()

@@ -175,3 +175,52 @@ fn the_software_profile_draws_the_table_smaller_and_scales_it_up() {
         assert!(blue > 1500, "{quality:?}: the blue stones show: {blue}");
     }
 }
+
+/// `tablero film` of a short record writes a GIF of the expected size whose frames decode, as
+/// many as it says; a bad record fails before anything is written.
+#[test]
+fn a_film_of_a_short_record_is_a_gif_that_decodes() {
+    let dir = std::env::temp_dir().join(format!("tablero-film-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (record, _) = crate::common::random_record(tablero::rules::Variant::Crossings.initial(), 5, 4);
+    let rec = dir.join("game.json");
+    std::fs::write(&rec, record.to_json()).unwrap();
+    let out = dir.join("film.gif");
+    let run = Command::new(env!("CARGO_BIN_EXE_tablero"))
+        .args(["film", rec.to_str().unwrap(), "--out", out.to_str().unwrap()])
+        .args(["--size", "320x180", "--fps", "5", "--pace", "0.4"])
+        .env("XDG_RUNTIME_DIR", std::env::temp_dir())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&run.stderr);
+    if !run.status.success() && err.contains("no Vulkan device") && !must_render() {
+        return eprintln!("skipping the film test: {err}");
+    }
+    assert!(run.status.success(), "{err}");
+    let said: usize =
+        String::from_utf8_lossy(&run.stdout).split(": ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::RGBA);
+    let mut decoder = options.read_info(std::fs::File::open(&out).unwrap()).unwrap();
+    assert_eq!((decoder.width(), decoder.height()), (320, 180));
+    let mut frames = 0;
+    while decoder.read_next_frame().unwrap().is_some() {
+        frames += 1;
+    }
+    assert_eq!(frames, said, "the film has the frames it says");
+    // 4 moves at 0.4 s and the end held 2 s, at 5 frames a second.
+    assert!((14..=30).contains(&frames), "{frames} frames");
+    assert!(!dir.join("film.gif.part").exists(), "no temporary file is left");
+    // A record that does not replay: one line, no file.
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, record.to_json().replace(&record.moves[0].mv, "z9-z8")).unwrap();
+    let out2 = dir.join("bad.gif");
+    let run = Command::new(env!("CARGO_BIN_EXE_tablero"))
+        .args(["film", bad.to_str().unwrap(), "--out", out2.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(!run.status.success());
+    assert!(String::from_utf8_lossy(&run.stderr).lines().count() == 1, "one line");
+    assert!(!out2.exists() && !dir.join("bad.gif.part").exists(), "nothing written");
+    let _ = std::fs::remove_dir_all(dir);
+}
