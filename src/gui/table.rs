@@ -160,6 +160,50 @@ pub fn label(s: impl Into<String>, size: f32, colour: Color, at: Vec3) -> impl B
     )
 }
 
+/// A highlight over a board item (a target, the selection, the hover, the last move): the
+/// item's own shape a little larger, in the highlight's material, seen only in the player's
+/// view (the broadcast shows the pieces as they are).
+#[derive(Component)]
+pub struct Mark;
+
+/// Gives a board item its (hidden) highlight.
+pub fn with_mark(item: &mut EntityCommands, mesh: Handle<Mesh>) {
+    item.with_child((
+        Mesh3d(mesh),
+        MeshMaterial3d::<StandardMaterial>::default(),
+        Transform::from_xyz(0.0, 0.003, 0.0).with_scale(Vec3::splat(1.02)),
+        Visibility::Hidden,
+        bevy::camera::visibility::RenderLayers::layer(PLAYER_ONLY),
+        Pickable::IGNORE,
+        Mark,
+    ));
+}
+
+/// The highlight marks of board items, for the sets' paint.
+pub type Marks<'w, 's> =
+    Query<'w, 's, (&'static mut MeshMaterial3d<StandardMaterial>, &'static mut Visibility), With<Mark>>;
+
+/// Shows an item's highlight in `want`'s material, or hides it when the item looks as it is
+/// (`want` is its own material); touched only when it changes.
+pub fn highlight(
+    children: &Children,
+    marks: &mut Marks,
+    want: &Handle<StandardMaterial>,
+    own: &Handle<StandardMaterial>,
+) {
+    for child in children.iter() {
+        let Ok((mut mat, mut vis)) = marks.get_mut(child) else { continue };
+        let show = want != own;
+        if show {
+            repaint(&mut mat, want);
+        }
+        let v = if show { Visibility::Inherited } else { Visibility::Hidden };
+        if *vis != v {
+            *vis = v;
+        }
+    }
+}
+
 /// Sets a mesh's material, touching it only when it changes (a change re-extracts it).
 pub fn repaint(mat: &mut MeshMaterial3d<StandardMaterial>, want: &Handle<StandardMaterial>) {
     if mat.0 != *want {

@@ -239,3 +239,30 @@ fn the_director_keeps_every_cell_of_a_move_in_the_picture_and_repeats_itself() {
         assert!(moved > 100, "{variant}: the camera moves ({moved} frames)");
     }
 }
+
+/// Selection, targets, hover and the last move are marked in the player's view only: the
+/// broadcast camera sees none of the marks, the player's camera sees them.
+#[test]
+fn the_broadcast_shows_no_highlights() {
+    use bevy::camera::visibility::RenderLayers;
+    use tablero::gui::table::{Mark, player_layers};
+    let mut app = with_broadcast(Variant::Ordo, crate::table::PEOPLE);
+    crate::table::click(&mut app, "e3".parse().unwrap());
+    app.update();
+    let world = app.world_mut();
+    let shown: Vec<RenderLayers> = world
+        .query_filtered::<(&Visibility, &RenderLayers), With<Mark>>()
+        .iter(world)
+        .filter(|(v, _)| **v != Visibility::Hidden)
+        .map(|(_, l)| l.clone())
+        .collect();
+    assert!(shown.len() >= 3, "the selection and its targets are marked: {}", shown.len());
+    let broadcast = world
+        .query_filtered::<Option<&RenderLayers>, With<BroadcastCamera>>()
+        .single(world)
+        .unwrap()
+        .cloned()
+        .unwrap_or_default();
+    assert!(shown.iter().all(|l| !l.intersects(&broadcast)), "no mark on the broadcast");
+    assert!(shown.iter().all(|l| l.intersects(&player_layers())), "all in the player's view");
+}

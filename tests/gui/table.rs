@@ -59,6 +59,19 @@ pub(crate) fn click_entity(app: &mut App, target: Entity) {
     app.update();
 }
 
+/// How a board item looks in the player's view: its highlight's material where one shows
+/// over it, else its own.
+pub(crate) fn painted(world: &mut World, item: Entity) -> Handle<StandardMaterial> {
+    use tablero::gui::table::Mark;
+    let own = world.get::<MeshMaterial3d<StandardMaterial>>(item).unwrap().0.clone();
+    let children: Vec<Entity> = world.get::<Children>(item).map(|c| c.iter().collect()).unwrap_or_default();
+    children
+        .into_iter()
+        .filter(|c| world.get::<Mark>(*c).is_some() && world.get::<Visibility>(*c) != Some(&Visibility::Hidden))
+        .find_map(|c| world.get::<MeshMaterial3d<StandardMaterial>>(c).map(|m| m.0.clone()))
+        .unwrap_or(own)
+}
+
 pub(crate) fn session(app: &App) -> &Session {
     app.world().resource::<Session>()
 }
@@ -147,11 +160,11 @@ fn selecting_shows_exactly_the_rules_destinations() {
         assert_eq!(shown, expected, "{variant}");
         // The scene paints exactly those squares as targets: no more, no fewer.
         app.update();
-        let palette_target = {
+        let palette_target: Vec<(Cell, Handle<StandardMaterial>)> = {
             let world = app.world_mut();
-            let mut q = world.query::<(&Square, &MeshMaterial3d<StandardMaterial>)>();
-            let mats: Vec<(Cell, Handle<StandardMaterial>)> = q.iter(world).map(|(s, m)| (s.0, m.0.clone())).collect();
-            mats
+            let squares: Vec<(Cell, Entity)> =
+                world.query::<(&Square, Entity)>().iter(world).map(|(s, e)| (s.0, e)).collect();
+            squares.into_iter().map(|(c, e)| (c, painted(world, e))).collect()
         };
         let target_mat = palette_target.iter().find(|(c, _)| *c == expected[0]).unwrap().1.clone();
         let painted: Vec<Cell> = palette_target.iter().filter(|(_, m)| *m == target_mat).map(|(c, _)| *c).collect();

@@ -7,7 +7,7 @@ use super::{Room, add_room};
 use crate::gui::animate::{Resyncs, Speed, Tween};
 use crate::gui::input::{OnCell, pickable};
 use crate::gui::session::{Highlights, MovesToPlan, Picking, Session};
-use crate::gui::table::{BoardItem, Layout, Rebuild, ShowLabels, cell_pos, repaint, wood};
+use crate::gui::table::{BoardItem, Layout, Marks, Rebuild, ShowLabels, cell_pos, highlight, with_mark, wood};
 use crate::rules::volterra::Volterra;
 use crate::rules::{AnyGame, Cell, Effect, Side};
 use bevy::asset::RenderAssetUsages;
@@ -200,13 +200,15 @@ fn spawn(commands: &mut Commands, set: &PineSet, layout: &Layout, v: &Volterra) 
     for rank in 0..layout.ranks {
         for file in 0..layout.files {
             let c = Cell::new(file, rank);
-            pickable::<Pad>(&mut commands.spawn((
+            let mut pad = commands.spawn((
                 Mesh3d(set.pad.clone()),
                 MeshMaterial3d(set.felt.clone()),
                 Transform::from_translation(cell_pos(layout, c).with_y(0.005)),
                 Pad(c),
                 BoardItem,
-            )));
+            ));
+            pickable::<Pad>(&mut pad);
+            with_mark(&mut pad, set.pad.clone());
             let Some(tower) = v.tower(c) else { continue };
             for (level, side) in tower.tiles().into_iter().enumerate() {
                 spawn_tile(
@@ -237,6 +239,7 @@ fn spawn_tile(commands: &mut Commands, set: &PineSet, tile: Tile, at: Vec3) -> E
         BoardItem,
     ));
     pickable::<Tile>(&mut e);
+    with_mark(&mut e, set.tile.clone());
     e.id()
 }
 
@@ -249,6 +252,7 @@ fn spawn_pawn(commands: &mut Commands, set: &PineSet, pawn: Pawn, at: Vec3) -> E
         BoardItem,
     ));
     pickable::<Pawn>(&mut e);
+    with_mark(&mut e, set.pawn.clone());
     e.id()
 }
 
@@ -363,9 +367,10 @@ fn plan(
 fn paint(
     marks: Res<Highlights>,
     set: Res<PineSet>,
-    mut tiles: Query<(&Tile, &mut MeshMaterial3d<StandardMaterial>), Without<Pawn>>,
-    mut pawns: Query<(&Pawn, &mut MeshMaterial3d<StandardMaterial>), Without<Tile>>,
-    mut pads: Query<(&Pad, &mut MeshMaterial3d<StandardMaterial>), (Without<Tile>, Without<Pawn>)>,
+    tiles: Query<(&Tile, &Children), Without<Pawn>>,
+    pawns: Query<(&Pawn, &Children), Without<Tile>>,
+    pads: Query<(&Pad, &Children), (Without<Tile>, Without<Pawn>)>,
+    mut shells: Marks,
 ) {
     let mut top: HashMap<Cell, u8> = HashMap::new();
     for (t, _) in &tiles {
@@ -375,24 +380,26 @@ fn paint(
         }
     }
     let pawn_cells: Vec<Cell> = pawns.iter().map(|(p, _)| p.cell).collect();
-    for (t, mut mat) in &mut tiles {
+    for (t, children) in &tiles {
+        let own = &set.tiles[t.side.index()];
         let want = match t.cell {
             Some(c) if top.get(&c) == Some(&t.level) && marks.targets.contains(&c) => &set.target,
             Some(c) if top.get(&c) == Some(&t.level) && marks.selected.contains(&c) && !pawn_cells.contains(&c) => {
                 &set.selected
             }
             Some(c) if top.get(&c) == Some(&t.level) && marks.setup.contains(&c) => &set.target,
-            _ => &set.tiles[t.side.index()],
+            _ => own,
         };
-        repaint(&mut mat, want);
+        highlight(children, &mut shells, want, own);
     }
-    for (p, mut mat) in &mut pawns {
-        let want = if marks.selected.contains(&p.cell) { &set.selected } else { &set.pawns[p.side.index()] };
-        repaint(&mut mat, want);
+    for (p, children) in &pawns {
+        let own = &set.pawns[p.side.index()];
+        let want = if marks.selected.contains(&p.cell) { &set.selected } else { own };
+        highlight(children, &mut shells, want, own);
     }
-    for (pad, mut mat) in &mut pads {
+    for (pad, children) in &pads {
         let want = if marks.setup.contains(&pad.0) && !top.contains_key(&pad.0) { &set.target } else { &set.felt };
-        repaint(&mut mat, want);
+        highlight(children, &mut shells, want, &set.felt);
     }
 }
 

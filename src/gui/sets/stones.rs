@@ -6,7 +6,7 @@ use super::{Room, add_room};
 use crate::gui::animate::{LIFT, SLIDE, Speed, Tween};
 use crate::gui::input::{Hovered, OnCell, pickable};
 use crate::gui::session::{Highlights, MovesToPlan, Picking, Session};
-use crate::gui::table::{BOARD_TOP, BoardItem, Layout, Rebuild, cell_pos, repaint};
+use crate::gui::table::{BOARD_TOP, BoardItem, Layout, Marks, Rebuild, cell_pos, highlight, with_mark};
 use crate::rules::{AnyGame, Cell, Effect, Game, Side, Variant};
 use bevy::prelude::*;
 use std::collections::HashMap;
@@ -162,13 +162,15 @@ fn build(
             let c = Cell::new(file, rank);
             let mat = if (file + rank) % 2 == 0 { set.dark.clone() } else { set.light.clone() };
             let pos = cell_pos(&layout, c).with_y(BOARD_TOP - 0.01);
-            pickable::<Square>(&mut commands.spawn((
+            let mut square = commands.spawn((
                 Mesh3d(set.square.clone()),
                 MeshMaterial3d(mat),
                 Transform::from_translation(pos),
                 Square(c),
                 BoardItem,
-            )));
+            ));
+            pickable::<Square>(&mut square);
+            with_mark(&mut square, set.square.clone());
             if let Some(side) = shown.piece_at(c) {
                 let stone = spawn_stone(&mut commands, &set, colours, side, Some(c), cell_pos(&layout, c));
                 if shown.locked_at(c) {
@@ -201,6 +203,7 @@ fn spawn_stone(
         BoardItem,
     ));
     pickable::<Stone>(&mut stone);
+    with_mark(&mut stone, set.stone.clone());
     stone.id()
 }
 
@@ -341,40 +344,41 @@ pub fn stones_match<'a>(
     on_board == pieces
 }
 
-/// Materials from the highlights: selection, legal destinations, last move, hover.
+/// Marks from the highlights: selection, legal destinations, last move, hover.
 fn paint(
     marks: Res<Highlights>,
     set: Res<StoneSet>,
     layout: Res<Layout>,
     session: Option<Res<Session>>,
-    mut squares: Query<(&Square, &mut MeshMaterial3d<StandardMaterial>, Has<Hovered>), Without<Stone>>,
-    mut stones: Query<(&Stone, &mut MeshMaterial3d<StandardMaterial>, Has<Hovered>), Without<Square>>,
+    squares: Query<(&Square, &Children, Has<Hovered>), Without<Stone>>,
+    stones: Query<(&Stone, &Children, Has<Hovered>), Without<Square>>,
+    mut shells: Marks,
 ) {
     let Some(session) = session else { return };
     let colours = colours(layout.variant);
-    for (sq, mut mat, hovered) in &mut squares {
+    for (sq, children, hovered) in &squares {
         let c = sq.0;
+        let own = if (c.file + c.rank) % 2 == 0 { &set.dark } else { &set.light };
         let want = if marks.targets.contains(&c) {
             &set.target
         } else if hovered && marks.person {
             &set.hover_square
         } else if marks.last.contains(&c) {
             &set.last
-        } else if (c.file + c.rank) % 2 == 0 {
-            &set.dark
         } else {
-            &set.light
+            own
         };
-        repaint(&mut mat, want);
+        highlight(children, &mut shells, want, own);
     }
     let side_to_move = session.game.side_to_move();
-    for (stone, mut mat, hovered) in &mut stones {
+    for (stone, children, hovered) in &stones {
+        let own = &set.stones[colours][stone.side.index()];
         let want = match stone.cell {
             Some(c) if marks.selected.contains(&c) => &set.selected,
             Some(c) if marks.targets.contains(&c) => &set.capturable,
             Some(_) if hovered && marks.person && stone.side == side_to_move => &set.hover[colours][stone.side.index()],
-            _ => &set.stones[colours][stone.side.index()],
+            _ => own,
         };
-        repaint(&mut mat, want);
+        highlight(children, &mut shells, want, own);
     }
 }

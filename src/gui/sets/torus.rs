@@ -7,7 +7,7 @@ use super::{Room, add_room};
 use crate::gui::animate::{Resyncs, Speed, Tween};
 use crate::gui::input::{OnCell, pickable};
 use crate::gui::session::{Highlights, MovesToPlan, Picking, Session};
-use crate::gui::table::{BOARD_TOP, BoardItem, Layout, Rebuild, ShowLabels, cell_pos, repaint};
+use crate::gui::table::{BOARD_TOP, BoardItem, Layout, Marks, Rebuild, ShowLabels, cell_pos, highlight, with_mark};
 use crate::rules::ctor::Ctor;
 use crate::rules::{AnyGame, Cell, Effect, Side};
 use bevy::prelude::*;
@@ -134,13 +134,15 @@ fn build(
             let c = Cell::new(file, rank);
             let edge = file == 0 || rank == 0 || file == n - 1 || rank == n - 1;
             let mat = if edge { set.edge.clone() } else { set.field.clone() };
-            pickable::<FieldSquare>(&mut commands.spawn((
+            let mut square = commands.spawn((
                 Mesh3d(set.square.clone()),
                 MeshMaterial3d(mat),
                 Transform::from_translation(cell_pos(&layout, c).with_y(BOARD_TOP - 0.01)),
                 FieldSquare { of: c, border: false },
                 BoardItem,
-            )));
+            ));
+            pickable::<FieldSquare>(&mut square);
+            with_mark(&mut square, set.square.clone());
             if let Some(sq) = g.square(c)
                 && let Some(side) = g.disc(sq)
             {
@@ -150,13 +152,15 @@ fn build(
     }
     for ((file, rank), sq) in g.border() {
         let of = g.cell(sq);
-        pickable::<FieldSquare>(&mut commands.spawn((
+        let mut square = commands.spawn((
             Mesh3d(set.square.clone()),
             MeshMaterial3d(set.border.clone()),
             Transform::from_translation(border_pos(&layout, (file, rank)).with_y(BOARD_TOP - 0.01)),
             FieldSquare { of, border: true },
             BoardItem,
-        )));
+        ));
+        pickable::<FieldSquare>(&mut square);
+        with_mark(&mut square, set.square.clone());
         if let Some(side) = g.disc(sq) {
             spawn_duplicate(
                 &mut commands,
@@ -324,23 +328,27 @@ fn paint(
     marks: Res<Highlights>,
     layout: Res<Layout>,
     set: Res<TorusSet>,
-    mut squares: Query<(&FieldSquare, &mut MeshMaterial3d<StandardMaterial>)>,
+    squares: Query<(&FieldSquare, &Children)>,
+    mut shells: Marks,
 ) {
     let n = layout.files;
-    for (sq, mut mat) in &mut squares {
+    for (sq, children) in &squares {
         let c = sq.of;
-        let want = if marks.selected.contains(&c) {
-            &set.selected
-        } else if marks.targets.contains(&c) {
-            &set.target
-        } else if sq.border {
+        let own = if sq.border {
             &set.border
         } else if c.file == 0 || c.rank == 0 || c.file == n - 1 || c.rank == n - 1 {
             &set.edge
         } else {
             &set.field
         };
-        repaint(&mut mat, want);
+        let want = if marks.selected.contains(&c) {
+            &set.selected
+        } else if marks.targets.contains(&c) {
+            &set.target
+        } else {
+            own
+        };
+        highlight(children, &mut shells, want, own);
     }
 }
 
