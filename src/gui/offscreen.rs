@@ -37,10 +37,8 @@ impl Offscreen {
         quality: Option<super::render::Quality>,
         film: Option<u32>,
     ) -> Result<Offscreen, String> {
-        use bevy::asset::RenderAssetUsages;
         use bevy::camera::RenderTarget;
         use bevy::render::RenderPlugin;
-        use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat, TextureUsages};
         use bevy::window::ExitCondition;
         use bevy::winit::WinitPlugin;
 
@@ -78,14 +76,7 @@ impl Offscreen {
                 "no Vulkan device to render with ({why}; on Debian: apt-get install mesa-vulkan-drivers libvulkan1)"
             )
         })?;
-        let mut image = Image::new_uninit(
-            Extent3d { width, height, depth_or_array_layers: 1 },
-            TextureDimension::D2,
-            TextureFormat::Rgba8UnormSrgb,
-            RenderAssetUsages::RENDER_WORLD,
-        );
-        image.texture_descriptor.usage |= TextureUsages::RENDER_ATTACHMENT | TextureUsages::COPY_SRC;
-        let image = app.world_mut().resource_mut::<Assets<Image>>().add(image);
+        let image = app.world_mut().resource_mut::<Assets<Image>>().add(target_image(width, height));
         let orbit = camera::Orbit::preset(camera::View::First, &layout);
         let cam = app
             .world_mut()
@@ -149,6 +140,20 @@ impl Offscreen {
         }
         Err(format!("the screenshot was not written to {}", out.display()))
     }
+}
+
+/// An image a camera can draw into and that can be read back.
+fn target_image(width: u32, height: u32) -> Image {
+    use bevy::asset::RenderAssetUsages;
+    use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat, TextureUsages};
+    let mut image = Image::new_uninit(
+        Extent3d { width, height, depth_or_array_layers: 1 },
+        TextureDimension::D2,
+        TextureFormat::Rgba8UnormSrgb,
+        RenderAssetUsages::RENDER_WORLD,
+    );
+    image.texture_descriptor.usage |= TextureUsages::RENDER_ATTACHMENT | TextureUsages::COPY_SRC;
+    image
 }
 
 /// Renders a position off-screen (no window, no display needed) and writes a PNG.
@@ -275,6 +280,44 @@ pub fn bench_table(frames: usize, out: &mut dyn std::io::Write) -> Result<(), St
             let (mean, p95, _) = stats(frame_ms);
             writeln!(out, "frame at 1280x720, {label}, on {} ({quality:?} profile): {mean:.1} ms mean ({:.1} fps), {p95:.1} ms p95 over {frames} frames", adapter(&view), 1e3 / mean).map_err(io)?;
         }
+    }
+    // The table and the broadcast together (1280x720 and 1920x1080), the full CTOR field, in
+    // the software profile, the director orbiting.
+    {
+        let full: AnyGame = format!("ctor10 {} w 60 P2M2L1 1v1 0", ["BWBWBWBWBW", "WBWBWBWBWB"].repeat(5).join("/"))
+            .parse()
+            .map_err(|e: crate::rules::PositionError| e.to_string())?;
+        let mut view = Offscreen::build(Session::new(full, people, 1), 1280, 720, Some(Quality::Software), Some(60))?;
+        let second = view.app.world_mut().resource_mut::<Assets<Image>>().add(target_image(1920, 1080));
+        let layout = *view.app.world().resource::<table::Layout>();
+        let orbit = camera::Orbit::preset(camera::View::First, &layout);
+        let cam = view
+            .app
+            .world_mut()
+            .spawn((
+                Camera3d::default(),
+                Camera { order: 3, ..default() },
+                bevy::camera::RenderTarget::from(second),
+                orbit,
+                orbit.transform(),
+                super::broadcast::BroadcastCamera { window: None, aspect: 16.0 / 9.0 },
+                super::broadcast::Director::default(),
+            ))
+            .id();
+        let mut commands = view.app.world_mut().commands();
+        super::broadcast::spawn_overlays(&mut commands, cam, UVec2::new(1920, 1080));
+        view.app.world_mut().flush();
+        for _ in 0..10 {
+            view.frame();
+        }
+        let mut frame_ms = Vec::with_capacity(frames);
+        for _ in 0..frames {
+            let t = Instant::now();
+            view.frame();
+            frame_ms.push(t.elapsed().as_secs_f64() * 1e3);
+        }
+        let (mean, p95, _) = stats(frame_ms);
+        writeln!(out, "frame of the table (1280x720) and the broadcast (1920x1080) together, full 10x10 CTOR field, on {} (Software profile): {mean:.1} ms mean ({:.1} fps), {p95:.1} ms p95 over {frames} frames", adapter(&view), 1e3 / mean).map_err(io)?;
     }
     // A cascade of at least 20 flips, frame by frame while it animates, in both profiles.
     let (game, put) = cascade_position(20);
