@@ -39,11 +39,13 @@ pub struct Overlays {
     pub last_move: bool,
     pub moves: bool,
     pub result: bool,
+    /// A plain chroma-key green behind the board instead of the table.
+    pub chroma: bool,
 }
 
 impl Default for Overlays {
     fn default() -> Overlays {
-        Overlays { names: true, turn: true, score: true, last_move: true, moves: true, result: true }
+        Overlays { names: true, turn: true, score: true, last_move: true, moves: true, result: true, chroma: false }
     }
 }
 
@@ -83,7 +85,7 @@ pub fn plugin(app: &mut App) {
         .add_systems(Update, (open_window, close_with_window, keys))
         .init_resource::<Direction>()
         .init_resource::<Directing>()
-        .add_systems(Update, (direct, refresh).in_set(TableSystems::Present));
+        .add_systems(Update, (direct, refresh, chroma_key).in_set(TableSystems::Present));
 }
 
 /// A side's colour as the game's pieces show it, for the names.
@@ -166,6 +168,7 @@ fn open_window(
             orbit.transform(),
             Msaa::Sample4,
             BroadcastCamera { window: Some(window), aspect: size.x as f32 / size.y as f32 },
+            super::table::broadcast_layers(false),
             Director::default(),
         ))
         .id();
@@ -285,7 +288,7 @@ fn close_with_window(
 }
 
 /// `F8` opens the broadcast; `F2` to `F7` switch its overlays: names, whose turn, score, last
-/// move, move list, result; `F9` cycles the director's shots.
+/// move, move list, result; `F9` cycles the director's shots; `F10` switches the chroma key.
 fn keys(
     input: Option<Res<ButtonInput<KeyCode>>>,
     mut on: ResMut<Overlays>,
@@ -298,6 +301,9 @@ fn keys(
     }
     if input.just_pressed(KeyCode::F9) {
         *direction = direction.next();
+    }
+    if input.just_pressed(KeyCode::F10) {
+        on.chroma = !on.chroma;
     }
     if !input.any_just_pressed([KeyCode::F2, KeyCode::F3, KeyCode::F4, KeyCode::F5, KeyCode::F6, KeyCode::F7]) {
         return;
@@ -526,6 +532,24 @@ fn direct(
     }
     if directing.0 != busy {
         directing.0 = busy;
+    }
+}
+
+/// The chroma key green (#00B140), the usual keying colour.
+pub const CHROMA: Color = Color::srgb(0.0, 0.694, 0.251);
+
+/// The chroma key: the broadcast's background green, the table top left out.
+fn chroma_key(
+    on: Res<Overlays>,
+    mut cams: Query<(&mut Camera, &mut bevy::camera::visibility::RenderLayers), With<BroadcastCamera>>,
+) {
+    if !on.is_changed() {
+        return;
+    }
+    for (mut cam, mut layers) in &mut cams {
+        let clear = if on.chroma { ClearColorConfig::Custom(CHROMA) } else { ClearColorConfig::Default };
+        cam.clear_color = clear;
+        *layers = super::table::broadcast_layers(on.chroma);
     }
 }
 

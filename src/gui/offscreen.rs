@@ -95,6 +95,7 @@ impl Offscreen {
             let aspect = width as f32 / height as f32;
             app.world_mut().entity_mut(cam).insert((
                 super::broadcast::BroadcastCamera { window: None, aspect },
+                table::broadcast_layers(false),
                 super::broadcast::Director::default(),
             ));
             let mut commands = app.world_mut().commands();
@@ -301,6 +302,7 @@ pub fn bench_table(frames: usize, out: &mut dyn std::io::Write) -> Result<(), St
                 orbit,
                 orbit.transform(),
                 super::broadcast::BroadcastCamera { window: None, aspect: 16.0 / 9.0 },
+                table::broadcast_layers(false),
                 super::broadcast::Director::default(),
             ))
             .id();

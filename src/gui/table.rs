@@ -44,9 +44,23 @@ pub fn cell_pos(layout: &Layout, c: Cell) -> Vec3 {
 /// the broadcast and films see layer 0 alone.
 pub const PLAYER_ONLY: usize = 1;
 
-/// The layers the player's view sees: the table, and what only the player may see.
+/// The render layer of the table top, which a broadcast in front of a chroma key leaves out.
+pub const TABLE_TOP: usize = 2;
+
+/// The layers the player's view sees: the board and pieces, what only the player may see,
+/// the table top.
 pub fn player_layers() -> bevy::camera::visibility::RenderLayers {
-    bevy::camera::visibility::RenderLayers::from_layers(&[0, PLAYER_ONLY])
+    bevy::camera::visibility::RenderLayers::from_layers(&[0, PLAYER_ONLY, TABLE_TOP])
+}
+
+/// The layers the broadcast and films see: the board and pieces, and the table top unless
+/// the background is a chroma key.
+pub fn broadcast_layers(chroma: bool) -> bevy::camera::visibility::RenderLayers {
+    if chroma {
+        bevy::camera::visibility::RenderLayers::layer(0)
+    } else {
+        bevy::camera::visibility::RenderLayers::from_layers(&[0, TABLE_TOP])
+    }
 }
 
 /// Everything rebuilt with the board: despawned before a set builds the shown position.
@@ -128,6 +142,7 @@ fn setup_table(
         Transform::from_xyz(0.0, -0.2, 0.0),
         Pickable::IGNORE,
         Table,
+        bevy::camera::visibility::RenderLayers::layer(TABLE_TOP),
     ));
     commands.spawn((
         DirectionalLight { illuminance: 9000.0, shadow_maps_enabled: true, ..default() },

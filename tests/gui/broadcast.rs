@@ -266,3 +266,29 @@ fn the_broadcast_shows_no_highlights() {
     assert!(shown.iter().all(|l| !l.intersects(&broadcast)), "no mark on the broadcast");
     assert!(shown.iter().all(|l| l.intersects(&player_layers())), "all in the player's view");
 }
+
+/// The chroma key: the broadcast's background turns keying green and the table top leaves
+/// its picture (the board and pieces stay); the player's view keeps the table.
+#[test]
+fn the_chroma_key_leaves_the_board_on_green() {
+    use bevy::camera::visibility::RenderLayers;
+    use tablero::gui::broadcast::{CHROMA, Overlays};
+    use tablero::gui::table::{Table, player_layers};
+    let mut app = with_broadcast(Variant::Ordo, RANDOM);
+    app.world_mut().resource_mut::<Overlays>().chroma = true;
+    app.update();
+    let world = app.world_mut();
+    let (cam, layers) =
+        world.query_filtered::<(&Camera, &RenderLayers), With<BroadcastCamera>>().single(world).unwrap();
+    assert!(matches!(cam.clear_color, ClearColorConfig::Custom(c) if c == CHROMA));
+    let layers = layers.clone();
+    let table = world.query_filtered::<&RenderLayers, With<Table>>().single(world).unwrap().clone();
+    assert!(!table.intersects(&layers), "no table top on the broadcast");
+    assert!(table.intersects(&player_layers()), "the player's view keeps it");
+    assert!(layers.intersects(&RenderLayers::layer(0)), "the board and pieces stay");
+    app.world_mut().resource_mut::<Overlays>().chroma = false;
+    app.update();
+    let world = app.world_mut();
+    let layers = world.query_filtered::<&RenderLayers, With<BroadcastCamera>>().single(world).unwrap().clone();
+    assert!(table.intersects(&layers), "the table is back");
+}
