@@ -26,6 +26,16 @@ impl Default for Broadcast {
     }
 }
 
+impl Broadcast {
+    /// The sizes the menu offers: full HD, 720p, and full HD on end for a vertical stream.
+    pub const SIZES: [UVec2; 3] = [UVec2::new(1920, 1080), UVec2::new(1280, 720), UVec2::new(1080, 1920)];
+
+    pub fn next_size(size: UVec2) -> UVec2 {
+        let i = Self::SIZES.iter().position(|s| *s == size).map_or(0, |i| (i + 1) % Self::SIZES.len());
+        Self::SIZES[i]
+    }
+}
+
 /// Open the broadcast window (the menu's button, `F8`).
 #[derive(Message, Clone, Copy, Debug)]
 pub struct OpenBroadcast;

@@ -177,6 +177,23 @@ fn spawn_menu(mut commands: Commands, folder: Res<super::session::SaveFolder>) {
                             _ => None,
                         }
                     });
+                    // The broadcast window's size: landscape or a vertical stream.
+                    opts.spawn((
+                        Button,
+                        Node {
+                            padding: UiRect::axes(px(14), px(5)),
+                            margin: UiRect::all(px(3)),
+                            border_radius: BorderRadius::all(px(6)),
+                            ..default()
+                        },
+                        BackgroundColor(Color::srgb(0.3, 0.12, 0.25)),
+                        children![label("switch the broadcast window's size", 15.0)],
+                    ))
+                    .observe(
+                        |_: On<Pointer<Click>>, mut b: ResMut<super::broadcast::Broadcast>| {
+                            b.size = super::broadcast::Broadcast::next_size(b.size);
+                        },
+                    );
                     // The broadcast window, for a streaming tool to capture (F8 at the table too).
                     opts.spawn((
                         Button,
@@ -230,7 +247,11 @@ fn spawn_menu(mut commands: Commands, folder: Res<super::session::SaveFolder>) {
         });
 }
 
-fn refresh(choice: Res<MenuChoice>, mut label: Query<&mut Text, With<MenuLabel>>) {
+fn refresh(
+    choice: Res<MenuChoice>,
+    broadcast: Option<Res<super::broadcast::Broadcast>>,
+    mut label: Query<&mut Text, With<MenuLabel>>,
+) {
     let game = choice.game();
     let v = game.variant();
     let ctor = match &game {
@@ -245,8 +266,9 @@ fn refresh(choice: Res<MenuChoice>, mut label: Query<&mut Text, With<MenuLabel>>
         }
         _ => String::new(),
     };
+    let size = broadcast.map(|b| format!("   (broadcast window {}x{})", b.size.x, b.size.y)).unwrap_or_default();
     let s = format!(
-        "{}{ctor}\n{}: {}\n{}: {}",
+        "{}{ctor}\n{}: {}\n{}: {}{size}",
         game_name(choice.game),
         v.side_name(Side::First),
         choice.players[0].label(),

@@ -348,11 +348,25 @@ fn activity(
 pub(super) fn pacing(app: &mut App) {
     use bevy::winit::{UpdateMode, WinitSettings};
     let rest = UpdateMode::reactive_low_power(Duration::from_secs(60));
-    app.insert_resource(WinitSettings { focused_mode: rest, unfocused_mode: rest }).add_systems(
+    // The window starts out continuous: it draws until its first frames are on the screen.
+    let busy = WinitSettings { focused_mode: UpdateMode::Continuous, unfocused_mode: UpdateMode::Continuous };
+    app.insert_resource(busy).add_systems(
         Last,
-        move |activity: Res<Activity>, screen: Res<State<super::Screen>>, mut winit: ResMut<WinitSettings>| {
+        move |activity: Res<Activity>,
+              screen: Res<State<super::Screen>>,
+              time: Res<Time<Real>>,
+              mut since_screen: Local<f32>,
+              mut winit: ResMut<WinitSettings>| {
+            // A new screen (the menu at start, the table, the menu again) is drawn for a moment
+            // before the window rests.
+            if screen.is_changed() {
+                *since_screen = 0.0;
+            } else {
+                *since_screen += time.delta_secs();
+            }
             let playing = *screen.get() == super::Screen::Playing;
             let mode = match (*activity, playing) {
+                _ if *since_screen < SETTLE => UpdateMode::Continuous,
                 (Activity::Moving, true) => UpdateMode::Continuous,
                 (Activity::Waiting, true) => UpdateMode::reactive_low_power(Duration::from_millis(100)),
                 _ => rest,
