@@ -66,6 +66,11 @@ pub struct BroadcastCamera {
     pub aspect: f32,
 }
 
+/// What makes a camera the broadcast's: the director, and only what the broadcast may see.
+pub fn broadcast_camera(window: Option<Entity>, aspect: f32) -> impl Bundle {
+    (BroadcastCamera { window, aspect }, super::table::broadcast_layers(false), Director::default())
+}
+
 /// One overlay's text on the broadcast.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Overlay {
@@ -177,9 +182,7 @@ fn open_window(
             orbit,
             orbit.transform(),
             Msaa::Sample4,
-            BroadcastCamera { window: Some(window), aspect: size.x as f32 / size.y as f32 },
-            super::table::broadcast_layers(false),
-            Director::default(),
+            broadcast_camera(Some(window), size.x as f32 / size.y as f32),
         ))
         .id();
     spawn_overlays(&mut commands, camera, size);

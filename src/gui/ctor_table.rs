@@ -136,7 +136,16 @@ fn setup(mut commands: Commands, mut meshes: ResMut<Assets<Mesh>>, mut materials
 
 /// A CTOR game with a sand-glass is at the table.
 fn timed(session: Option<Res<Session>>) -> bool {
-    session.is_some_and(|s| matches!(&s.game, AnyGame::Ctor(g) if g.options().timer.is_some()))
+    session.is_some_and(|s| has_glass(&s))
+}
+
+fn has_glass(session: &Session) -> bool {
+    matches!(&session.game, AnyGame::Ctor(g) if g.options().timer.is_some())
+}
+
+/// The game at the table is a CTOR game with a sand-glass, not over: its clock runs.
+pub fn sand_running(session: &Session) -> bool {
+    has_glass(session) && session.game.outcome().is_none()
 }
 
 /// Picks a team's squares at random (a computer team's choice), from an explicit seed.

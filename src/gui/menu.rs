@@ -115,6 +115,24 @@ fn button(p: &mut ChildSpawnerCommands, label: String, f: impl Fn(&mut MenuChoic
     .observe(move |_: On<Pointer<Click>>, mut choice: ResMut<MenuChoice>| f(&mut choice));
 }
 
+/// The broadcast buttons' colour.
+const BROADCAST: Color = Color::srgb(0.3, 0.12, 0.25);
+
+/// A smaller button (saved games, the broadcast window); its click is observed by the caller.
+fn small_button<'a>(p: &'a mut ChildSpawnerCommands, text: &str, colour: Color) -> EntityCommands<'a> {
+    p.spawn((
+        Button,
+        Node {
+            padding: UiRect::axes(px(14), px(5)),
+            margin: UiRect::all(px(3)),
+            border_radius: BorderRadius::all(px(6)),
+            ..default()
+        },
+        BackgroundColor(colour),
+        children![label(text, 15.0)],
+    ))
+}
+
 fn label(s: &str, size: f32) -> impl Bundle {
     (Text::new(s), TextFont { font_size: FontSize::Px(size), ..default() }, Pickable::IGNORE)
 }
@@ -177,36 +195,14 @@ fn spawn_menu(mut commands: Commands, folder: Res<super::session::SaveFolder>) {
                             _ => None,
                         }
                     });
-                    // The broadcast window's size: landscape or a vertical stream.
-                    opts.spawn((
-                        Button,
-                        Node {
-                            padding: UiRect::axes(px(14), px(5)),
-                            margin: UiRect::all(px(3)),
-                            border_radius: BorderRadius::all(px(6)),
-                            ..default()
-                        },
-                        BackgroundColor(Color::srgb(0.3, 0.12, 0.25)),
-                        children![label("switch the broadcast window's size", 15.0)],
-                    ))
-                    .observe(
+                    // The broadcast window: its size (landscape or a vertical stream), and
+                    // opening it for a streaming tool to capture (F8 at the table too).
+                    small_button(opts, "switch the broadcast window's size", BROADCAST).observe(
                         |_: On<Pointer<Click>>, mut b: ResMut<super::broadcast::Broadcast>| {
                             b.size = super::broadcast::Broadcast::next_size(b.size);
                         },
                     );
-                    // The broadcast window, for a streaming tool to capture (F8 at the table too).
-                    opts.spawn((
-                        Button,
-                        Node {
-                            padding: UiRect::axes(px(14), px(5)),
-                            margin: UiRect::all(px(3)),
-                            border_radius: BorderRadius::all(px(6)),
-                            ..default()
-                        },
-                        BackgroundColor(Color::srgb(0.3, 0.12, 0.25)),
-                        children![label("Open the broadcast window", 15.0)],
-                    ))
-                    .observe(
+                    small_button(opts, "Open the broadcast window", BROADCAST).observe(
                         |_: On<Pointer<Click>>, mut open: MessageWriter<super::broadcast::OpenBroadcast>| {
                             open.write(super::broadcast::OpenBroadcast);
                         },
@@ -294,18 +290,7 @@ fn open_button(
     text: String,
     open: impl Fn() -> Result<Session, crate::record::RecordError> + Send + Sync + 'static,
 ) {
-    p.spawn((
-        Button,
-        Node {
-            padding: UiRect::axes(px(14), px(5)),
-            margin: UiRect::all(px(3)),
-            border_radius: BorderRadius::all(px(6)),
-            ..default()
-        },
-        BackgroundColor(Color::srgb(0.12, 0.22, 0.3)),
-        children![label(&text, 15.0)],
-    ))
-    .observe(
+    small_button(p, &text, Color::srgb(0.12, 0.22, 0.3)).observe(
         move |_: On<Pointer<Click>>, mut commands: Commands, mut labels: Query<&mut Text, With<MenuLabel>>| match open()
         {
             Ok(session) => {

@@ -96,7 +96,10 @@ impl Plugin for CorePlugin {
                 .chain()
                 .run_if(in_state(Screen::Playing)),
         );
-        app.add_systems(PreUpdate, (ctor_table::begin_secrets, follow_mode).chain().run_if(in_state(Screen::Playing)));
+        app.add_systems(
+            PreUpdate,
+            (ctor_table::begin_secrets, follow_mode_now).chain().run_if(in_state(Screen::Playing)),
+        );
         app.add_plugins((
             session::plugin,
             table::plugin,
@@ -108,24 +111,9 @@ impl Plugin for CorePlugin {
     }
 }
 
-/// The mode follows the session (a record opened or played on) and CTOR's setup, before the
-/// frame's systems run.
-fn follow_mode(
-    session: Option<Res<Session>>,
-    table: Res<CtorTable>,
-    mode: Res<State<Mode>>,
-    mut next: ResMut<NextState<Mode>>,
-) {
-    if let Some(session) = session {
-        let want = Mode::of(&session, &table);
-        if *mode.get() != want {
-            next.set(want);
-        }
-    }
-}
-
-/// Within the frame, right after the session changed: the mode follows at once (a record
-/// opened, played on or pasted), so that the frame's later steps already see it.
+/// The mode follows the session (a record opened, played on or pasted) and CTOR's setup, at
+/// once: before the frame's steps, and again right after the rules step, so that the frame's
+/// later steps already see it.
 fn follow_mode_now(world: &mut World) {
     let want = match (world.get_resource::<Session>(), world.get_resource::<CtorTable>()) {
         (Some(session), Some(table)) => Mode::of(session, table),

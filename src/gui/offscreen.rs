@@ -93,11 +93,7 @@ impl Offscreen {
         if film.is_some() {
             // What the broadcast shows: no secret square before it is revealed, the overlays.
             let aspect = width as f32 / height as f32;
-            app.world_mut().entity_mut(cam).insert((
-                super::broadcast::BroadcastCamera { window: None, aspect },
-                table::broadcast_layers(false),
-                super::broadcast::Director::default(),
-            ));
+            app.world_mut().entity_mut(cam).insert(super::broadcast::broadcast_camera(None, aspect));
             let mut commands = app.world_mut().commands();
             super::broadcast::spawn_overlays(&mut commands, cam, UVec2::new(width, height));
             app.world_mut().flush();
@@ -110,6 +106,20 @@ impl Offscreen {
     /// The image the picture is drawn into.
     pub fn image(&self) -> Handle<Image> {
         self.image.clone()
+    }
+
+    /// Milliseconds each of `n` frames takes, after 10 frames to warm up.
+    pub fn time_frames(&mut self, n: usize) -> Vec<f64> {
+        for _ in 0..10 {
+            self.frame();
+        }
+        (0..n)
+            .map(|_| {
+                let t = std::time::Instant::now();
+                self.frame();
+                t.elapsed().as_secs_f64() * 1e3
+            })
+            .collect()
     }
 
     /// One frame, waiting until the device has finished drawing it.
@@ -252,6 +262,7 @@ pub fn bench_table(frames: usize, out: &mut dyn std::io::Write) -> Result<(), St
     let towers: AnyGame = "volterra DLDLDLDLDLl,-,-,-/-,-,-,-/-,-,-,-/-,-,-,-/-,-,-,LDLDLDLDLDd l"
         .parse()
         .map_err(|e: crate::rules::PositionError| e.to_string())?;
+    let full = full_ctor.clone();
     let scenes = [
         ("full Ordo board, random players", ordo, random),
         ("full 10x10 CTOR field (100 discs, 44 duplicates)", full_ctor, people),
@@ -269,25 +280,13 @@ pub fn bench_table(frames: usize, out: &mut dyn std::io::Write) -> Result<(), St
     for (label, game, players) in scenes {
         for quality in [Quality::Full, Quality::Software] {
             let mut view = Offscreen::with_quality(game.clone(), players, 1280, 720, Some(quality))?;
-            for _ in 0..10 {
-                view.frame();
-            }
-            let mut frame_ms = Vec::with_capacity(frames);
-            for _ in 0..frames {
-                let t = Instant::now();
-                view.frame();
-                frame_ms.push(t.elapsed().as_secs_f64() * 1e3);
-            }
-            let (mean, p95, _) = stats(frame_ms);
+            let (mean, p95, _) = stats(view.time_frames(frames));
             writeln!(out, "frame at 1280x720, {label}, on {} ({quality:?} profile): {mean:.1} ms mean ({:.1} fps), {p95:.1} ms p95 over {frames} frames", adapter(&view), 1e3 / mean).map_err(io)?;
         }
     }
     // The table and the broadcast together (1280x720 and 1920x1080), the full CTOR field, in
     // the software profile, the director orbiting.
     {
-        let full: AnyGame = format!("ctor10 {} w 60 P2M2L1 1v1 0", ["BWBWBWBWBW", "WBWBWBWBWB"].repeat(5).join("/"))
-            .parse()
-            .map_err(|e: crate::rules::PositionError| e.to_string())?;
         let mut view = Offscreen::build(Session::new(full, people, 1), 1280, 720, Some(Quality::Software), Some(60))?;
         let second = view.app.world_mut().resource_mut::<Assets<Image>>().add(target_image(1920, 1080));
         let layout = *view.app.world().resource::<table::Layout>();
@@ -301,24 +300,13 @@ pub fn bench_table(frames: usize, out: &mut dyn std::io::Write) -> Result<(), St
                 bevy::camera::RenderTarget::from(second),
                 orbit,
                 orbit.transform(),
-                super::broadcast::BroadcastCamera { window: None, aspect: 16.0 / 9.0 },
-                table::broadcast_layers(false),
-                super::broadcast::Director::default(),
+                super::broadcast::broadcast_camera(None, 16.0 / 9.0),
             ))
             .id();
         let mut commands = view.app.world_mut().commands();
         super::broadcast::spawn_overlays(&mut commands, cam, UVec2::new(1920, 1080));
         view.app.world_mut().flush();
-        for _ in 0..10 {
-            view.frame();
-        }
-        let mut frame_ms = Vec::with_capacity(frames);
-        for _ in 0..frames {
-            let t = Instant::now();
-            view.frame();
-            frame_ms.push(t.elapsed().as_secs_f64() * 1e3);
-        }
-        let (mean, p95, _) = stats(frame_ms);
+        let (mean, p95, _) = stats(view.time_frames(frames));
         writeln!(out, "frame of the table (1280x720) and the broadcast (1920x1080) together, full 10x10 CTOR field, on {} (Software profile): {mean:.1} ms mean ({:.1} fps), {p95:.1} ms p95 over {frames} frames", adapter(&view), 1e3 / mean).map_err(io)?;
     }
     // A cascade of at least 20 flips, frame by frame while it animates, in both profiles.

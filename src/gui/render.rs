@@ -321,11 +321,7 @@ fn activity(
         _ => false,
     };
     let waiting = session.is_some_and(|s| match *mode.get() {
-        Mode::Live => {
-            s.computer_to_move() && !pace.paused
-                || matches!(&s.game, crate::rules::AnyGame::Ctor(g) if g.options().timer.is_some())
-                    && crate::rules::Game::outcome(&s.game).is_none()
-        }
+        Mode::Live => s.computer_to_move() && !pace.paused || super::ctor_table::sand_running(&s),
         Mode::Replay => s.replay.is_some_and(|r| r.autoplay),
         Mode::Secrets => false,
     });

@@ -870,3 +870,39 @@ fn the_table_draws_only_while_something_happens() {
     assert_eq!(session(&app).history.len(), 2);
     assert_eq!(activity(&app), Activity::Resting, "the person's turn again");
 }
+
+/// Heights over Volterra's towers and numbers over CTOR's squares: shown on request, and
+/// shown again after the board is rebuilt (an undo takes them with the board).
+#[test]
+fn labels_over_the_board_come_and_stay() {
+    use tablero::gui::sets::pine::HeightLabel;
+    use tablero::gui::sets::torus::SquareNumber;
+    use tablero::gui::table::{Rebuild, ShowLabels};
+    fn count<T: Component>(app: &mut App) -> usize {
+        let world = app.world_mut();
+        world.query_filtered::<(), With<T>>().iter(world).count()
+    }
+    let mut app = table(Variant::Volterra.initial(), PEOPLE);
+    assert_eq!(count::<HeightLabel>(&mut app), 0, "hidden at first");
+    app.insert_resource(ShowLabels(true));
+    app.update();
+    app.update();
+    assert_eq!(count::<HeightLabel>(&mut app), 20, "one over each of the 20 towers");
+    app.world_mut().write_message(Rebuild);
+    app.update();
+    app.update();
+    assert_eq!(count::<HeightLabel>(&mut app), 20, "back after a rebuild");
+    app.insert_resource(ShowLabels(false));
+    app.update();
+    app.update();
+    assert_eq!(count::<HeightLabel>(&mut app), 0);
+    let mut app = table(Variant::Ctor8.initial(), PEOPLE);
+    app.insert_resource(ShowLabels(true));
+    app.update();
+    app.update();
+    assert_eq!(count::<SquareNumber>(&mut app), 64);
+    app.world_mut().write_message(Rebuild);
+    app.update();
+    app.update();
+    assert_eq!(count::<SquareNumber>(&mut app), 64, "back after a rebuild");
+}

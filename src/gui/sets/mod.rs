@@ -47,6 +47,51 @@ impl Room {
     }
 }
 
+/// A set's check of its scene once the table has settled: the position it must show, and the
+/// rebuild (counted) when it does not.
+#[derive(bevy::ecs::system::SystemParam)]
+pub struct SceneCheck<'w> {
+    session: Option<Res<'w, Session>>,
+    picking: Res<'w, Picking>,
+    pub layout: Res<'w, Layout>,
+    resyncs: ResMut<'w, super::animate::Resyncs>,
+    rebuild: MessageWriter<'w, super::table::Rebuild>,
+}
+
+impl SceneCheck<'_> {
+    /// The position the table shows (none without a game).
+    pub fn shown(&self) -> Option<crate::rules::AnyGame> {
+        self.session.as_ref().map(|s| self.picking.shown(&s.game))
+    }
+
+    /// A scene that does not match is rebuilt from the rules, and counted.
+    pub fn expect(&mut self, matches: bool) {
+        if !matches {
+            self.resyncs.0 += 1;
+            self.rebuild.write(super::table::Rebuild);
+        }
+    }
+}
+
+/// Keeps a set's labels over the board (heights, square numbers) in step: they are made
+/// again when what they show changes (`want`, none when hidden) or when they are gone (a
+/// rebuild takes them with the board). True when the caller is to spawn them now.
+pub fn relabel<K: PartialEq>(
+    shown_for: &mut Option<K>,
+    want: Option<K>,
+    labels: &[Entity],
+    commands: &mut Commands,
+) -> bool {
+    if *shown_for == want && (want.is_none() || !labels.is_empty()) {
+        return false;
+    }
+    for e in labels {
+        commands.entity(*e).despawn();
+    }
+    *shown_for = want;
+    shown_for.is_some()
+}
+
 /// A run condition: this set is on the table.
 pub fn on_table(room: Room) -> impl Fn(Res<Room>) -> bool + Clone {
     move |on: Res<Room>| *on == room

@@ -4,10 +4,10 @@
 //! a split slide off the table edge.
 
 use super::{Room, add_room};
-use crate::gui::animate::{Resyncs, Speed, Tween};
+use crate::gui::animate::{Speed, Tween};
 use crate::gui::input::{OnCell, pickable};
 use crate::gui::session::{Highlights, MovesToPlan, Picking, Session};
-use crate::gui::table::{BoardItem, Layout, Marks, Rebuild, ShowLabels, cell_pos, highlight, with_mark, wood};
+use crate::gui::table::{BoardItem, Layout, Marks, ShowLabels, cell_pos, highlight, with_mark, wood};
 use crate::rules::volterra::Volterra;
 use crate::rules::{AnyGame, Cell, Effect, Side};
 use bevy::asset::RenderAssetUsages;
@@ -417,22 +417,14 @@ fn heights(
     layout: Res<Layout>,
     labels: Query<Entity, With<HeightLabel>>,
     tweens: Query<(), With<Tween>>,
-    mut rebuilt: MessageReader<Rebuild>,
     mut shown_for: Local<Option<AnyGame>>,
 ) {
     let Some(session) = session else { return };
-    if rebuilt.read().count() > 0 {
-        *shown_for = None; // the rebuild took the labels with the board
-    }
-    let shown = picking.shown(&session.game);
-    let want = (show.0 && tweens.is_empty()).then_some(shown);
-    if *shown_for == want {
+    let want = (show.0 && tweens.is_empty()).then(|| picking.shown(&session.game));
+    let have: Vec<Entity> = labels.iter().collect();
+    if !super::relabel(&mut shown_for, want, &have, &mut commands) {
         return;
     }
-    for e in &labels {
-        commands.entity(e).despawn();
-    }
-    *shown_for = want;
     let Some(AnyGame::Volterra(v)) = &*shown_for else { return };
     for rank in 0..layout.ranks {
         for file in 0..layout.files {
@@ -451,19 +443,10 @@ fn heights(
 
 /// Once the table settles, the tiles and pawns must be the shown position's; otherwise the
 /// scene is rebuilt (and counted).
-fn verify(
-    tiles: Query<(&Tile, &Transform)>,
-    pawns: Query<(&Pawn, &Transform)>,
-    session: Option<Res<Session>>,
-    picking: Res<Picking>,
-    layout: Res<Layout>,
-    mut resyncs: ResMut<Resyncs>,
-    mut rebuild: MessageWriter<Rebuild>,
-) {
-    let Some(session) = session else { return };
-    if !set_matches(&picking.shown(&session.game), &layout, tiles.iter(), pawns.iter()) {
-        resyncs.0 += 1;
-        rebuild.write(Rebuild);
+fn verify(tiles: Query<(&Tile, &Transform)>, pawns: Query<(&Pawn, &Transform)>, mut check: super::SceneCheck) {
+    if let Some(shown) = check.shown() {
+        let ok = set_matches(&shown, &check.layout, tiles.iter(), pawns.iter());
+        check.expect(ok);
     }
 }
 

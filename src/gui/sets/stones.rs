@@ -6,7 +6,7 @@ use super::{Room, add_room};
 use crate::gui::animate::{LIFT, SLIDE, Speed, Tween};
 use crate::gui::input::{Hovered, OnCell, pickable};
 use crate::gui::session::{Highlights, MovesToPlan, Picking, Session};
-use crate::gui::table::{BOARD_TOP, BoardItem, Layout, Marks, Rebuild, cell_pos, highlight, with_mark};
+use crate::gui::table::{BOARD_TOP, BoardItem, Layout, Marks, cell_pos, highlight, with_mark};
 use crate::rules::{AnyGame, Cell, Effect, Game, Side, Variant};
 use bevy::prelude::*;
 use std::collections::HashMap;
@@ -308,18 +308,10 @@ fn plan(
 
 /// Once the table settles: the stones on the board are exactly the shown position's pieces,
 /// each on its square; otherwise the scene is rebuilt (and counted).
-fn verify(
-    stones: Query<(&Stone, &Transform)>,
-    session: Option<Res<Session>>,
-    picking: Res<Picking>,
-    layout: Res<Layout>,
-    mut resyncs: ResMut<crate::gui::animate::Resyncs>,
-    mut rebuild: MessageWriter<Rebuild>,
-) {
-    let Some(session) = session else { return };
-    if !stones_match(&picking.shown(&session.game), &layout, stones.iter()) {
-        resyncs.0 += 1;
-        rebuild.write(Rebuild);
+fn verify(stones: Query<(&Stone, &Transform)>, mut check: super::SceneCheck) {
+    if let Some(shown) = check.shown() {
+        let ok = stones_match(&shown, &check.layout, stones.iter());
+        check.expect(ok);
     }
 }
 

@@ -4,10 +4,10 @@
 //! rules' cascade order.
 
 use super::{Room, add_room};
-use crate::gui::animate::{Resyncs, Speed, Tween};
+use crate::gui::animate::{Speed, Tween};
 use crate::gui::input::{OnCell, pickable};
 use crate::gui::session::{Highlights, MovesToPlan, Picking, Session};
-use crate::gui::table::{BOARD_TOP, BoardItem, Layout, Marks, Rebuild, ShowLabels, cell_pos, highlight, with_mark};
+use crate::gui::table::{BOARD_TOP, BoardItem, Layout, Marks, ShowLabels, cell_pos, highlight, with_mark};
 use crate::rules::ctor::Ctor;
 use crate::rules::{AnyGame, Cell, Effect, Side};
 use bevy::prelude::*;
@@ -363,23 +363,12 @@ fn numbers(
     session: Option<Res<Session>>,
     layout: Res<Layout>,
     labels: Query<Entity, With<SquareNumber>>,
-    mut rebuilt: MessageReader<Rebuild>,
     mut shown_for: Local<Option<u8>>,
 ) {
     let Some(session) = session else { return };
     let AnyGame::Ctor(g) = &session.game else { return };
-    if rebuilt.read().count() > 0 {
-        *shown_for = None; // the rebuild took the labels with the board
-    }
-    let want = show.0.then_some(g.size());
-    if *shown_for == want && labels.iter().count() == want.map_or(0, |n| n as usize * n as usize) {
-        return;
-    }
-    *shown_for = want;
-    for e in &labels {
-        commands.entity(e).despawn();
-    }
-    if want.is_none() {
+    let have: Vec<Entity> = labels.iter().collect();
+    if !super::relabel(&mut shown_for, show.0.then_some(g.size()), &have, &mut commands) {
         return;
     }
     for rank in 0..layout.ranks {
@@ -398,19 +387,10 @@ fn numbers(
 
 /// Once the table settles, the discs and their copies must show the shown position;
 /// otherwise the scene is rebuilt (and counted).
-fn verify(
-    discs: Query<(&Disc, &Transform)>,
-    copies: Query<(&Duplicate, &Transform)>,
-    session: Option<Res<Session>>,
-    picking: Res<Picking>,
-    layout: Res<Layout>,
-    mut resyncs: ResMut<Resyncs>,
-    mut rebuild: MessageWriter<Rebuild>,
-) {
-    let Some(session) = session else { return };
-    if !torus_matches(&picking.shown(&session.game), &layout, discs.iter(), copies.iter()) {
-        resyncs.0 += 1;
-        rebuild.write(Rebuild);
+fn verify(discs: Query<(&Disc, &Transform)>, copies: Query<(&Duplicate, &Transform)>, mut check: super::SceneCheck) {
+    if let Some(shown) = check.shown() {
+        let ok = torus_matches(&shown, &check.layout, discs.iter(), copies.iter());
+        check.expect(ok);
     }
 }
 
