@@ -111,6 +111,10 @@ usage:
   tablero match <variant> --a <player> --b <player> --games N --seed S
                                              plays N games headless; players: random, ai:<level>
                                              (levels: easy, medium, hard, master)
+  tablero feed <record.json> [--pace S] [--port N | --listen ADDR] [--linger S]
+  tablero feed match <variant> --a <player> --b <player> --seed S [--games N] [--pace S] ...
+                                             serves a record or a match on the live feed
+                                             (http://127.0.0.1:7878: /state, /events, /overlay)
   tablero check <record.json>                replays a record: the final position and the result
   tablero bench [--quick]                    perft speed of every variant (nodes per second)
   tablero bench --ai                         how long the strongest level takes per move, over a game
@@ -118,6 +122,8 @@ usage:
   tablero bench-table [--frames N]           frame time and memory of the 3D table
   tablero [play \"<position>\"]                opens the 3D table (the menu, or that position)
   tablero replay <record.json>               opens a record in the 3D table to watch or play on
+  tablero watch <url>                        the 3D table as a spectator of a live feed
+  tablero ... --feed [PORT] | --listen ADDR  the table's game on the live feed too
 variants: ordo, ordo-x, crossings, volterra, volterra-free, ctor8, ctor10";
 
 /// Runs one command line (without the program name), writing its output to `out`.
@@ -162,6 +168,7 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
             }
         }
         "match" => run_match(rest, out)?,
+        "feed" => crate::feed::headless::run(rest, out)?,
         "check" => {
             let [path] = rest else { return Err(arity("check", "the path of a record (.json)")) };
             let (record, positions) = crate::record::load(std::path::Path::new(path))?;

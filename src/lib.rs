@@ -6,6 +6,7 @@
 pub mod ai;
 pub mod bench;
 pub mod cli;
+pub mod feed;
 #[cfg(feature = "gui")]
 pub mod gui;
 pub mod interact;

@@ -21,29 +21,52 @@ fn size(flag: &str, value: &str) -> Result<(u32, u32), String> {
         .ok_or_else(|| format!("{flag} '{}' is not WxH, like 1280x720", tablero::rules::quote(value)))
 }
 
-/// `--broadcast [WxH]` before or after a table command opens the broadcast window too.
+/// `--broadcast [WxH]` before or after a table command opens the broadcast window too;
+/// `--feed [PORT]` serves the table's game on the live feed (on 127.0.0.1), `--listen ADDR` on
+/// any address.
 #[cfg(feature = "gui")]
-fn broadcast_flag(args: &[String]) -> Result<(Vec<String>, Option<bevy::math::UVec2>), String> {
-    let Some(i) = args.iter().position(|a| a == "--broadcast") else { return Ok((args.to_vec(), None)) };
+fn extras_flags(args: &[String]) -> Result<(Vec<String>, tablero::gui::Extras), String> {
     let mut rest = args.to_vec();
-    rest.remove(i);
-    let mut wanted = bevy::math::UVec2::new(1920, 1080);
-    if let Some(v) = rest.get(i).filter(|v| v.contains('x') && v.chars().next().is_some_and(|c| c.is_ascii_digit())) {
-        let (w, h) = size("--broadcast", v)?;
-        wanted = bevy::math::UVec2::new(w, h);
+    let mut extras = tablero::gui::Extras::default();
+    if let Some(i) = rest.iter().position(|a| a == "--broadcast") {
         rest.remove(i);
+        let mut wanted = bevy::math::UVec2::new(1920, 1080);
+        if let Some(v) = rest.get(i).filter(|v| v.contains('x') && v.chars().next().is_some_and(|c| c.is_ascii_digit()))
+        {
+            let (w, h) = size("--broadcast", v)?;
+            wanted = bevy::math::UVec2::new(w, h);
+            rest.remove(i);
+        }
+        extras.broadcast = Some(wanted);
     }
-    Ok((rest, Some(wanted)))
+    if let Some(i) = rest.iter().position(|a| a == "--feed") {
+        rest.remove(i);
+        let mut addr = format!("{}", tablero::feed::DEFAULT_PORT);
+        if let Some(v) = rest.get(i).filter(|v| v.chars().next().is_some_and(|c| c.is_ascii_digit())) {
+            addr = v.clone();
+            rest.remove(i);
+        }
+        extras.feed = Some(tablero::feed::parse_addr(&addr, false)?);
+    }
+    if let Some(i) = rest.iter().position(|a| a == "--listen") {
+        rest.remove(i);
+        if i >= rest.len() {
+            return Err("--listen needs an address, like 0.0.0.0:7878".into());
+        }
+        let v = rest.remove(i);
+        extras.feed = Some(tablero::feed::parse_addr(&v, true)?);
+    }
+    Ok((rest, extras))
 }
 
 #[cfg(feature = "gui")]
 fn gui_command(args: &[String]) -> Option<Result<(), String>> {
     use tablero::rules::AnyGame;
-    let (args, broadcast) = match broadcast_flag(args) {
+    let (args, extras) = match extras_flags(args) {
         Ok(v) => v,
         Err(e) => return Some(Err(e)),
     };
-    let run = |start| tablero::gui::run(start, broadcast);
+    let run = |start| tablero::gui::run(start, extras);
     match &args[..] {
         [] => Some(run(None)),
         [cmd, position] if cmd == "play" => {
@@ -59,8 +82,10 @@ fn gui_command(args: &[String]) -> Option<Result<(), String>> {
                 .map_err(|e| e.to_string())
                 .and_then(|s| run(Some(s))),
         ),
-        _ if broadcast.is_some() => Some(Err(
-            "--broadcast goes with the table: tablero [play \"<position>\" | replay <record.json>] --broadcast [WxH]"
+        [cmd, url] if cmd == "watch" => Some(tablero::gui::watch(url, extras)),
+        [cmd, ..] if cmd == "watch" => Some(Err("usage: tablero watch <url> (a live feed, like http://127.0.0.1:7878)".into())),
+        _ if extras.broadcast.is_some() || extras.feed.is_some() => Some(Err(
+            "--broadcast and --feed go with the table: tablero [play \"<position>\" | replay <record.json> | watch <url>] [--broadcast [WxH]] [--feed [PORT] | --listen ADDR]"
                 .into(),
         )),
         [cmd, rest @ ..] if cmd == "screenshot" => Some(screenshot(rest)),

@@ -145,7 +145,7 @@ fn has_glass(session: &Session) -> bool {
 
 /// The game at the table is a CTOR game with a sand-glass, not over: its clock runs.
 pub fn sand_running(session: &Session) -> bool {
-    has_glass(session) && session.game.outcome().is_none()
+    has_glass(session) && session.game.outcome().is_none() && !session.spectator
 }
 
 /// Picks a team's squares at random (a computer team's choice), from an explicit seed.

@@ -344,8 +344,6 @@ pub fn banner_line(game: &AnyGame) -> Option<String> {
 /// The score as each game counts it: CTOR's turn, operations left, sand-glass and disc counts;
 /// Volterra's towers tallest first; the pieces taken off the board.
 pub fn score_line(session: &Session, shown: &AnyGame, clock: f32) -> String {
-    let v = session.game.variant();
-    let [first, second] = [Side::First, Side::Second].map(|s| v.side_name(s));
     match &session.game {
         AnyGame::Ctor(g) => {
             let glass = match g.options().timer {
@@ -355,23 +353,15 @@ pub fn score_line(session: &Session, shown: &AnyGame, clock: f32) -> String {
             let left = g.left();
             let opening = if g.is_opening(g.turn()) { " (opening turn: puts only)" } else { "" };
             format!(
-                "turn {}: left {} puts, {} steps, {} landings{opening}{glass}\ndiscs: {first} {}, {second} {}",
+                "turn {}: left {} puts, {} steps, {} landings{opening}{glass}\n{}",
                 g.turn(),
                 left.puts,
                 left.steps,
                 left.landings,
-                g.count(Side::First),
-                g.count(Side::Second)
+                shown.tally(&session.start)
             )
         }
-        AnyGame::Volterra(g) => {
-            let list = |s: Side| g.heights(s).iter().map(|h| h.to_string()).collect::<Vec<_>>().join(" ");
-            format!("towers, tallest first: {first} {} | {second} {}", list(Side::First), list(Side::Second))
-        }
-        _ => {
-            let off = session.off_board(shown);
-            format!("off the board: {first} {}, {second} {}", off[0], off[1])
-        }
+        _ => shown.tally(&session.start).to_string(),
     }
 }
 

@@ -9,6 +9,7 @@ pub mod animate;
 pub mod broadcast;
 pub mod camera;
 pub mod ctor_table;
+pub mod feed;
 pub mod film;
 pub mod hud;
 pub mod input;
@@ -107,6 +108,7 @@ impl Plugin for CorePlugin {
             sets::plugin,
             ctor_table::plugin,
             render::plugin,
+            feed::plugin,
         ));
     }
 }
@@ -138,9 +140,71 @@ pub fn open(mut session: Session, mut table: CtorTable) -> impl FnOnce(&mut Worl
     }
 }
 
+/// How the window opens besides its game: the broadcast window of a size beside it, the
+/// live feed served on an address.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Extras {
+    pub broadcast: Option<UVec2>,
+    pub feed: Option<std::net::SocketAddr>,
+}
+
 /// Opens the window: the menu, or straight onto a game (`tablero play`, `tablero replay`);
-/// with `broadcast`, the broadcast window of that size opens beside it.
-pub fn run(start: Option<Session>, broadcast: Option<UVec2>) -> Result<(), String> {
+/// with the extras, the broadcast window and the live feed.
+pub fn run(start: Option<Session>, extras: Extras) -> Result<(), String> {
+    let live = match extras.feed {
+        Some(addr) => {
+            let live = feed::LiveFeed::on(addr);
+            if let Some(e) = &live.error {
+                return Err(e.clone());
+            }
+            Some(live)
+        }
+        None => None,
+    };
+    window_app(move |app| {
+        if let Some(session) = start {
+            open(session, CtorTable::default())(app.world_mut());
+        }
+        if let Some(size) = extras.broadcast {
+            app.insert_resource(broadcast::Broadcast { size, at_start: true });
+        }
+        if let Some(live) = live {
+            app.insert_resource(live);
+        }
+    })
+}
+
+/// Opens the window as a spectator of the live feed at `url` (`tablero watch`): the game is
+/// the feed's, nobody here moves, the camera is free. Waits up to 10 s for the feed's state.
+pub fn watch(url: &str, extras: Extras) -> Result<(), String> {
+    use crate::feed::client::Heard;
+    let base = crate::feed::client::base_url(url)?;
+    // The first state before the window opens: a feed that is not there is said at once.
+    let watcher = crate::feed::client::watch(&base)?;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let mut last_why = String::from("no answer");
+    let session = loop {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        match watcher.heard.recv_timeout(left) {
+            Ok(Heard::State(state)) => break feed::session_from_state(&state)?,
+            Ok(Heard::Lost { why, .. }) => last_why = why,
+            Ok(Heard::Event { .. }) => {}
+            Err(_) => return Err(format!("cannot watch {base}: {last_why}")),
+        }
+    };
+    window_app(move |app| {
+        open(session, CtorTable::default())(app.world_mut());
+        let mut spectating = feed::Spectating::new(base.clone(), watcher);
+        spectating.status = format!("watching {base}");
+        app.insert_resource(spectating);
+        if let Some(size) = extras.broadcast {
+            app.insert_resource(broadcast::Broadcast { size, at_start: true });
+        }
+        app.add_systems(Startup, feed::wake_on_feed);
+    })
+}
+
+fn window_app(setup: impl FnOnce(&mut App)) -> Result<(), String> {
     if std::env::var_os("DISPLAY").is_none() && std::env::var_os("WAYLAND_DISPLAY").is_none() {
         return Err("no display found (DISPLAY is not set): run tablero in a desktop session, or use the headless commands (tablero help)".into());
     }
@@ -178,12 +242,7 @@ pub fn run(start: Option<Session>, broadcast: Option<UVec2>) -> Result<(), Strin
         .insert_resource(session::SaveFolder(Some(crate::record::data_dir())))
         // Only the player's camera picks (the broadcast window is for watching).
         .insert_resource(bevy::picking::mesh_picking::MeshPickingSettings { require_markers: true, ..default() });
-        if let Some(session) = start {
-            open(session, CtorTable::default())(app.world_mut());
-        }
-        if let Some(size) = broadcast {
-            app.insert_resource(broadcast::Broadcast { size, at_start: true });
-        }
+        setup(&mut app);
         app.run();
     })
     .map_err(|why| format!("the window could not be opened or had to close ({why})"))

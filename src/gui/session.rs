@@ -9,7 +9,7 @@ use super::{Mode, Screen, TableSystems};
 use crate::interact::{Pick, Picker};
 use crate::players::{Player, RandomPlayer};
 use crate::record::Record;
-use crate::rules::{AnyGame, AnyMove, Cell, Effect, Game, Side};
+use crate::rules::{AnyGame, AnyMove, Cell, Effect, Game};
 use bevy::prelude::*;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -54,7 +54,7 @@ impl PlayerKind {
     }
 
     /// A record's player kind (records are checked on reading: an unknown kind never loads).
-    fn from_record(kind: &str) -> PlayerKind {
+    pub(crate) fn from_record(kind: &str) -> PlayerKind {
         use crate::record::Kind;
         match Kind::parse(kind) {
             Some(Kind::Ai(l)) => PlayerKind::Ai(l),
@@ -102,6 +102,9 @@ pub struct Session {
     pub save_error: Option<String>,
     /// A record being watched (the table is in [`Mode::Replay`]); `None` for a live game.
     pub replay: Option<Replay>,
+    /// Watching another table's live feed (`tablero watch`): nobody here moves; the feed's
+    /// moves are played as they come.
+    pub spectator: bool,
     random: RandomPlayer,
 }
 
@@ -119,6 +122,7 @@ impl Session {
             record_path: None,
             save_error: None,
             replay: None,
+            spectator: false,
             random: RandomPlayer::new(seed),
         }
     }
@@ -128,15 +132,12 @@ impl Session {
         if !matches!(self.game, AnyGame::Ordo(_) | AnyGame::Crossings(_)) {
             return [0, 0];
         }
-        let count = |g: &AnyGame, s: Side| {
-            let (f, r) = g.board_size();
-            (0..r).flat_map(|r| (0..f).map(move |f| Cell::new(f, r))).filter(|c| g.piece_at(*c) == Some(s)).count()
-        };
-        [Side::First, Side::Second].map(|s| count(&self.start, s).saturating_sub(count(shown, s)))
+        shown.tally(&self.start).sides.map(|n| n[0] as usize)
     }
 
     fn to_move(&self) -> Option<PlayerKind> {
-        (self.replay.is_none() && self.game.outcome().is_none()).then(|| self.players[self.game.side_to_move().index()])
+        (self.replay.is_none() && !self.spectator && self.game.outcome().is_none())
+            .then(|| self.players[self.game.side_to_move().index()])
     }
 
     /// Whether a person chooses the move now.
@@ -580,6 +581,12 @@ fn handle_commands(
 ) {
     let Some(mut session) = session else { return };
     for command in commands.read() {
+        let looks_only =
+            matches!(command, Command::Export | Command::CopyPosition | Command::NewGame | Command::Cancel);
+        if session.spectator && !looks_only {
+            reply.notice.say("watching a live feed: the moves are made at the feed's table");
+            continue;
+        }
         match command {
             Command::Undo | Command::Redo | Command::StepForward | Command::Jump(_) => {
                 history(&mut session, command, &mut reply)
@@ -731,7 +738,7 @@ pub struct SaveFolder(pub Option<PathBuf>);
 
 /// A live game at the table without a file, while games are saved.
 fn needs_a_file(folder: Res<SaveFolder>, session: Option<Res<Session>>) -> bool {
-    folder.0.is_some() && session.is_some_and(|s| s.replay.is_none() && s.record_path.is_none())
+    folder.0.is_some() && session.is_some_and(|s| s.replay.is_none() && !s.spectator && s.record_path.is_none())
 }
 
 /// Every live game at the table has a file, however it began (the menu's *Start*, a position

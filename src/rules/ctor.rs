@@ -368,6 +368,18 @@ impl Ctor {
         Ok(())
     }
 
+    /// Tells a spectator's copy of the game one of `team`'s secret squares learned from the
+    /// feed: one already revealed (given as `Hidden` at the start, it works again exactly when
+    /// it worked, since it was hit at the same moment), or one about to work (`Pending`, just
+    /// before the move that ends the turn). No count is checked: a spectator knows only some.
+    pub fn know_secret(&mut self, team: Side, sq: Square, state: SecretState) {
+        let list = &mut self.secrets[team.index()];
+        match list.iter_mut().find(|s| s.0 == sq) {
+            Some(s) => s.1 = state,
+            None => list.push((sq, state)),
+        }
+    }
+
     /// A team's secret squares with their states.
     pub fn secrets(&self, team: Side) -> &[(Square, SecretState)] {
         &self.secrets[team.index()]

@@ -638,6 +638,46 @@ impl AnyGame {
             AnyGame::Ctor(g) => (g.size(), g.size()),
         }
     }
+
+    /// The score as the game counts it, `start` being where the game began: CTOR's discs,
+    /// Volterra's towers (tallest first), and for Ordo and Crossings the pieces taken off the
+    /// board since the start.
+    pub fn tally(&self, start: &AnyGame) -> Tally {
+        let pieces = |g: &AnyGame, s: Side| {
+            let (f, r) = g.board_size();
+            (0..r).flat_map(|r| (0..f).map(move |f| Cell::new(f, r))).filter(|c| g.piece_at(*c) == Some(s)).count()
+        };
+        let (what, sides) = match self {
+            AnyGame::Ctor(g) => ("discs", [Side::First, Side::Second].map(|s| vec![g.count(s)])),
+            AnyGame::Volterra(g) => (
+                "towers, tallest first",
+                [Side::First, Side::Second].map(|s| g.heights(s).iter().map(|&h| h as u32).collect()),
+            ),
+            _ => (
+                "off the board",
+                [Side::First, Side::Second].map(|s| vec![pieces(start, s).saturating_sub(pieces(self, s)) as u32]),
+            ),
+        };
+        Tally { what, sides, names: [Side::First, Side::Second].map(|s| self.variant().side_name(s)) }
+    }
+}
+
+/// A game's score as it counts it ([`AnyGame::tally`]): what is counted, and each side's
+/// numbers (one number, or Volterra's tower heights).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tally {
+    pub what: &'static str,
+    pub sides: [Vec<u32>; 2],
+    pub names: [&'static str; 2],
+}
+
+impl fmt::Display for Tally {
+    /// `discs: black 12, white 10`; `towers, tallest first: light 3 2 | dark 4`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let list = |i: usize| self.sides[i].iter().map(|n| n.to_string()).collect::<Vec<_>>().join(" ");
+        let between = if self.sides.iter().any(|s| s.len() != 1) { " |" } else { "," };
+        write!(f, "{}: {} {}{between} {} {}", self.what, self.names[0], list(0), self.names[1], list(1))
+    }
 }
 
 impl FromStr for AnyGame {

@@ -1,0 +1,263 @@
+//! A spectator's connection to a feed (`tablero watch <url>`): reads `/state`, then follows
+//! `/events` from the next event on; when the feed drops it says so, waits (0.25 s, doubling
+//! to 8 s), reads `/state` again and follows on from there. Runs in a thread of its own (hyper
+//! on a small tokio runtime) and hands what it hears to the caller through a channel.
+
+use http_body_util::{BodyExt, Empty};
+use hyper::body::Bytes;
+use hyper_util::client::legacy::Client;
+use hyper_util::client::legacy::connect::HttpConnector;
+use serde_json::Value;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::time::Duration;
+
+/// What the spectator hears.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Heard {
+    /// The whole picture (`/state`): on joining, and again after every reconnection.
+    State(Value),
+    /// One event after the state, in order, none missed (`kind` as the feed names it).
+    Event { kind: String, data: Value },
+    /// The feed dropped or could not be reached: why, and the seconds until the next try.
+    Lost { why: String, retry_in: f32 },
+}
+
+/// Silence after which a feed counts as dropped (it sends a keep-alive every 5 s).
+pub const SILENCE: Duration = Duration::from_secs(15);
+
+/// The first wait before reconnecting, doubled after each failure up to [`BACKOFF_MAX`].
+pub const BACKOFF_FIRST: Duration = Duration::from_millis(250);
+pub const BACKOFF_MAX: Duration = Duration::from_secs(8);
+
+/// A connection to a feed; dropping it stops the thread.
+pub struct Watcher {
+    pub heard: mpsc::Receiver<Heard>,
+    stop: Arc<AtomicBool>,
+    resync: Arc<AtomicBool>,
+    wake: Wake,
+}
+
+type Wake = Arc<std::sync::Mutex<Option<Box<dyn Fn() + Send>>>>;
+
+impl Watcher {
+    /// Calls `wake` after each thing heard from now on (a window asleep until input is woken
+    /// by it).
+    pub fn on_heard(&self, wake: impl Fn() + Send + 'static) {
+        *self.wake.lock().unwrap_or_else(|e| e.into_inner()) = Some(Box::new(wake));
+    }
+
+    /// Reads the state again (and follows on from it): for a spectator whose copy of the game
+    /// no longer matches the events.
+    pub fn resync(&self) {
+        self.resync.store(true, Ordering::Relaxed);
+    }
+}
+
+/// How a connection ended.
+enum End {
+    /// Stopped, or nobody listens any more.
+    Stopped,
+    /// The spectator asked to read the state again.
+    Resync,
+    Lost(String),
+}
+
+impl From<String> for End {
+    fn from(why: String) -> End {
+        End::Lost(why)
+    }
+}
+
+impl From<&str> for End {
+    fn from(why: &str) -> End {
+        End::Lost(why.to_string())
+    }
+}
+
+impl Drop for Watcher {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Reads a feed's address: `http://host:port`, with or without the scheme, a trailing `/`,
+/// or a page of it (`/overlay`, `/state`): the feed's root is what is kept.
+pub fn base_url(text: &str) -> Result<String, String> {
+    let t = text.trim();
+    let rest = t.strip_prefix("http://").unwrap_or(t);
+    if rest.starts_with("https://") || t.starts_with("https://") {
+        return Err("the feed is plain http on a local network (https is not served)".into());
+    }
+    let host = rest.split('/').next().unwrap_or("");
+    let uri: Result<hyper::Uri, _> = format!("http://{host}/").parse();
+    match uri {
+        Ok(u) if u.host().is_some_and(|h| !h.is_empty()) && u.port_u16().is_some() => Ok(format!("http://{host}")),
+        _ => Err(format!("'{}' is not a feed's address (like http://127.0.0.1:7878)", crate::rules::quote(text))),
+    }
+}
+
+/// Starts following the feed at `base` (see [`base_url`]).
+pub fn watch(base: &str) -> Result<Watcher, String> {
+    let base = base_url(base)?;
+    let (tx, heard) = mpsc::channel();
+    let stop = Arc::new(AtomicBool::new(false));
+    let stopping = stop.clone();
+    let resync = Arc::new(AtomicBool::new(false));
+    let resyncing = resync.clone();
+    let wake: Wake = Arc::new(std::sync::Mutex::new(None));
+    let waking = wake.clone();
+    let wake_now = move || {
+        if let Some(f) = &*waking.lock().unwrap_or_else(|e| e.into_inner()) {
+            f();
+        }
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the spectator's connection: {e}"))?;
+    std::thread::Builder::new()
+        .name("tablero-watch".into())
+        .spawn(move || runtime.block_on(follow(base, tx, stopping, resyncing, wake_now)))
+        .map_err(|e| format!("cannot start the spectator's connection: {e}"))?;
+    Ok(Watcher { heard, stop, resync, wake })
+}
+
+async fn follow(
+    base: String,
+    tx: mpsc::Sender<Heard>,
+    stop: Arc<AtomicBool>,
+    resync: Arc<AtomicBool>,
+    wake: impl Fn(),
+) {
+    let client: Client<HttpConnector, Empty<Bytes>> =
+        Client::builder(hyper_util::rt::TokioExecutor::new()).build(HttpConnector::new());
+    let mut wait = BACKOFF_FIRST;
+    while !stop.load(Ordering::Relaxed) {
+        resync.store(false, Ordering::Relaxed);
+        let why = match session(&client, &base, &tx, &stop, &resync, &wake, &mut wait).await {
+            End::Stopped => return,
+            End::Resync => continue,
+            End::Lost(why) => why,
+        };
+        if tx.send(Heard::Lost { why, retry_in: wait.as_secs_f32() }).is_err() {
+            return;
+        }
+        wake();
+        // Sleep in small steps so that a stop is quick.
+        let until = tokio::time::Instant::now() + wait;
+        while tokio::time::Instant::now() < until {
+            if stop.load(Ordering::Relaxed) {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        wait = (wait * 2).min(BACKOFF_MAX);
+    }
+}
+
+/// One connection: the state, then events until the feed drops (an error) or we stop (Ok).
+async fn session(
+    client: &Client<HttpConnector, Empty<Bytes>>,
+    base: &str,
+    tx: &mpsc::Sender<Heard>,
+    stop: &AtomicBool,
+    resync: &AtomicBool,
+    wake: &impl Fn(),
+    wait: &mut Duration,
+) -> End {
+    match connection(client, base, tx, stop, resync, wake, wait).await {
+        Ok(end) | Err(end) => end,
+    }
+}
+
+async fn connection(
+    client: &Client<HttpConnector, Empty<Bytes>>,
+    base: &str,
+    tx: &mpsc::Sender<Heard>,
+    stop: &AtomicBool,
+    resync: &AtomicBool,
+    wake: &impl Fn(),
+    wait: &mut Duration,
+) -> Result<End, End> {
+    let get = |path: String| {
+        let uri: hyper::Uri = format!("{base}{path}").parse().expect("a checked base");
+        client.get(uri)
+    };
+    let state = tokio::time::timeout(SILENCE, async {
+        let r = get("/state".into()).await.map_err(|e| format!("the feed cannot be reached ({e})"))?;
+        if !r.status().is_success() {
+            return Err(format!("the feed answered {} to /state", r.status()));
+        }
+        let body = r.into_body().collect().await.map_err(|e| format!("the feed dropped ({e})"))?.to_bytes();
+        serde_json::from_slice::<Value>(&body).map_err(|e| format!("the feed's state is not JSON ({e})"))
+    })
+    .await
+    .map_err(|_| End::from("the feed did not answer"))?
+    .map_err(End::Lost)?;
+    let mut seq = state.get("seq").and_then(Value::as_u64).ok_or(End::from("the feed's state has no event number"))?;
+    let response = tokio::time::timeout(SILENCE, get(format!("/events?from={}", seq + 1)))
+        .await
+        .map_err(|_| End::from("the feed did not answer"))?
+        .map_err(|e| End::Lost(format!("the feed cannot be reached ({e})")))?;
+    if !response.status().is_success() {
+        return Err(format!("the feed answered {} to /events", response.status()).into());
+    }
+    if tx.send(Heard::State(state)).is_err() {
+        return Ok(End::Stopped);
+    }
+    wake();
+    *wait = BACKOFF_FIRST;
+    let mut body = response.into_body();
+    let mut buffer: Vec<u8> = Vec::new();
+    let (mut kind, mut data) = (String::new(), String::new());
+    let mut heard_at = std::time::Instant::now();
+    loop {
+        if stop.load(Ordering::Relaxed) {
+            return Ok(End::Stopped);
+        }
+        if resync.load(Ordering::Relaxed) {
+            return Ok(End::Resync);
+        }
+        let frame = match tokio::time::timeout(Duration::from_millis(250), body.frame()).await {
+            Err(_) if heard_at.elapsed() > SILENCE => {
+                // Keep-alives come every 5 s: long silence is a drop.
+                return Err(format!("the feed went silent for {} s", SILENCE.as_secs()).into());
+            }
+            Err(_) => continue,
+            Ok(None) => return Err("the feed closed the connection".into()),
+            Ok(Some(Err(e))) => return Err(format!("the feed dropped ({e})").into()),
+            Ok(Some(Ok(frame))) => frame,
+        };
+        let Ok(bytes) = frame.into_data() else { continue };
+        buffer.extend_from_slice(&bytes);
+        heard_at = std::time::Instant::now();
+        // Server-Sent Events: lines `event:`, `data:`, `id:`; a blank line ends an event.
+        while let Some(end) = buffer.iter().position(|&b| b == b'\n') {
+            let line: Vec<u8> = buffer.drain(..=end).collect();
+            let line = String::from_utf8_lossy(&line).trim_end_matches(['\r', '\n']).to_string();
+            if line.is_empty() {
+                if !data.is_empty() {
+                    let parsed: Value =
+                        serde_json::from_str(&data).map_err(|e| End::Lost(format!("an event is not JSON ({e})")))?;
+                    let n = parsed.get("seq").and_then(Value::as_u64).unwrap_or(0);
+                    if kind == "resync" || n != seq + 1 {
+                        return Ok(End::Resync);
+                    }
+                    seq = n;
+                    if tx.send(Heard::Event { kind: std::mem::take(&mut kind), data: parsed }).is_err() {
+                        return Ok(End::Stopped);
+                    }
+                    wake();
+                }
+                kind.clear();
+                data.clear();
+            } else if let Some(v) = line.strip_prefix("event:") {
+                kind = v.trim_start().to_string();
+            } else if let Some(v) = line.strip_prefix("data:") {
+                data.push_str(v.strip_prefix(' ').unwrap_or(v));
+            }
+        }
+    }
+}

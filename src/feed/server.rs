@@ -1,0 +1,214 @@
+//! The feed's HTTP server (axum on tokio, in a thread of its own): `/state`, `/events` (Server-
+//! Sent Events), `/overlay` (the page for a streaming tool's browser source) and `/`, which
+//! lists them. Every route only reads the [`Feed`]; other methods get 405, unknown pages 404,
+//! malformed requests 400, and none of them touches the game.
+
+use super::{Feed, Refused};
+use axum::Router;
+use axum::extract::{Query, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::get;
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The overlay page: plain HTML, CSS and script, no outside resources.
+pub const OVERLAY: &str = include_str!("overlay.html");
+
+/// What `/overlay?show=` may name, and the default.
+pub const ELEMENTS: [&str; 7] = ["title", "names", "score", "clock", "last", "moves", "result"];
+pub const DEFAULT_SHOW: &str = "names,score,clock,last,moves,result";
+
+/// A running server; dropping it (or [`Server::stop`]) closes it and every connection.
+pub struct Server {
+    pub addr: SocketAddr,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Server {
+    /// The feed's address as a link: `http://127.0.0.1:7878`.
+    pub fn url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    pub fn stop(mut self) {
+        self.close();
+    }
+
+    fn close(&mut self) {
+        if let Some(tx) = self.stop.take() {
+            let _ = tx.send(());
+        }
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.close();
+    }
+}
+
+/// Starts serving `feed` on `addr` (port 0: any free port; [`Server::addr`] says which).
+/// The address is bound before this returns, so a port in use is an error here.
+pub fn serve(feed: Arc<Feed>, addr: SocketAddr) -> Result<Server, String> {
+    let listener = std::net::TcpListener::bind(addr).map_err(|e| format!("the feed cannot listen on {addr}: {e}"))?;
+    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    listener.set_nonblocking(true).map_err(|e| e.to_string())?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_name("tablero-feed")
+        .enable_all()
+        .build()
+        .map_err(|e| format!("the feed cannot start: {e}"))?;
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let thread = std::thread::Builder::new()
+        .name("tablero-feed".into())
+        .spawn(move || {
+            runtime.block_on(async move {
+                let Ok(listener) = tokio::net::TcpListener::from_std(listener) else { return };
+                tokio::select! {
+                    _ = axum::serve(listener, router(feed)) => {}
+                    _ = stopped => {}
+                }
+            });
+            // Listeners' streams never end by themselves: closing the runtime closes them.
+            runtime.shutdown_timeout(Duration::from_millis(200));
+        })
+        .map_err(|e| format!("the feed cannot start: {e}"))?;
+    Ok(Server { addr, stop: Some(stop), thread: Some(thread) })
+}
+
+/// The routes, for [`serve`] and for tests.
+pub fn router(feed: Arc<Feed>) -> Router {
+    Router::new()
+        .route("/", get(index))
+        .route("/state", get(state))
+        .route("/events", get(events))
+        .route("/overlay", get(overlay))
+        .fallback(not_found)
+        .with_state(feed)
+        .layer(axum::middleware::map_response(|mut r: Response| async move {
+            let h = r.headers_mut();
+            h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+            // An overlay page served from elsewhere may read the feed; nothing here writes.
+            h.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*"));
+            r
+        }))
+}
+
+fn bad(why: impl Into<String>) -> Response {
+    (StatusCode::BAD_REQUEST, format!("{}\n", why.into())).into_response()
+}
+
+/// Refuses query parameters other than `known`.
+fn only(q: &HashMap<String, String>, known: &[&str], page: &str) -> Result<(), Response> {
+    match q.keys().find(|k| !known.contains(&k.as_str())) {
+        Some(k) => Err(bad(format!(
+            "unknown parameter '{}' for {page} (it takes: {})",
+            crate::rules::quote(k),
+            if known.is_empty() { "none".to_string() } else { known.join(", ") }
+        ))),
+        None => Ok(()),
+    }
+}
+
+async fn not_found(uri: axum::http::Uri) -> Response {
+    (
+        StatusCode::NOT_FOUND,
+        format!("no page {} here: the feed has /state, /events and /overlay\n", crate::rules::quote(uri.path())),
+    )
+        .into_response()
+}
+
+async fn index(Query(q): Query<HashMap<String, String>>) -> Response {
+    if let Err(r) = only(&q, &[], "/") {
+        return r;
+    }
+    Html(
+        "<!doctype html><meta charset=utf-8><title>tablero feed</title>\
+         <h1>tablero: live feed</h1><ul>\
+         <li><a href=/state>/state</a>: the game now, as JSON</li>\
+         <li><a href=/events>/events</a>: Server-Sent Events, one per move, undo, redo, new game and result \
+         (<code>?from=N</code> replays from event N)</li>\
+         <li><a href=/overlay>/overlay</a>: the page for a streaming tool's browser source \
+         (<code>?show=names,score,clock,last,moves,result,title&amp;layout=horizontal|vertical&amp;scale=1&amp;moves=12&amp;theme=dark|light|clear</code>)</li>\
+         </ul>",
+    )
+    .into_response()
+}
+
+async fn state(State(feed): State<Arc<Feed>>, Query(q): Query<HashMap<String, String>>) -> Response {
+    if let Err(r) = only(&q, &[], "/state") {
+        return r;
+    }
+    axum::Json(feed.state()).into_response()
+}
+
+async fn events(
+    State(feed): State<Arc<Feed>>,
+    headers: HeaderMap,
+    Query(q): Query<HashMap<String, String>>,
+) -> Response {
+    if let Err(r) = only(&q, &["from"], "/events") {
+        return r;
+    }
+    // A browser's EventSource reconnects with the last event's number, which then counts
+    // over the page's own `from`.
+    let from = match headers.get("last-event-id").map(|v| v.to_str().map(str::parse::<u64>)) {
+        Some(Ok(Ok(n))) => Some(n + 1),
+        Some(_) => return bad("Last-Event-ID is not an event number"),
+        None => match q.get("from") {
+            Some(t) => match t.parse::<u64>() {
+                Ok(n) => Some(n),
+                Err(_) => return bad(format!("from '{}' is not an event number", crate::rules::quote(t))),
+            },
+            None => None,
+        },
+    };
+    match feed.subscribe(from) {
+        Ok(rx) => {
+            let stream = futures_util::stream::unfold(rx, |mut rx| async move {
+                let e = rx.recv().await?;
+                let event = Event::default().id(e.seq.to_string()).event(e.kind).data(&e.data);
+                Some((Ok::<_, std::convert::Infallible>(event), rx))
+            });
+            Sse::new(stream).keep_alive(KeepAlive::new().interval(Duration::from_secs(5))).into_response()
+        }
+        Err(Refused::Future(next)) => bad(format!("from {} is after the next event, {next}", from.unwrap_or(0))),
+        Err(Refused::Full) => {
+            (StatusCode::SERVICE_UNAVAILABLE, "too many listeners; try again later\n").into_response()
+        }
+    }
+}
+
+async fn overlay(Query(q): Query<HashMap<String, String>>) -> Response {
+    if let Err(r) = only(&q, &["show", "layout", "scale", "moves", "theme"], "/overlay") {
+        return r;
+    }
+    if let Some(show) = q.get("show") {
+        if let Some(bad_one) = show.split(',').find(|s| !ELEMENTS.contains(s)) {
+            return bad(format!("show '{}' is not one of: {}", crate::rules::quote(bad_one), ELEMENTS.join(", ")));
+        }
+    }
+    let checks: [(&str, &dyn Fn(&str) -> bool, &str); 4] = [
+        ("layout", &|v| v == "horizontal" || v == "vertical", "horizontal or vertical"),
+        ("theme", &|v| ["dark", "light", "clear"].contains(&v), "dark, light or clear"),
+        ("scale", &|v| v.parse::<f32>().is_ok_and(|s| (0.25..=8.0).contains(&s)), "a number from 0.25 to 8"),
+        ("moves", &|v| v.parse::<u32>().is_ok_and(|n| (1..=500).contains(&n)), "a number of moves from 1 to 500"),
+    ];
+    for (name, ok, wanted) in checks {
+        if let Some(v) = q.get(name)
+            && !ok(v)
+        {
+            return bad(format!("{name} '{}' is not valid: it is {wanted}", crate::rules::quote(v)));
+        }
+    }
+    Html(OVERLAY).into_response()
+}
