@@ -121,7 +121,8 @@ fn publish(
     table: Option<Res<super::ctor_table::CtorTable>>,
 ) {
     let (Some(session), Some(mode)) = (session, mode) else { return };
-    if live.server.is_none() || !(session.is_changed() || mode.is_changed() || live.is_changed()) {
+    // Told even while it does not serve: when it serves again, it is up to date.
+    if !(session.is_changed() || mode.is_changed() || live.is_changed()) {
         return;
     }
     let moves: Vec<AnyMove> = session.history.iter().map(|(_, m)| m.clone()).collect();

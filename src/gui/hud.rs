@@ -127,7 +127,7 @@ fn spawn_hud(mut commands: Commands, session: Option<Res<Session>>) {
     let Some(session) = session else { return };
     spawn_state_panel(&mut commands);
     spawn_moves_panel(&mut commands);
-    spawn_buttons(&mut commands, &session.game);
+    spawn_buttons(&mut commands, &session.game, session.spectator);
     spawn_chooser_and_banner(&mut commands);
     spawn_secret_screens(&mut commands);
 }
@@ -167,8 +167,9 @@ fn spawn_moves_panel(commands: &mut Commands) {
     ));
 }
 
-/// Bottom: the buttons, with the game's own (heights, numbers, secrets, Landing, End turn).
-fn spawn_buttons(commands: &mut Commands, game: &AnyGame) {
+/// Bottom: the buttons, with the game's own (heights, numbers, secrets, Landing, End turn); a
+/// spectator of a live feed gets only those that look (views, speed, labels, export, copy).
+fn spawn_buttons(commands: &mut Commands, game: &AnyGame, spectator: bool) {
     let names = [Side::First, Side::Second].map(|s| game.variant().side_name(s));
     commands
         .spawn((
@@ -182,9 +183,11 @@ fn spawn_buttons(commands: &mut Commands, game: &AnyGame) {
             DespawnOnExit(Screen::Playing),
         ))
         .with_children(|p| {
-            spawn_button(p, "Undo", Action::Cmd(Command::Undo));
-            spawn_button(p, "Redo", Action::Cmd(Command::Redo));
-            spawn_button(p, "New game", Action::Cmd(Command::NewGame));
+            if !spectator {
+                spawn_button(p, "Undo", Action::Cmd(Command::Undo));
+                spawn_button(p, "Redo", Action::Cmd(Command::Redo));
+                spawn_button(p, "New game", Action::Cmd(Command::NewGame));
+            }
             spawn_button(p, "Speed", Action::Speed);
             p.spawn((
                 text("", 14.0, Color::WHITE),
@@ -195,14 +198,19 @@ fn spawn_buttons(commands: &mut Commands, game: &AnyGame) {
             spawn_button(p, &format!("{} view", names[0]), Action::View(View::First));
             spawn_button(p, &format!("{} view", names[1]), Action::View(View::Second));
             spawn_button(p, "Reset view", Action::View(View::Reset));
-            spawn_button(p, "Hint", Action::Cmd(Command::Hint));
-            spawn_button(p, "Pause computer", Action::Cmd(Command::PauseComputer));
-            spawn_button(p, "Computer pace", Action::Cmd(Command::ComputerPace));
+            if !spectator {
+                spawn_button(p, "Hint", Action::Cmd(Command::Hint));
+                spawn_button(p, "Pause computer", Action::Cmd(Command::PauseComputer));
+                spawn_button(p, "Computer pace", Action::Cmd(Command::ComputerPace));
+            }
             spawn_button(p, "Export", Action::Cmd(Command::Export));
             spawn_button(p, "Copy position", Action::Cmd(Command::CopyPosition));
-            spawn_button(p, "Paste", Action::Cmd(Command::Paste));
+            if !spectator {
+                spawn_button(p, "Paste", Action::Cmd(Command::Paste));
+            }
             match game {
                 AnyGame::Volterra(_) => spawn_button(p, "Heights", Action::Labels),
+                AnyGame::Ctor(_) if spectator => spawn_button(p, "Numbers", Action::Labels),
                 AnyGame::Ctor(_) => {
                     spawn_button(p, "Numbers", Action::Labels);
                     spawn_button(p, "My secrets", Action::Secret(SecretCommand::ShowMine));
@@ -385,13 +393,14 @@ fn refresh_texts(
     speed: Res<Speed>,
     pace: Res<super::session::ComputerPace>,
     table: Res<CtorTable>,
+    live: Res<super::feed::LiveFeed>,
     mut texts: Query<(&HudText, &mut Text)>,
     mut banner: Query<&mut Visibility, (With<Node>, Without<Chooser>, Without<HudText>)>,
     parents: Query<(&HudText, &ChildOf)>,
 ) {
     let Some(session) = session else { return };
     let changed = session.is_changed() || picking.is_changed() || notice.is_changed() || mode.is_changed();
-    if !changed && !speed.is_changed() && !table.is_changed() && !pace.is_changed() {
+    if !changed && !speed.is_changed() && !table.is_changed() && !pace.is_changed() && !live.is_changed() {
         return;
     }
     let mode = *mode.get();
@@ -404,7 +413,10 @@ fn refresh_texts(
             HudText::Captured => score_line(&session, &shown, table.clock),
             HudText::Message => message_line(&session, mode, &notice, &table),
             HudText::Moves => move_list(&session),
-            HudText::Speed => format!("animation: {}, {}", speed.label(), pace.label()),
+            HudText::Speed => match live.url() {
+                Some(url) => format!("animation: {}, {}\nlive feed: {url}/overlay", speed.label(), pace.label()),
+                None => format!("animation: {}, {}", speed.label(), pace.label()),
+            },
             HudText::Banner => banner_text.clone().unwrap_or_default(),
         };
         if t.0 != s {

@@ -207,6 +207,11 @@ fn spawn_menu(mut commands: Commands, folder: Res<super::session::SaveFolder>) {
                             open.write(super::broadcast::OpenBroadcast);
                         },
                     );
+                    // The live feed: the game's state, events and an overlay page for a
+                    // streaming tool, on this machine (127.0.0.1:7878).
+                    small_button(opts, "Live feed on or off", BROADCAST).observe(
+                        |_: On<Pointer<Click>>, mut live: ResMut<super::feed::LiveFeed>| live.toggle(),
+                    );
                 });
             });
             // Saved games: resume the newest unfinished one, or replay any of the last few.
@@ -246,6 +251,7 @@ fn spawn_menu(mut commands: Commands, folder: Res<super::session::SaveFolder>) {
 fn refresh(
     choice: Res<MenuChoice>,
     broadcast: Option<Res<super::broadcast::Broadcast>>,
+    live: Option<Res<super::feed::LiveFeed>>,
     mut label: Query<&mut Text, With<MenuLabel>>,
 ) {
     let game = choice.game();
@@ -263,13 +269,14 @@ fn refresh(
         _ => String::new(),
     };
     let size = broadcast.map(|b| format!("   (broadcast window {}x{})", b.size.x, b.size.y)).unwrap_or_default();
+    let feed = live.map(|l| format!("\n{}", l.line())).unwrap_or_default();
     let s = format!(
-        "{}{ctor}\n{}: {}\n{}: {}{size}",
+        "{}{ctor}\n{}: {}\n{}: {}{size}{feed}",
         game_name(choice.game),
         v.side_name(Side::First),
         choice.players[0].label(),
         v.side_name(Side::Second),
-        choice.players[1].label()
+        choice.players[1].label(),
     );
     for mut t in &mut label {
         if t.0 != s {

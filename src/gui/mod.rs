@@ -177,6 +177,20 @@ pub fn run(start: Option<Session>, extras: Extras) -> Result<(), String> {
 /// Opens the window as a spectator of the live feed at `url` (`tablero watch`): the game is
 /// the feed's, nobody here moves, the camera is free. Waits up to 10 s for the feed's state.
 pub fn watch(url: &str, extras: Extras) -> Result<(), String> {
+    let (session, spectating) = spectator(url)?;
+    window_app(move |app| {
+        open(session, CtorTable::default())(app.world_mut());
+        app.insert_resource(spectating);
+        if let Some(size) = extras.broadcast {
+            app.insert_resource(broadcast::Broadcast { size, at_start: true });
+        }
+        app.add_systems(Startup, feed::wake_on_feed);
+    })
+}
+
+/// A spectator of the feed at `url`: its first state read (waiting up to 10 s) as a session,
+/// and the connection that follows on from it.
+fn spectator(url: &str) -> Result<(Session, feed::Spectating), String> {
     use crate::feed::client::Heard;
     let base = crate::feed::client::base_url(url)?;
     // The first state before the window opens: a feed that is not there is said at once.
@@ -192,16 +206,21 @@ pub fn watch(url: &str, extras: Extras) -> Result<(), String> {
             Err(_) => return Err(format!("cannot watch {base}: {last_why}")),
         }
     };
-    window_app(move |app| {
-        open(session, CtorTable::default())(app.world_mut());
-        let mut spectating = feed::Spectating::new(base.clone(), watcher);
-        spectating.status = format!("watching {base}");
-        app.insert_resource(spectating);
-        if let Some(size) = extras.broadcast {
-            app.insert_resource(broadcast::Broadcast { size, at_start: true });
-        }
-        app.add_systems(Startup, feed::wake_on_feed);
-    })
+    let mut spectating = feed::Spectating::new(base.clone(), watcher);
+    spectating.status = format!("watching {base}");
+    Ok((session, spectating))
+}
+
+/// The headless table as a spectator of the feed at `url` (`tablero watch` without window).
+pub fn headless_watch_app(url: &str) -> Result<App, String> {
+    let (session, spectating) = spectator(url)?;
+    let mut app = headless_base();
+    app.add_plugins(CorePlugin);
+    app.insert_resource(spectating);
+    open(session, CtorTable::default())(app.world_mut());
+    app.update();
+    app.update();
+    Ok(app)
 }
 
 fn window_app(setup: impl FnOnce(&mut App)) -> Result<(), String> {
