@@ -233,3 +233,65 @@ fn the_match_interval_is_wilsons() {
     let (lo, hi) = wilson(0.0, 20.0);
     assert!(close(lo, 0.0) && close(hi, 0.1611), "{lo} {hi}");
 }
+
+#[test]
+fn feed_serves_a_match_and_a_record_and_refuses_bad_input_in_one_line() {
+    assert_error(&["feed"], "usage: tablero feed");
+    assert_error(&["feed", "/no/such/record.json"], "record");
+    assert_error(&["feed", "match", "chess", "--a", "random", "--b", "random", "--seed", "1"], "unknown variant");
+    assert_error(&["feed", "match", "ordo", "--a", "nobody", "--b", "random", "--seed", "1"], "unknown player");
+    assert_error(&["feed", "match", "ordo", "--a", "random", "--b", "random"], "--seed");
+    assert_error(&["feed", "match", "ordo", "--a", "random", "--b", "random", "--seed", "1", "--pace", "-1"], "--pace");
+    assert_error(
+        &["feed", "match", "ordo", "--a", "random", "--b", "random", "--seed", "1", "--port", "99999"],
+        "not an address",
+    );
+    assert_error(
+        &["feed", "match", "ordo", "--a", "random", "--b", "random", "--seed", "1", "--port", "0.0.0.0:7878"],
+        "--listen",
+    );
+    assert_error(
+        &["feed", "match", "ordo", "--a", "random", "--b", "random", "--seed", "1", "--bogus", "1"],
+        "unknown option",
+    );
+    // A port in use is said before anything is played.
+    let busy = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = busy.local_addr().unwrap().port().to_string();
+    assert_error(
+        &["feed", "match", "ordo", "--a", "random", "--b", "random", "--seed", "1", "--port", &port],
+        "cannot listen",
+    );
+    drop(busy);
+    // A short match at no pace, served on a free port, then closed.
+    let (code, out, err) = tablero(&[
+        "feed",
+        "match",
+        "crossings",
+        "--a",
+        "random",
+        "--b",
+        "random",
+        "--seed",
+        "2",
+        "--pace",
+        "0",
+        "--port",
+        "0",
+        "--linger",
+        "0",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.starts_with("feed: http://127.0.0.1:"), "{out}");
+    assert!(out.contains("game 1: result:") || out.contains("game 1: unfinished"), "{out}");
+    assert!(out.contains("feed: closed"), "{out}");
+    // A record, likewise.
+    let dir = std::env::temp_dir().join(format!("tablero-cli-feed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (record, _) = common::random_record(tablero::rules::Variant::Ordo.initial(), 4, 12);
+    let path = dir.join("game.json");
+    std::fs::write(&path, record.to_json()).unwrap();
+    let (code, out, err) = tablero(&["feed", path.to_str().unwrap(), "--pace", "0", "--port", "0", "--linger", "0"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains(&format!("feed: {} moves shown", record.moves.len())), "{out}");
+    let _ = std::fs::remove_dir_all(dir);
+}

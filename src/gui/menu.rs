@@ -209,9 +209,8 @@ fn spawn_menu(mut commands: Commands, folder: Res<super::session::SaveFolder>) {
                     );
                     // The live feed: the game's state, events and an overlay page for a
                     // streaming tool, on this machine (127.0.0.1:7878).
-                    small_button(opts, "Live feed on or off", BROADCAST).observe(
-                        |_: On<Pointer<Click>>, mut live: ResMut<super::feed::LiveFeed>| live.toggle(),
-                    );
+                    small_button(opts, "Live feed on or off", BROADCAST)
+                        .observe(|_: On<Pointer<Click>>, mut live: ResMut<super::feed::LiveFeed>| live.toggle());
                 });
             });
             // Saved games: resume the newest unfinished one, or replay any of the last few.

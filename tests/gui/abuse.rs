@@ -69,8 +69,9 @@ fn check(app: &mut App, what: &str) {
 /// One random action; returns what it was, for messages.
 fn act(app: &mut App, rng: &mut StdRng) -> String {
     if screen(app) == Screen::Menu {
-        // Any button of the menu: games, players, options, resume, replays, Start.
-        let all = buttons(app);
+        // Any button of the menu: games, players, options, resume, replays, Start (not the
+        // live feed's switch, which would serve on this machine's port 7878).
+        let all: Vec<_> = buttons(app).into_iter().filter(|(_, l)| !l.starts_with("Live feed")).collect();
         let (b, label) = all[rng.random_range(0..all.len())].clone();
         click_entity(app, b);
         return format!("menu button '{label}'");

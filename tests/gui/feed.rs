@@ -180,3 +180,46 @@ fn a_ctor_spectator_turns_the_same_discs_when_a_secret_works_and_never_knows_an_
     assert_eq!(revealed(&watcher), revealed(&table), "the same secrets revealed");
     assert_eq!(watcher.world().resource::<tablero::gui::animate::Resyncs>().0, 0);
 }
+
+/// The menu button whose label starts with `label`, clicked, and the frames after it.
+fn press(app: &mut App, label: &str) {
+    let b = crate::saving::buttons(app)
+        .into_iter()
+        .find(|(_, t)| t.starts_with(label))
+        .map(|(e, _)| e)
+        .unwrap_or_else(|| panic!("no button '{label}'"));
+    crate::table::click_entity(app, b);
+    app.update();
+    app.update();
+}
+
+fn menu_text(app: &mut App) -> String {
+    let world = app.world_mut();
+    world.query::<&Text>().iter(world).map(|t| t.0.clone()).collect::<Vec<_>>().join("\n")
+}
+
+#[test]
+fn the_menu_s_switch_serves_the_game_started_from_the_menu() {
+    let dir = std::env::temp_dir().join(format!("tablero-feed-menu-{}", std::process::id()));
+    let mut app = tablero::gui::headless_menu_app(dir.clone());
+    // A free port, so that the test never meets another program on 7878.
+    app.world_mut().resource_mut::<LiveFeed>().addr = "127.0.0.1:0".parse().unwrap();
+    assert!(menu_text(&mut app).contains("live feed: off"));
+    press(&mut app, "Live feed on or off");
+    let url = app.world().resource::<LiveFeed>().url().expect("the switch starts the feed");
+    assert!(menu_text(&mut app).contains(&format!("live feed: {url}/overlay")), "{}", menu_text(&mut app));
+    press(&mut app, "Start");
+    for _ in 0..5 {
+        app.update();
+    }
+    let feed = app.world().resource::<LiveFeed>().feed.clone();
+    let state = feed.state();
+    assert_eq!(state["variant"], session(&app).game.variant().name());
+    assert_eq!(state["after"]["position"], public(&app));
+    assert_eq!(state["players"][0]["name"], session(&app).record.players[0].name);
+    // Off again: the address no longer answers.
+    app.world_mut().resource_mut::<LiveFeed>().toggle();
+    let addr = url.trim_start_matches("http://").to_string();
+    assert!(std::net::TcpStream::connect(addr).is_err(), "the feed stopped");
+    let _ = std::fs::remove_dir_all(dir);
+}
