@@ -185,6 +185,18 @@ pub struct Search {
     pub work: u64,
     /// "playouts" or "positions".
     pub unit: &'static str,
+    /// The root moves the search weighed, the best first, with what it thinks of each.
+    pub lines: Vec<Line>,
+}
+
+/// What a search thinks of one root move: the mover's expected result after it, from 0 (lost)
+/// to 1 (won), the line it expects (the move first), and the work spent under it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Line {
+    pub mv: AnyMove,
+    pub score: f64,
+    pub pv: Vec<AnyMove>,
+    pub work: u64,
 }
 
 /// The move the computer plays at `level`, from `seed`. For CTOR only the mover's own view
@@ -207,33 +219,37 @@ pub fn search_until(game: &AnyGame, level: Level, seed: u64, stop: &AtomicBool) 
         other => other.clone(),
     };
     if game.outcome().is_some() {
-        return Search { mv: None, work: 0, unit: "playouts" };
+        return Search { mv: None, work: 0, unit: "playouts", lines: Vec::new() };
     }
     match &game {
         AnyGame::Volterra(v) if v.phase() == Phase::Play => {
             let near = level.slack as f64 / 100.0;
-            let (mv, work) =
+            let (mv, work, lines) =
                 AlphaBeta { positions: 0, budget: level.positions, near, stop }.choose(v, level.plies, seed);
-            Search { mv: mv.map(AnyMove::Volterra), work, unit: "positions" }
+            Search { mv: mv.map(AnyMove::Volterra), work, unit: "positions", lines }
         }
         AnyGame::Ordo(g) if g.rules() == Rules::X && level.beam > 0 => {
             let mut beam = Beam { width: level.width, positions: 0, stop };
             let mut rng = StdRng::seed_from_u64(seed);
-            let mv = beam.choose(&game, level.beam, &mut rng);
-            Search { mv, work: beam.positions, unit: "positions" }
+            let (mv, lines) = beam.choose(&game, level.beam, &mut rng);
+            Search { mv, work: beam.positions, unit: "positions", lines }
         }
         _ => {
-            let (mv, work) = mcts(&game, level, seed, stop);
-            Search { mv, work, unit: "playouts" }
+            let (mv, work, lines) = mcts(&game, level, seed, stop);
+            Search { mv, work, unit: "playouts", lines }
         }
     }
 }
 
-fn mcts(game: &AnyGame, level: Level, seed: u64, stop: &AtomicBool) -> (Option<AnyMove>, u64) {
+fn mcts(game: &AnyGame, level: Level, seed: u64, stop: &AtomicBool) -> (Option<AnyMove>, u64, Vec<Line>) {
     let mut rng = StdRng::seed_from_u64(seed);
     let root_moves = candidates(game, &mut rng, level.width);
     if root_moves.len() == 1 {
-        return (root_moves.into_iter().next(), 0);
+        let mv = root_moves.into_iter().next().expect("one move");
+        let mut next = game.clone();
+        next.play_unchecked(&mv);
+        let line = Line { mv: mv.clone(), score: evaluate(&next, game.side_to_move()), pv: vec![mv.clone()], work: 0 };
+        return (Some(mv), 0, vec![line]);
     }
     let mut nodes = vec![Node {
         mv: None,
@@ -300,7 +316,30 @@ fn mcts(game: &AnyGame, level: Level, seed: u64, stop: &AtomicBool) -> (Option<A
             node = nodes[i].parent;
         }
     }
-    (nodes[0].children.iter().max_by_key(|&&c| nodes[c].visits).and_then(|&c| nodes[c].mv.clone()), done)
+    // The root's children, most visited first, each with the line below it.
+    let chosen = nodes[0].children.iter().copied().max_by_key(|&c| nodes[c].visits);
+    let mut order: Vec<usize> = nodes[0].children.clone();
+    order.sort_by_key(|&c| (Some(c) != chosen, std::cmp::Reverse(nodes[c].visits)));
+    let lines: Vec<Line> = order
+        .iter()
+        .map(|&c| {
+            let mut pv = Vec::new();
+            let mut at = Some(c);
+            while let Some(i) = at {
+                pv.extend(nodes[i].mv.clone());
+                at =
+                    nodes[i].children.iter().copied().filter(|&k| nodes[k].visits > 0).max_by_key(|&k| nodes[k].visits);
+            }
+            let n = &nodes[c];
+            Line {
+                mv: n.mv.clone().expect("a child has a move"),
+                score: if n.visits > 0 { n.value / n.visits as f64 } else { 0.5 },
+                pv,
+                work: n.visits as u64,
+            }
+        })
+        .collect();
+    (lines.first().map(|l| l.mv.clone()), done, lines)
 }
 
 /// Alpha-beta (negamax) over complete Volterra turns. Turns that lead to the same position
@@ -375,7 +414,7 @@ impl AlphaBeta<'_> {
 
     /// Iterative deepening to `plies` turns; the deepest iteration that fits the budget
     /// decides, among its turns within `near` of the best, by the seed.
-    fn choose(&mut self, g: &Volterra, plies: u32, seed: u64) -> (Option<VolterraMove>, u64) {
+    fn choose(&mut self, g: &Volterra, plies: u32, seed: u64) -> (Option<VolterraMove>, u64, Vec<Line>) {
         let mut rng = StdRng::seed_from_u64(seed);
         let mut root: Vec<(f64, VolterraMove, Volterra)> =
             Self::children(g).into_iter().map(|(m, n)| (-towers(&n, n.side_to_move()), m, n)).collect();
@@ -406,7 +445,19 @@ impl AlphaBeta<'_> {
             decided = root.iter().map(|e| e.1).collect();
         }
         let mv = (!decided.is_empty()).then(|| decided[rng.random_range(0..decided.len())]);
-        (mv, self.positions)
+        // The root's turns by their value in the deepest iteration, in tiles, as a chance.
+        root.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let lines = root
+            .iter()
+            .filter(|e| e.0.is_finite())
+            .map(|e| Line {
+                mv: AnyMove::Volterra(e.1),
+                score: 1.0 / (1.0 + (-e.0.clamp(-50.0, 50.0)).exp()),
+                pv: vec![AnyMove::Volterra(e.1)],
+                work: 0,
+            })
+            .collect();
+        (mv, self.positions, lines)
     }
 }
 
@@ -454,21 +505,25 @@ impl Beam<'_> {
         Some(best)
     }
 
-    fn choose(&mut self, game: &AnyGame, depth: u32, rng: &mut StdRng) -> Option<AnyMove> {
+    fn choose(&mut self, game: &AnyGame, depth: u32, rng: &mut StdRng) -> (Option<AnyMove>, Vec<Line>) {
         if self.stop.load(Ordering::Relaxed) {
-            return None;
+            return (None, Vec::new());
         }
         let children = self.ordered(game, rng);
         let mut best: Option<(f64, AnyMove)> = None;
+        let mut lines = Vec::new();
         for (_, mv, next) in children.into_iter().take(self.width.max(1)) {
             let alpha = best.as_ref().map_or(f64::NEG_INFINITY, |b| b.0);
             let Some(v) = self.negamax(&next, depth.max(1) - 1, f64::NEG_INFINITY, 1.0 - alpha, rng) else { break };
             let v = 1.0 - v;
+            // Below the best, a value is only a bound: at most this good.
+            lines.push(Line { mv: mv.clone(), score: v, pv: vec![mv.clone()], work: 0 });
             if best.as_ref().is_none_or(|b| v > b.0) {
                 best = Some((v, mv));
             }
         }
-        best.map(|b| b.1)
+        lines.sort_by(|a, b| b.score.total_cmp(&a.score));
+        (best.map(|b| b.1), lines)
     }
 }
 

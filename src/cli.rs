@@ -110,11 +110,15 @@ usage:
   tablero play \"<position>\" <move>...        the position after the moves, and the result if the game ended
   tablero match <variant> --a <player> --b <player> --games N --seed S
                                              plays N games headless; players: random, ai:<level>
-                                             (levels: easy, medium, hard, master)
+                                             (levels: easy, medium, hard, master), ai:baseline
   tablero feed <record.json> [--pace S] [--port N | --listen ADDR] [--linger S]
   tablero feed match <variant> --a <player> --b <player> --seed S [--games N] [--pace S] ...
                                              serves a record or a match on the live feed
                                              (http://127.0.0.1:7878: /state, /events, /overlay)
+  tablero analyse \"<position>\" [--level L] [--top K]
+                                             the K best moves (3) with scores and lines, at level L (hard)
+  tablero engine                             the computer opponent for other programs: UCI-like
+                                             commands on standard input (docs/engine.md)
   tablero check <record.json>                replays a record: the final position and the result
   tablero bench [--quick]                    perft speed of every variant (nodes per second)
   tablero bench --ai                         how long the strongest level takes per move, over a game
@@ -169,6 +173,8 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
         }
         "match" => run_match(rest, out)?,
         "feed" => crate::feed::headless::run(rest, out)?,
+        "analyse" | "analyze" => crate::engine::analyse(rest, out)?,
+        "engine" => return Err(CliError("the engine runs from the binary: tablero engine".into())),
         "check" => {
             let [path] = rest else { return Err(arity("check", "the path of a record (.json)")) };
             let (record, positions) = crate::record::load(std::path::Path::new(path))?;

@@ -4,8 +4,10 @@
 //! players build without Bevy; the 3D table lives behind the default feature `gui`.
 
 pub mod ai;
+pub mod baseline;
 pub mod bench;
 pub mod cli;
+pub mod engine;
 pub mod feed;
 #[cfg(feature = "gui")]
 pub mod gui;

@@ -202,6 +202,16 @@ fn main() -> ExitCode {
         );
     }
     tablero::cli::stop_on_interrupt();
+    if args.first().is_some_and(|a| a == "engine") {
+        // The engine answers from its thinking thread too: standard output is not held here.
+        if args.len() > 1 {
+            return fail("'engine' takes nothing (commands come on standard input)");
+        }
+        let stdout: std::sync::Arc<std::sync::Mutex<dyn std::io::Write + Send>> =
+            std::sync::Arc::new(std::sync::Mutex::new(std::io::stdout()));
+        tablero::engine::run(std::io::stdin().lock(), stdout);
+        return ExitCode::SUCCESS;
+    }
     let stdout = std::io::stdout();
     let mut out = std::io::LineWriter::new(stdout.lock());
     match tablero::cli::run(&args, &mut out) {

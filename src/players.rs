@@ -55,11 +55,13 @@ pub fn by_name(name: &str, seed: u64) -> Result<Box<dyn Player + Send>, String> 
     // the records' `computer:random`).
     match (name, Kind::parse(name)) {
         ("random", _) | (_, Some(Kind::Random)) => Ok(Box::new(RandomPlayer::new(seed))),
+        // The yardstick of the levels (see `baseline`), not a level of the menu.
+        ("ai:baseline", _) => Ok(Box::new(crate::baseline::BaselinePlayer::new(seed))),
         (_, Some(Kind::Ai(level))) => Ok(Box::new(AiPlayer::new(crate::ai::LEVELS[level], seed))),
         _ => {
             let levels: Vec<&str> = crate::ai::LEVELS.iter().map(|l| l.name).collect();
             Err(format!(
-                "unknown player '{}' (available: random, ai:{})",
+                "unknown player '{}' (available: random, ai:baseline, ai:{})",
                 crate::rules::quote(name),
                 levels.join(", ai:")
             ))

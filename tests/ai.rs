@@ -157,3 +157,59 @@ fn ordo_x_takes_a_winning_turn() {
     }
     assert!(found >= 10, "only {found} positions with a winning turn");
 }
+
+/// Plain minimax without pruning, for checking `ai:baseline`'s alpha-beta.
+fn brute(game: &tablero::rules::AnyGame, depth: u32, me: tablero::rules::Side) -> f64 {
+    use tablero::rules::Game;
+    if depth == 0 || game.outcome().is_some() {
+        let v = tablero::baseline::evaluate(game, me);
+        return if v.abs() >= 10_000.0 { v * (1.0 + depth as f64 * 0.01) } else { v };
+    }
+    let values = game.legal_moves().into_iter().map(|mv| {
+        let mut next = game.clone();
+        next.play_unchecked(&mv);
+        brute(&next, depth - 1, me)
+    });
+    if game.side_to_move() == me {
+        values.fold(f64::NEG_INFINITY, f64::max)
+    } else {
+        values.fold(f64::INFINITY, f64::min)
+    }
+}
+
+#[test]
+fn the_baseline_plays_the_minimax_move_two_deep_and_repeats_for_a_seed() {
+    use tablero::players::Player;
+    use tablero::rules::{Game, Variant};
+    for variant in [Variant::Ordo, Variant::Crossings, Variant::Volterra] {
+        let mut rng = tablero::players::RandomPlayer::new(3);
+        let mut game = variant.initial();
+        for ply in 0..12 {
+            if game.outcome().is_some() {
+                break;
+            }
+            let me = game.side_to_move();
+            let mv = tablero::baseline::choose(&game, ply).expect("a move");
+            assert_eq!(tablero::baseline::choose(&game, ply), Some(mv.clone()), "the same seed, the same move");
+            let mut after = game.clone();
+            after.play(&mv).expect("a legal move");
+            let best = game
+                .legal_moves()
+                .into_iter()
+                .map(|m| {
+                    let mut n = game.clone();
+                    n.play_unchecked(&m);
+                    brute(&n, tablero::baseline::DEPTH - 1, me)
+                })
+                .fold(f64::NEG_INFINITY, f64::max);
+            assert_eq!(brute(&after, tablero::baseline::DEPTH - 1, me), best, "{variant}: {mv} is a minimax move");
+            let next = rng.choose(&game).unwrap();
+            game.play_unchecked(&next);
+        }
+    }
+    // It beats the random mover.
+    let (wins, games) = (0..4u64)
+        .map(|g| tablero::cli::play_game(Variant::Crossings, "ai:baseline", "random", g % 2 == 0, g))
+        .fold((0, 0), |(w, n), s| (w + (s.unwrap() == tablero::cli::Score::Win) as u32, n + 1));
+    assert!(wins >= 3, "{wins} of {games}");
+}
