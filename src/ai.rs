@@ -38,16 +38,60 @@ pub struct Level {
     /// Ordo X: turns ahead of a selective alpha-beta over the `width` best-looking turns at
     /// each node; 0 for the tree search.
     pub beam: u32,
+    /// Tree search: root moves are first weighed by a plain two-move minimax of material and
+    /// advance (the baseline's), and those that lose more than half a piece against the best
+    /// of them are not searched (a guard against the short tactics random playouts miss).
+    pub guard: bool,
 }
 
 /// The levels, weakest first. Volterra's gaps between depths are uneven (four turns ahead
 /// beats three only about 65% of the time, two beats one about 85%), so its levels are one
 /// turn ahead played loosely, one turn, two turns, and four turns.
 pub const LEVELS: [Level; 4] = [
-    Level { name: "easy", playouts: 48, depth: 16, plies: 1, positions: 10_000, slack: 1000, width: 0, beam: 0 },
-    Level { name: "medium", playouts: 192, depth: 24, plies: 1, positions: 10_000, slack: 5, width: 32, beam: 0 },
-    Level { name: "hard", playouts: 768, depth: 32, plies: 2, positions: 50_000, slack: 5, width: 4, beam: 2 },
-    Level { name: "master", playouts: 2048, depth: 40, plies: 4, positions: 600_000, slack: 5, width: 8, beam: 3 },
+    Level {
+        name: "easy",
+        playouts: 48,
+        depth: 16,
+        plies: 1,
+        positions: 10_000,
+        slack: 1000,
+        width: 0,
+        beam: 0,
+        guard: false,
+    },
+    Level {
+        name: "medium",
+        playouts: 192,
+        depth: 24,
+        plies: 1,
+        positions: 10_000,
+        slack: 5,
+        width: 32,
+        beam: 0,
+        guard: false,
+    },
+    Level {
+        name: "hard",
+        playouts: 768,
+        depth: 32,
+        plies: 2,
+        positions: 50_000,
+        slack: 5,
+        width: 4,
+        beam: 2,
+        guard: false,
+    },
+    Level {
+        name: "master",
+        playouts: 2048,
+        depth: 40,
+        plies: 4,
+        positions: 600_000,
+        slack: 5,
+        width: 8,
+        beam: 3,
+        guard: true,
+    },
 ];
 
 pub fn level(name: &str) -> Option<Level> {
@@ -243,7 +287,10 @@ pub fn search_until(game: &AnyGame, level: Level, seed: u64, stop: &AtomicBool) 
 
 fn mcts(game: &AnyGame, level: Level, seed: u64, stop: &AtomicBool) -> (Option<AnyMove>, u64, Vec<Line>) {
     let mut rng = StdRng::seed_from_u64(seed);
-    let root_moves = candidates(game, &mut rng, level.width);
+    let mut root_moves = candidates(game, &mut rng, level.width);
+    if level.guard && root_moves.len() > 1 {
+        root_moves = guarded(game, root_moves);
+    }
     if root_moves.len() == 1 {
         let mv = root_moves.into_iter().next().expect("one move");
         let mut next = game.clone();
@@ -340,6 +387,31 @@ fn mcts(game: &AnyGame, level: Level, seed: u64, stop: &AtomicBool) -> (Option<A
         })
         .collect();
     (lines.first().map(|l| l.mv.clone()), done, lines)
+}
+
+/// Moves the guard looks ahead after a root move: two in Ordo and Crossings (where
+/// captures and crossings decide), one in CTOR (whose turns are several operations).
+fn guard_depth(game: &AnyGame) -> u32 {
+    match game {
+        AnyGame::Ctor(_) => 1,
+        _ => 2,
+    }
+}
+
+/// The root moves that a plain two-move minimax (the baseline's) does not find more than half
+/// a piece worse than the best.
+fn guarded(game: &AnyGame, moves: Vec<AnyMove>) -> Vec<AnyMove> {
+    let me = game.side_to_move();
+    let valued: Vec<(f64, AnyMove)> = moves
+        .into_iter()
+        .map(|mv| {
+            let mut next = game.clone();
+            next.play_unchecked(&mv);
+            (crate::baseline::value(&next, guard_depth(game), me), mv)
+        })
+        .collect();
+    let best = valued.iter().map(|v| v.0).fold(f64::NEG_INFINITY, f64::max);
+    valued.into_iter().filter(|v| v.0 >= best - 0.5).map(|v| v.1).collect()
 }
 
 /// Alpha-beta (negamax) over complete Volterra turns. Turns that lead to the same position

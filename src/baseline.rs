@@ -110,6 +110,11 @@ fn moves(game: &AnyGame) -> Vec<AnyMove> {
     }
 }
 
+/// The value for `me` of `game` searched `depth` more moves, as the baseline sees it.
+pub fn value(game: &AnyGame, depth: u32, me: Side) -> f64 {
+    minimax(game, depth, f64::NEG_INFINITY, f64::INFINITY, me)
+}
+
 /// The value for `me` of `game` searched `depth` more moves (whoever moves), alpha-beta.
 fn minimax(game: &AnyGame, depth: u32, mut alpha: f64, mut beta: f64, me: Side) -> f64 {
     if depth == 0 || game.outcome().is_some() {

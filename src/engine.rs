@@ -59,6 +59,9 @@ fn iteration(k: u32) -> Level {
         plies: k + 1,
         positions: u64::MAX,
         beam: (k + 1).min(6),
+        // The first iteration answers fast; the guard (a plain search of every root move)
+        // comes with the second.
+        guard: k >= 1,
         ..m
     }
 }
