@@ -193,7 +193,7 @@ fn fifty_listeners_each_get_every_event_of_a_200_move_game_once_and_in_order() {
     let server = server(&feed);
     let listeners: Vec<_> = (0..50).map(|_| watch(&server.url()).unwrap()).collect();
     // Each has joined (read the state) before the game starts.
-    let mut joined = vec![false; 50];
+    let mut joined = [false; 50];
     assert!(wait_for(Duration::from_secs(20), || {
         for (i, l) in listeners.iter().enumerate() {
             if let Ok(Heard::State(_)) = l.heard.try_recv() {
@@ -264,7 +264,7 @@ fn a_listener_that_never_reads_is_dropped_and_does_not_slow_the_game() {
         }
         slowest = slowest.max(t.elapsed());
         n += 1;
-        if n % 64 == 0 {
+        if n.is_multiple_of(64) {
             std::thread::sleep(Duration::from_millis(2)); // the fast listener keeps up
         }
     }
@@ -303,7 +303,7 @@ fn bad_requests_get_4xx_and_change_nothing() {
     let mv = table.game().legal_moves()[0].clone();
     table.play(mv);
     let before = state(&server);
-    let cases: Vec<(Vec<u8>, u16)> = vec![
+    let cases: [(Vec<u8>, u16); 14] = [
         (b"GARBAGE\r\n\r\n".to_vec(), 400),
         (b"GET /nope HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n".to_vec(), 404),
         (b"POST /state HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}".to_vec(), 405),

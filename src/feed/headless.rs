@@ -217,7 +217,7 @@ fn show_match_game(
 ) -> Result<usize, CliError> {
     use crate::rules::Side;
     let game_seed = seed.wrapping_add(g as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    let a_first = g % 2 == 0;
+    let a_first = g.is_multiple_of(2);
     let mut pa = crate::players::by_name(a, game_seed.wrapping_mul(2)).map_err(CliError)?;
     let mut pb = crate::players::by_name(b, game_seed.wrapping_mul(2).wrapping_add(1)).map_err(CliError)?;
     let info = |name: &str| PlayerInfo {

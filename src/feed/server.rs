@@ -108,6 +108,7 @@ fn bad(why: impl Into<String>) -> Response {
 }
 
 /// Refuses query parameters other than `known`.
+#[allow(clippy::result_large_err)] // the refusal is the response itself
 fn only(q: &HashMap<String, String>, known: &[&str], page: &str) -> Result<(), Response> {
     match q.keys().find(|k| !known.contains(&k.as_str())) {
         Some(k) => Err(bad(format!(
@@ -192,12 +193,11 @@ async fn overlay(Query(q): Query<HashMap<String, String>>) -> Response {
     if let Err(r) = only(&q, &["show", "layout", "scale", "moves", "theme"], "/overlay") {
         return r;
     }
-    if let Some(show) = q.get("show") {
-        if let Some(bad_one) = show.split(',').find(|s| !ELEMENTS.contains(s)) {
-            return bad(format!("show '{}' is not one of: {}", crate::rules::quote(bad_one), ELEMENTS.join(", ")));
-        }
+    if let Some(bad_one) = q.get("show").and_then(|show| show.split(',').find(|s| !ELEMENTS.contains(s))) {
+        return bad(format!("show '{}' is not one of: {}", crate::rules::quote(bad_one), ELEMENTS.join(", ")));
     }
-    let checks: [(&str, &dyn Fn(&str) -> bool, &str); 4] = [
+    type Check<'a> = (&'a str, &'a dyn Fn(&str) -> bool, &'a str);
+    let checks: [Check; 4] = [
         ("layout", &|v| v == "horizontal" || v == "vertical", "horizontal or vertical"),
         ("theme", &|v| ["dark", "light", "clear"].contains(&v), "dark, light or clear"),
         ("scale", &|v| v.parse::<f32>().is_ok_and(|s| (0.25..=8.0).contains(&s)), "a number from 0.25 to 8"),
