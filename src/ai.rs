@@ -38,7 +38,7 @@ pub struct Level {
     /// Ordo X: turns ahead of a selective alpha-beta over the `width` best-looking turns at
     /// each node; 0 for the tree search.
     pub beam: u32,
-    /// Tree search: root moves are first weighed by a plain two-move minimax of material and
+    /// Tree search (Ordo, Crossings, CTOR): root moves are first weighed by a plain two-move minimax of material and
     /// advance (the baseline's), and those that lose more than half a piece against the best
     /// of them are not searched (a guard against the short tactics random playouts miss).
     pub guard: bool,
@@ -402,16 +402,32 @@ fn guard_depth(game: &AnyGame) -> u32 {
 /// a piece worse than the best.
 fn guarded(game: &AnyGame, moves: Vec<AnyMove>) -> Vec<AnyMove> {
     let me = game.side_to_move();
-    let valued: Vec<(f64, AnyMove)> = moves
+    let depth = guard_depth(game);
+    // The best-looking first, so that the bar (half a piece below the best so far) rises
+    // early: a move below it is cut off as soon as that is certain, and one above it gets its
+    // exact value. What is kept is the same as with every value exact.
+    let mut valued: Vec<(f64, usize, AnyMove, AnyGame)> = moves
         .into_iter()
-        .map(|mv| {
+        .enumerate()
+        .map(|(i, mv)| {
             let mut next = game.clone();
             next.play_unchecked(&mv);
-            (crate::baseline::value(&next, guard_depth(game), me), mv)
+            (crate::baseline::evaluate(&next, me), i, mv, next)
         })
         .collect();
-    let best = valued.iter().map(|v| v.0).fold(f64::NEG_INFINITY, f64::max);
-    valued.into_iter().filter(|v| v.0 >= best - 0.5).map(|v| v.1).collect()
+    valued.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let mut best = f64::NEG_INFINITY;
+    let mut kept: Vec<(f64, usize, AnyMove)> = Vec::new();
+    for (_, i, mv, next) in valued {
+        let v = crate::baseline::value_above(&next, depth, me, best - 0.5);
+        if v >= best - 0.5 {
+            best = best.max(v);
+            kept.push((v, i, mv));
+        }
+    }
+    kept.retain(|k| k.0 >= best - 0.5);
+    kept.sort_by_key(|k| k.1);
+    kept.into_iter().map(|k| k.2).collect()
 }
 
 /// Alpha-beta (negamax) over complete Volterra turns. Turns that lead to the same position
