@@ -110,15 +110,11 @@ fn moves(game: &AnyGame) -> Vec<AnyMove> {
     }
 }
 
-/// [`value`] where only values from `floor` up matter: below it the answer is some value
-/// below it (found sooner).
+/// The value for `me` of `game` searched `depth` more moves, as the baseline sees it, where
+/// only values from `floor` up matter: below it the answer is some value below it (found
+/// sooner).
 pub fn value_above(game: &AnyGame, depth: u32, me: Side, floor: f64) -> f64 {
     minimax(game, depth, floor, f64::INFINITY, me)
-}
-
-/// The value for `me` of `game` searched `depth` more moves, as the baseline sees it.
-pub fn value(game: &AnyGame, depth: u32, me: Side) -> f64 {
-    minimax(game, depth, f64::NEG_INFINITY, f64::INFINITY, me)
 }
 
 /// The value for `me` of `game` searched `depth` more moves (whoever moves), alpha-beta.

@@ -3,7 +3,7 @@
 
 use crate::bench;
 use crate::players;
-use crate::rules::{AnyGame, Game, Outcome, Side, Variant, quote};
+use crate::rules::{AnyGame, AnyMove, Game, Outcome, Side, Variant, quote};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -272,8 +272,27 @@ pub enum Score {
 /// play could in principle shuffle sideways for ever).
 pub const MATCH_PLY_LIMIT: usize = 2000;
 
+/// The seed of game `g` of a match seeded `seed` (games are independent and seeded by their
+/// number, so that threads give the same results as one).
+pub fn game_seed(seed: u64, g: u32) -> u64 {
+    seed.wrapping_add(g as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
 /// Plays one game between two players; `a_first` says whether A moves first.
 pub fn play_game(variant: Variant, a: &str, b: &str, a_first: bool, seed: u64) -> Result<Score, CliError> {
+    play_game_showing(variant, a, b, a_first, seed, &mut |_| true)
+}
+
+/// [`play_game`] that hands each move to `shown` as it is played (the live feed shows it);
+/// the game goes on while `shown` says true, and ends as a draw when it says false.
+pub fn play_game_showing(
+    variant: Variant,
+    a: &str,
+    b: &str,
+    a_first: bool,
+    seed: u64,
+    shown: &mut dyn FnMut(&AnyMove) -> bool,
+) -> Result<Score, CliError> {
     let mut pa = players::by_name(a, seed.wrapping_mul(2)).map_err(CliError)?;
     let mut pb = players::by_name(b, seed.wrapping_mul(2).wrapping_add(1)).map_err(CliError)?;
     let a_side = if a_first { Side::First } else { Side::Second };
@@ -293,6 +312,9 @@ pub fn play_game(variant: Variant, a: &str, b: &str, a_first: bool, seed: u64) -
         let mv =
             player.choose(&game).ok_or_else(|| CliError("a player found no move in a game that is not over".into()))?;
         game.play(&mv)?;
+        if !shown(&mv) {
+            break;
+        }
     }
     Ok(Score::Draw)
 }
@@ -331,9 +353,7 @@ fn run_match(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
     players::by_name(&b, 0).map_err(CliError)?;
     // Games are independent and seeded by their number: two threads, one per core, give the
     // same results as one.
-    let play = |g: u32| {
-        play_game(variant, &a, &b, g % 2 == 0, seed.wrapping_add(g as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
-    };
+    let play = |g: u32| play_game(variant, &a, &b, g % 2 == 0, game_seed(seed, g));
     let started = std::time::Instant::now();
     // Tallies as games end, for the progress bar. After a Ctrl-C the games in play stop at
     // their next move and are not counted.

@@ -138,12 +138,17 @@ pub fn think(
 
 /// The engine's loop over `input`, answering on `output`; returns at `quit` or the end of
 /// the input.
+/// Writes one answer line (and flushes it: the other program waits for it). `then` runs
+/// while the output is held, before the line goes out.
+fn answer(output: &Mutex<dyn Write + Send>, text: &str, then: impl FnOnce()) {
+    let mut out = output.lock().unwrap_or_else(|e| e.into_inner());
+    then();
+    let _ = writeln!(out, "{}", one_line(text));
+    let _ = out.flush();
+}
+
 pub fn run(input: impl BufRead, output: Arc<Mutex<dyn Write + Send>>) {
-    let say = |text: String| {
-        let mut out = output.lock().unwrap_or_else(|e| e.into_inner());
-        let _ = writeln!(out, "{}", one_line(&text));
-        let _ = out.flush();
-    };
+    let say = |text: String| answer(&output, &text, || {});
     let mut game: Option<AnyGame> = None;
     let mut seed = 1u64;
     let mut thinking: Option<(Arc<AtomicBool>, std::thread::JoinHandle<()>)> = None;
@@ -211,12 +216,11 @@ pub fn run(input: impl BufRead, output: Arc<Mutex<dyn Write + Send>>) {
                 let said = searched.clone();
                 let handle = std::thread::spawn(move || {
                     let say = |text: String, last: bool| {
-                        let mut o = out.lock().unwrap_or_else(|e| e.into_inner());
-                        if last {
-                            said.store(true, Ordering::Release);
-                        }
-                        let _ = writeln!(o, "{text}");
-                        let _ = o.flush();
+                        answer(&out, &text, || {
+                            if last {
+                                said.store(true, Ordering::Release);
+                            }
+                        })
                     };
                     let mv = think(&g, budget, seed, &stop, &mut |t| say(t, false));
                     match mv {

@@ -136,7 +136,8 @@ async fn follow(
     let mut wait = BACKOFF_FIRST;
     while !stop.load(Ordering::Relaxed) {
         resync.store(false, Ordering::Relaxed);
-        let why = match session(&client, &base, &tx, &stop, &resync, &wake, &mut wait).await {
+        let end = connection(&client, &base, &tx, &stop, &resync, &wake, &mut wait).await;
+        let why = match end.unwrap_or_else(|e| e) {
             End::Stopped => return,
             End::Resync => continue,
             End::Lost(why) => why,
@@ -157,21 +158,8 @@ async fn follow(
     }
 }
 
-/// One connection: the state, then events until the feed drops (an error) or we stop (Ok).
-async fn session(
-    client: &Client<HttpConnector, Empty<Bytes>>,
-    base: &str,
-    tx: &mpsc::Sender<Heard>,
-    stop: &AtomicBool,
-    resync: &AtomicBool,
-    wake: &impl Fn(),
-    wait: &mut Duration,
-) -> End {
-    match connection(client, base, tx, stop, resync, wake, wait).await {
-        Ok(end) | Err(end) => end,
-    }
-}
-
+/// One connection: the state, then events until the feed drops, the spectator asks for the
+/// state again, or we stop (each an [`End`]; `?` on a failure ends it as lost).
 async fn connection(
     client: &Client<HttpConnector, Empty<Bytes>>,
     base: &str,

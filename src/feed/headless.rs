@@ -215,11 +215,8 @@ fn show_match_game(
     pace: f64,
     out: &mut dyn Write,
 ) -> Result<usize, CliError> {
-    use crate::rules::Side;
-    let game_seed = seed.wrapping_add(g as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    // The game `tablero match` would play as its game `g`.
     let a_first = g.is_multiple_of(2);
-    let mut pa = crate::players::by_name(a, game_seed.wrapping_mul(2)).map_err(CliError)?;
-    let mut pb = crate::players::by_name(b, game_seed.wrapping_mul(2).wrapping_add(1)).map_err(CliError)?;
     let info = |name: &str| PlayerInfo {
         name: name.to_string(),
         kind: if name == "random" { "computer:random".into() } else { name.to_string() },
@@ -236,17 +233,22 @@ fn show_match_game(
     };
     showing.publish();
     let mut game = showing.start.clone();
-    let a_side = if a_first { Side::First } else { Side::Second };
-    while game.outcome().is_none() && showing.moves.len() < crate::cli::MATCH_PLY_LIMIT {
-        let started = std::time::Instant::now();
-        let player = if game.side_to_move() == a_side { &mut pa } else { &mut pb };
-        let mv =
-            player.choose(&game).ok_or_else(|| CliError("a player found no move in a game that is not over".into()))?;
-        game.play(&mv)?;
-        if !pause((pace - started.elapsed().as_secs_f64()).max(0.0)) {
-            break;
+    let mut asked = std::time::Instant::now();
+    let played = crate::cli::play_game_showing(variant, a, b, a_first, crate::cli::game_seed(seed, g), &mut |mv| {
+        // At least `pace` between moves, the thinking included.
+        if !pause((pace - asked.elapsed().as_secs_f64()).max(0.0)) {
+            return false;
         }
-        showing.push(mv);
+        game.play_unchecked(mv);
+        showing.push(mv.clone());
+        asked = std::time::Instant::now();
+        true
+    });
+    match played {
+        Err(_) if STOP.load(Ordering::Relaxed) => {} // Ctrl-C: the game ends where it stands
+        other => {
+            other?;
+        }
     }
     match game.outcome() {
         Some(o) => writeln!(out, "game {}: {}", g + 1, crate::cli::result_line(variant, o))?,

@@ -97,10 +97,20 @@ pub fn plugin(app: &mut App) {
                 open.write(OpenBroadcast);
             }
         })
-        .add_systems(Update, (open_window, close_with_window, keys))
+        .add_systems(
+            Update,
+            (
+                open_window.run_if(on_message::<OpenBroadcast>),
+                close_with_window,
+                keys.run_if(resource_exists::<ButtonInput<KeyCode>>),
+            ),
+        )
         .init_resource::<Direction>()
         .init_resource::<Directing>()
-        .add_systems(Update, (direct, refresh, chroma_key).in_set(TableSystems::Present));
+        .add_systems(
+            Update,
+            (direct, refresh, chroma_key.run_if(resource_changed::<Overlays>)).in_set(TableSystems::Present),
+        );
 }
 
 /// A side's colour as the game's pieces show it, for the names.
@@ -157,13 +167,12 @@ fn text(size: f32, colour: Color, kind: Overlay) -> impl Bundle {
 /// Opens the window, its camera and its overlays (once).
 fn open_window(
     mut commands: Commands,
-    mut requests: MessageReader<OpenBroadcast>,
     settings: Res<Broadcast>,
     existing: Query<(), With<BroadcastCamera>>,
     layout: Res<Layout>,
 ) {
-    if requests.read().count() == 0 || !existing.is_empty() {
-        return;
+    if !existing.is_empty() {
+        return; // one broadcast window at most
     }
     let size = settings.size;
     let window = commands
@@ -303,12 +312,11 @@ fn close_with_window(
 /// `F8` opens the broadcast; `F2` to `F7` switch its overlays: names, whose turn, score, last
 /// move, move list, result; `F9` cycles the director's shots; `F10` switches the chroma key.
 fn keys(
-    input: Option<Res<ButtonInput<KeyCode>>>,
+    input: Res<ButtonInput<KeyCode>>,
     mut on: ResMut<Overlays>,
     mut direction: ResMut<Direction>,
     mut open: MessageWriter<OpenBroadcast>,
 ) {
-    let Some(input) = input else { return };
     if input.just_pressed(KeyCode::F8) {
         open.write(OpenBroadcast);
     }
@@ -556,9 +564,6 @@ fn chroma_key(
     on: Res<Overlays>,
     mut cams: Query<(&mut Camera, &mut bevy::camera::visibility::RenderLayers), With<BroadcastCamera>>,
 ) {
-    if !on.is_changed() {
-        return;
-    }
     for (mut cam, mut layers) in &mut cams {
         let clear = if on.chroma { ClearColorConfig::Custom(CHROMA) } else { ClearColorConfig::Default };
         cam.clear_color = clear;

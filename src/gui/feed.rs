@@ -84,8 +84,14 @@ impl LiveFeed {
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<LiveFeed>().add_systems(Update, publish.in_set(super::TableSystems::Present)).add_systems(
         Update,
-        follow.run_if(resource_exists::<Spectating>).in_set(super::TableSystems::Rules).before(super::follow_mode_now),
+        follow.run_if(spectating).in_set(super::TableSystems::Rules).before(super::follow_mode_now),
     );
+}
+
+/// Watching a feed, and the game at the table is the feed's (a spectator who went to the menu
+/// and started a game of their own plays it undisturbed).
+fn spectating(spectating: Option<Res<Spectating>>, session: Option<Res<Session>>) -> bool {
+    spectating.is_some() && session.is_some_and(|s| s.spectator)
 }
 
 /// What the table shows, for the feed.
@@ -220,39 +226,27 @@ fn owner_of(name: &str, v: crate::rules::Variant) -> Option<Side> {
 
 /// The spectator's step of the rules: what the feed says happened is played here, animated
 /// like a move at this table; a state read replaces the session if it does not follow.
-#[allow(clippy::too_many_arguments)]
 fn follow(
     mut spectating: ResMut<Spectating>,
-    session: Option<ResMut<Session>>,
+    mut session: ResMut<Session>,
     mut notice: ResMut<Notice>,
     mut played: MessageWriter<Played>,
     mut rebuild: MessageWriter<Rebuild>,
 ) {
-    let Some(mut session) = session else { return };
-    if !session.spectator {
-        return; // the spectator went to the menu and plays a game of their own
-    }
     let heard: Vec<Heard> = spectating.watcher.lock().unwrap_or_else(|e| e.into_inner()).heard.try_iter().collect();
     for h in heard {
         match h {
-            Heard::State(state) => {
-                let joined = format!("watching {}", spectating.url);
-                match catch_up(&mut session, &state, &mut played) {
-                    Some(()) if !spectating.stale => {}
-                    _ => match session_from_state(&state) {
-                        Ok(s) => {
-                            *session = s;
-                            rebuild.write(Rebuild);
-                        }
-                        Err(why) => {
-                            spectating.status = format!("the feed's game cannot be shown: {why}");
-                            continue;
-                        }
-                    },
+            Heard::State(state) => match session_from_state(&state) {
+                Ok(fresh) => {
+                    if spectating.stale || !catch_up(&mut session, &fresh, &mut played) {
+                        *session = fresh;
+                        rebuild.write(Rebuild);
+                    }
+                    spectating.stale = false;
+                    spectating.status = format!("watching {}", spectating.url);
                 }
-                spectating.stale = false;
-                spectating.status = joined;
-            }
+                Err(why) => spectating.status = format!("the feed's game cannot be shown: {why}"),
+            },
             Heard::Event { kind, data } => {
                 if spectating.stale {
                     continue;
@@ -274,28 +268,27 @@ fn follow(
     }
 }
 
-/// The state continues the session here: the moves it has beyond ours are played, animated.
-fn catch_up(session: &mut Session, state: &Value, played: &mut MessageWriter<Played>) -> Option<()> {
-    let fresh = session_from_state(state).ok()?;
+/// If the feed's game (`fresh`, read from its state) continues the session here, plays the
+/// moves it has beyond ours, animated; false if it does not (the session is to be replaced).
+fn catch_up(session: &mut Session, fresh: &Session, played: &mut MessageWriter<Played>) -> bool {
     let ours = &session.history;
-    let start_same = fresh.history.first().map(|(g, _)| g.to_string()).unwrap_or_else(|| fresh.game.to_string())
-        == ours.first().map(|(g, _)| g.to_string()).unwrap_or_else(|| session.game.to_string());
-    if !start_same || fresh.history.len() < ours.len() || fresh.record.players != session.record.players {
-        return None;
-    }
-    if ours.iter().zip(&fresh.history).any(|((_, a), (_, b))| a != b) {
-        return None;
+    if session.start.to_string() != fresh.start.to_string()
+        || fresh.history.len() < ours.len()
+        || fresh.record.players != session.record.players
+        || ours.iter().zip(&fresh.history).any(|((_, a), (_, b))| a != b)
+    {
+        return false;
     }
     // Secrets revealed since: the fresh replay knows them; ours must too before playing on.
     if fresh.history.len() > ours.len() && matches!(session.game, AnyGame::Ctor(_)) {
-        return None;
+        return false;
     }
     let missing: Vec<AnyMove> = fresh.history[ours.len()..].iter().map(|(_, m)| m.clone()).collect();
     for mv in missing {
-        let parts = session.play(&mv).ok()?;
+        let Ok(parts) = session.play(&mv) else { return false };
         played.write(Played { mv, by: By::History, parts, shown: 0 });
     }
-    (session.game == fresh.game).then_some(())
+    session.game == fresh.game
 }
 
 /// One event from the feed; false if it does not follow from the session here.

@@ -19,7 +19,7 @@ pub enum Quality {
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Activity>()
-        .add_systems(Update, (adapt_to_renderer, scale_views).chain())
+        .add_systems(Update, (adapt_to_renderer, scale_views.run_if(software)).chain())
         .add_systems(Update, activity.in_set(TableSystems::Present));
 }
 
@@ -82,9 +82,13 @@ fn view_image(size: UVec2) -> Image {
 /// output's size (remade when the window is resized); a 2D camera shows it scaled up, with
 /// the panels drawn sharp on top.
 #[allow(clippy::too_many_arguments)]
+/// The software profile is in use (the adapter is known and is a CPU).
+fn software(quality: Option<Res<Quality>>) -> bool {
+    quality.is_some_and(|q| *q == Quality::Software)
+}
+
 fn scale_views(
     mut commands: Commands,
-    quality: Option<Res<Quality>>,
     mut cams: Query<
         (Entity, &mut bevy::camera::RenderTarget, Option<&mut ScaledView>, Has<IsDefaultUiCamera>),
         With<Camera3d>,
@@ -95,9 +99,6 @@ fn scale_views(
     mut images: ResMut<Assets<Image>>,
     mut backdrops: Query<(&Backdrop, &mut ImageNode)>,
 ) {
-    if quality.as_deref() != Some(&Quality::Software) {
-        return;
-    }
     for (cam, mut target, view, default_ui) in &mut cams {
         let output = match &view {
             Some(v) => v.output.clone(),

@@ -139,12 +139,7 @@ fn the_broadcast_never_shows_an_unrevealed_secret_square() {
     app.update();
     let broadcast_sees = |app: &mut App| -> Vec<tablero::rules::Cell> {
         let world = app.world_mut();
-        let cam_layers = world
-            .query_filtered::<Option<&RenderLayers>, With<BroadcastCamera>>()
-            .single(world)
-            .unwrap()
-            .cloned()
-            .unwrap_or_default();
+        let cam_layers = broadcast_camera_layers(world);
         let mut seen: Vec<_> = world
             .query::<(&SecretMark, Option<&RenderLayers>)>()
             .iter(world)
@@ -257,12 +252,7 @@ fn the_broadcast_shows_no_highlights() {
         .map(|(_, l)| l.clone())
         .collect();
     assert!(shown.len() >= 3, "the selection and its targets are marked: {}", shown.len());
-    let broadcast = world
-        .query_filtered::<Option<&RenderLayers>, With<BroadcastCamera>>()
-        .single(world)
-        .unwrap()
-        .cloned()
-        .unwrap_or_default();
+    let broadcast = broadcast_camera_layers(world);
     assert!(shown.iter().all(|l| !l.intersects(&broadcast)), "no mark on the broadcast");
     assert!(shown.iter().all(|l| l.intersects(&player_layers())), "all in the player's view");
 }
@@ -291,4 +281,14 @@ fn the_chroma_key_leaves_the_board_on_green() {
     let world = app.world_mut();
     let layers = world.query_filtered::<&RenderLayers, With<BroadcastCamera>>().single(world).unwrap().clone();
     assert!(table.intersects(&layers), "the table is back");
+}
+
+/// The layers the broadcast's camera draws.
+fn broadcast_camera_layers(world: &mut World) -> bevy::camera::visibility::RenderLayers {
+    world
+        .query_filtered::<Option<&bevy::camera::visibility::RenderLayers>, With<BroadcastCamera>>()
+        .single(world)
+        .unwrap()
+        .cloned()
+        .unwrap_or_default()
 }

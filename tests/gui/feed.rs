@@ -3,6 +3,7 @@
 //! cannot move, says when the feed drops, and catches up when it is back; a CTOR spectator
 //! turns the same discs when a secret square works, without ever knowing an unrevealed one.
 
+use crate::saving::press;
 use crate::table::{assert_scene_matches, click, moving, notice, session, settle};
 use bevy::prelude::*;
 use tablero::gui::feed::LiveFeed;
@@ -179,18 +180,6 @@ fn a_ctor_spectator_turns_the_same_discs_when_a_secret_works_and_never_knows_an_
     assert!(follow(&mut table, &mut watcher), "{} vs {}", public(&watcher), public(&table));
     assert_eq!(revealed(&watcher), revealed(&table), "the same secrets revealed");
     assert_eq!(watcher.world().resource::<tablero::gui::animate::Resyncs>().0, 0);
-}
-
-/// The menu button whose label starts with `label`, clicked, and the frames after it.
-fn press(app: &mut App, label: &str) {
-    let b = crate::saving::buttons(app)
-        .into_iter()
-        .find(|(_, t)| t.starts_with(label))
-        .map(|(e, _)| e)
-        .unwrap_or_else(|| panic!("no button '{label}'"));
-    crate::table::click_entity(app, b);
-    app.update();
-    app.update();
 }
 
 fn menu_text(app: &mut App) -> String {

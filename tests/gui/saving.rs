@@ -61,7 +61,7 @@ pub(crate) fn screen(app: &App) -> Screen {
 }
 
 /// Clicks the menu's button, then lets the state change and the first frames run.
-fn press(app: &mut App, label: &str) {
+pub(crate) fn press(app: &mut App, label: &str) {
     assert_eq!(screen(app), Screen::Menu);
     let b = menu_button(app, label);
     click_entity(app, b);
