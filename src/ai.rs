@@ -42,6 +42,34 @@ pub struct Level {
     /// advance (the baseline's), and those that lose more than half a piece against the best
     /// of them are not searched (a guard against the short tactics random playouts miss).
     pub guard: bool,
+    /// Threads the search runs on (see [`Level::on`]); 1 for every named level.
+    pub threads: usize,
+}
+
+impl Level {
+    /// This level thinking on `threads` threads at once, each with the level's whole budget
+    /// and its own fixed seed, merged in a fixed order: with more threads it sees more in the
+    /// same time, and plays the same for a given seed and number of threads on any machine.
+    /// The tree search grows one tree per thread and adds up their root moves' visits; the
+    /// alpha-beta searches share out the root moves.
+    pub fn on(self, threads: usize) -> Level {
+        Level { threads: threads.clamp(1, MAX_THREADS), ..self }
+    }
+}
+
+/// The most threads a search uses.
+pub const MAX_THREADS: usize = 64;
+
+/// Reads a number of threads given on the command line or to the engine.
+pub fn parse_threads(text: &str) -> Result<usize, String> {
+    crate::rules::number::<usize>(text)
+        .filter(|n| (1..=MAX_THREADS).contains(n))
+        .ok_or_else(|| format!("threads '{}' is not a number from 1 to {MAX_THREADS}", crate::rules::quote(text)))
+}
+
+/// The cores of this machine (the app's computer thinks on all of them).
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_THREADS)
 }
 
 /// The levels, weakest first. Volterra's gaps between depths are uneven (four turns ahead
@@ -58,6 +86,7 @@ pub const LEVELS: [Level; 4] = [
         width: 0,
         beam: 0,
         guard: false,
+        threads: 1,
     },
     Level {
         name: "medium",
@@ -69,6 +98,7 @@ pub const LEVELS: [Level; 4] = [
         width: 32,
         beam: 0,
         guard: false,
+        threads: 1,
     },
     Level {
         name: "hard",
@@ -80,6 +110,7 @@ pub const LEVELS: [Level; 4] = [
         width: 4,
         beam: 2,
         guard: false,
+        threads: 1,
     },
     Level {
         name: "master",
@@ -91,6 +122,7 @@ pub const LEVELS: [Level; 4] = [
         width: 8,
         beam: 3,
         guard: true,
+        threads: 1,
     },
 ];
 
@@ -268,15 +300,12 @@ pub fn search_until(game: &AnyGame, level: Level, seed: u64, stop: &AtomicBool) 
     match &game {
         AnyGame::Volterra(v) if v.phase() == Phase::Play => {
             let near = level.slack as f64 / 100.0;
-            let (mv, work, lines) =
-                AlphaBeta { positions: 0, budget: level.positions, near, stop }.choose(v, level.plies, seed);
+            let (mv, work, lines) = AlphaBeta::choose(v, level, near, seed, stop);
             Search { mv: mv.map(AnyMove::Volterra), work, unit: "positions", lines }
         }
         AnyGame::Ordo(g) if g.rules() == Rules::X && level.beam > 0 => {
-            let mut beam = Beam { width: level.width, positions: 0, stop };
-            let mut rng = StdRng::seed_from_u64(seed);
-            let (mv, lines) = beam.choose(&game, level.beam, &mut rng);
-            Search { mv, work: beam.positions, unit: "positions", lines }
+            let (mv, work, lines) = Beam::choose_on(&game, level, seed, stop);
+            Search { mv, work, unit: "positions", lines }
         }
         _ => {
             let (mv, work, lines) = mcts(&game, level, seed, stop);
@@ -298,6 +327,78 @@ fn mcts(game: &AnyGame, level: Level, seed: u64, stop: &AtomicBool) -> (Option<A
         let line = Line { mv: mv.clone(), score: evaluate(&next, game.side_to_move()), pv: vec![mv.clone()], work: 0 };
         return (Some(mv), 0, vec![line]);
     }
+    // One tree per thread over the same root moves: the first goes on with the seed's own
+    // generator (so one thread plays as it always has), the others from seeds of their own.
+    let trees: Vec<(Vec<Node>, u64)> = if level.threads <= 1 {
+        vec![grow(game, root_moves, level, rng, stop)]
+    } else {
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..level.threads)
+                .map(|k| {
+                    let moves = root_moves.clone();
+                    let rng = if k == 0 { rng.clone() } else { StdRng::seed_from_u64(tree_seed(seed, k)) };
+                    scope.spawn(move || grow(game, moves, level, rng, stop))
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().expect("a search thread does not panic")).collect()
+        })
+    };
+    let done = trees.iter().map(|t| t.1).sum();
+    // Each root move's visits and value added up over the trees; its line from the tree
+    // that visited it most. Ties go to the move first in the root's order.
+    let mut merged: Vec<(u64, f64, Vec<AnyMove>, u32, AnyMove)> = Vec::new();
+    for (nodes, _) in &trees {
+        for &c in &nodes[0].children {
+            let n = &nodes[c];
+            let mv = n.mv.clone().expect("a child has a move");
+            let pv = principal(nodes, c);
+            match merged.iter_mut().find(|m| m.4 == mv) {
+                Some(m) => {
+                    m.0 += n.visits as u64;
+                    m.1 += n.value;
+                    if n.visits > m.3 {
+                        m.2 = pv;
+                        m.3 = n.visits;
+                    }
+                }
+                None => merged.push((n.visits as u64, n.value, pv, n.visits, mv)),
+            }
+        }
+    }
+    // Most visited first; of equals, the one met last (as a single tree always chose).
+    merged.reverse();
+    merged.sort_by_key(|m| std::cmp::Reverse(m.0));
+    let lines: Vec<Line> = merged
+        .into_iter()
+        .map(|(visits, value, pv, _, mv)| Line {
+            mv,
+            score: if visits > 0 { value / visits as f64 } else { 0.5 },
+            pv,
+            work: visits,
+        })
+        .collect();
+    (lines.first().map(|l| l.mv.clone()), done, lines)
+}
+
+/// The seed of thread `k`'s tree (or share) in a search seeded `seed`.
+fn tree_seed(seed: u64, k: usize) -> u64 {
+    seed ^ (k as u64).wrapping_mul(0xD1B5_4A32_D192_ED03)
+}
+
+/// The line a tree expects after its root's child `c`: the most visited reply each time.
+fn principal(nodes: &[Node], c: usize) -> Vec<AnyMove> {
+    let mut pv = Vec::new();
+    let mut at = Some(c);
+    while let Some(i) = at {
+        pv.extend(nodes[i].mv.clone());
+        at = nodes[i].children.iter().copied().filter(|&k| nodes[k].visits > 0).max_by_key(|&k| nodes[k].visits);
+    }
+    pv
+}
+
+/// One tree of the tree search (UCT) over `root_moves`, grown for the level's playouts or
+/// until `stop`; the nodes and the playouts done.
+fn grow(game: &AnyGame, root_moves: Vec<AnyMove>, level: Level, mut rng: StdRng, stop: &AtomicBool) -> (Vec<Node>, u64) {
     let mut nodes = vec![Node {
         mv: None,
         parent: None,
@@ -363,30 +464,7 @@ fn mcts(game: &AnyGame, level: Level, seed: u64, stop: &AtomicBool) -> (Option<A
             node = nodes[i].parent;
         }
     }
-    // The root's children, most visited first, each with the line below it.
-    let chosen = nodes[0].children.iter().copied().max_by_key(|&c| nodes[c].visits);
-    let mut order: Vec<usize> = nodes[0].children.clone();
-    order.sort_by_key(|&c| (Some(c) != chosen, std::cmp::Reverse(nodes[c].visits)));
-    let lines: Vec<Line> = order
-        .iter()
-        .map(|&c| {
-            let mut pv = Vec::new();
-            let mut at = Some(c);
-            while let Some(i) = at {
-                pv.extend(nodes[i].mv.clone());
-                at =
-                    nodes[i].children.iter().copied().filter(|&k| nodes[k].visits > 0).max_by_key(|&k| nodes[k].visits);
-            }
-            let n = &nodes[c];
-            Line {
-                mv: n.mv.clone().expect("a child has a move"),
-                score: if n.visits > 0 { n.value / n.visits as f64 } else { 0.5 },
-                pv,
-                work: n.visits as u64,
-            }
-        })
-        .collect();
-    (lines.first().map(|l| l.mv.clone()), done, lines)
+    (nodes, done)
 }
 
 /// Moves the guard looks ahead after a root move: two in Ordo and Crossings (where
@@ -500,34 +578,70 @@ impl AlphaBeta<'_> {
         Some(best)
     }
 
-    /// Iterative deepening to `plies` turns; the deepest iteration that fits the budget
-    /// decides, among its turns within `near` of the best, by the seed.
-    fn choose(&mut self, g: &Volterra, plies: u32, seed: u64) -> (Option<VolterraMove>, u64, Vec<Line>) {
+    /// The values of the root's positions `root` (the opponent to move in each), `depth`
+    /// turns ahead, each searched just below the best of them so far; `None` once over budget,
+    /// except where `lenient`, where a position over budget gets no value (minus infinity).
+    fn values<'g>(&mut self, root: impl Iterator<Item = &'g Volterra>, depth: u32, lenient: bool) -> Option<Vec<f64>> {
+        let mut best = f64::NEG_INFINITY;
+        let mut values = Vec::new();
+        for next in root {
+            // A window just below the best so far: turns near it get exact values.
+            match self.negamax(next, depth - 1, f64::NEG_INFINITY, -(best - self.near)) {
+                Some(v) => {
+                    best = best.max(-v);
+                    values.push(-v);
+                }
+                None if lenient => values.push(f64::NEG_INFINITY),
+                None => return None,
+            }
+        }
+        Some(values)
+    }
+
+    /// Iterative deepening to the level's turns; the deepest iteration that fits the budget
+    /// decides, among its turns within `near` of the best, by the seed. On several threads
+    /// each iteration's root turns are shared out (turn i to thread i mod threads), each
+    /// thread with the whole budget; an iteration counts only if every thread finished it.
+    fn choose(
+        g: &Volterra,
+        level: Level,
+        near: f64,
+        seed: u64,
+        stop: &AtomicBool,
+    ) -> (Option<VolterraMove>, u64, Vec<Line>) {
         let mut rng = StdRng::seed_from_u64(seed);
         let mut root: Vec<(f64, VolterraMove, Volterra)> =
             Self::children(g).into_iter().map(|(m, n)| (-towers(&n, n.side_to_move()), m, n)).collect();
+        let threads = level.threads.clamp(1, root.len().max(1));
+        let mut searchers: Vec<AlphaBeta> =
+            (0..threads).map(|_| AlphaBeta { positions: 0, budget: level.positions, near, stop }).collect();
         let mut decided: Vec<VolterraMove> = Vec::new();
-        'deepen: for depth in 1..=plies.max(1) {
+        for depth in 1..=level.plies.max(1) {
             root.sort_by(|a, b| b.0.total_cmp(&a.0));
-            let mut best = f64::NEG_INFINITY;
-            let mut values = Vec::with_capacity(root.len());
-            for (_, _, next) in &root {
-                // A window just below the best so far: turns near it get exact values.
-                match self.negamax(next, depth - 1, f64::NEG_INFINITY, -(best - self.near)) {
-                    Some(v) => {
-                        best = best.max(-v);
-                        values.push(-v);
-                    }
-                    None if decided.is_empty() && depth == 1 => {
-                        values.push(f64::NEG_INFINITY);
-                    }
-                    None => break 'deepen,
+            let lenient = decided.is_empty() && depth == 1;
+            let shares: Vec<Option<Vec<f64>>> = if threads == 1 {
+                vec![searchers[0].values(root.iter().map(|e| &e.2), depth, lenient)]
+            } else {
+                let root = &root;
+                std::thread::scope(|scope| {
+                    let handles: Vec<_> = searchers
+                        .iter_mut()
+                        .enumerate()
+                        .map(|(k, ab)| {
+                            scope.spawn(move || ab.values(root.iter().skip(k).step_by(threads).map(|e| &e.2), depth, lenient))
+                        })
+                        .collect();
+                    handles.into_iter().map(|h| h.join().expect("a search thread does not panic")).collect()
+                })
+            };
+            let Some(shares) = shares.into_iter().collect::<Option<Vec<Vec<f64>>>>() else { break };
+            for (k, share) in shares.into_iter().enumerate() {
+                for (j, v) in share.into_iter().enumerate() {
+                    root[k + j * threads].0 = v;
                 }
             }
-            for (entry, v) in root.iter_mut().zip(values) {
-                entry.0 = v;
-            }
-            decided = root.iter().filter(|e| e.0 >= best - self.near).map(|e| e.1).collect();
+            let best = root.iter().map(|e| e.0).fold(f64::NEG_INFINITY, f64::max);
+            decided = root.iter().filter(|e| e.0 >= best - near).map(|e| e.1).collect();
         }
         if decided.is_empty() {
             decided = root.iter().map(|e| e.1).collect();
@@ -545,9 +659,13 @@ impl AlphaBeta<'_> {
                 work: 0,
             })
             .collect();
-        (mv, self.positions, lines)
+        (mv, searchers.iter().map(|s| s.positions).sum(), lines)
     }
 }
+
+/// One thread's share of Ordo X's root: each turn's place in the root's order, its value and
+/// the turn; and the positions it took.
+type Share = (Vec<(usize, f64, AnyMove)>, u64);
 
 /// Ordo X's selective alpha-beta: at each node every turn is looked at one turn ahead with
 /// the evaluation, and only the `width` best are searched further. Values are the evaluation's
@@ -593,25 +711,68 @@ impl Beam<'_> {
         Some(best)
     }
 
-    fn choose(&mut self, game: &AnyGame, depth: u32, rng: &mut StdRng) -> (Option<AnyMove>, Vec<Line>) {
-        if self.stop.load(Ordering::Relaxed) {
-            return (None, Vec::new());
+    /// The best of the `width` best-looking root turns, `level.beam` turns deep, shared out
+    /// among the level's threads (turn i to thread i mod threads, each with its own bound).
+    fn choose_on(game: &AnyGame, level: Level, seed: u64, stop: &AtomicBool) -> (Option<AnyMove>, u64, Vec<Line>) {
+        let mut first = Beam { width: level.width, positions: 0, stop };
+        let mut rng = StdRng::seed_from_u64(seed);
+        if stop.load(Ordering::Relaxed) {
+            return (None, 0, Vec::new());
         }
-        let children = self.ordered(game, rng);
-        let mut best: Option<(f64, AnyMove)> = None;
-        let mut lines = Vec::new();
-        for (_, mv, next) in children.into_iter().take(self.width.max(1)) {
-            let alpha = best.as_ref().map_or(f64::NEG_INFINITY, |b| b.0);
-            let Some(v) = self.negamax(&next, depth.max(1) - 1, f64::NEG_INFINITY, 1.0 - alpha, rng) else { break };
+        let children: Vec<(usize, AnyMove, AnyGame)> = first
+            .ordered(game, &mut rng)
+            .into_iter()
+            .take(level.width.max(1))
+            .enumerate()
+            .map(|(i, (_, mv, next))| (i, mv, next))
+            .collect();
+        let looked = first.positions;
+        let depth = level.beam.max(1) - 1;
+        let threads = level.threads.clamp(1, children.len().max(1));
+        let mut results: Vec<Share> = if threads == 1 {
+            vec![first.share(children.iter(), depth, &mut rng)]
+        } else {
+            let children = &children;
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = (0..threads)
+                    .map(|k| {
+                        let mut rng = if k == 0 { rng.clone() } else { StdRng::seed_from_u64(tree_seed(seed, k)) };
+                        scope.spawn(move || {
+                            let mut beam = Beam { width: level.width, positions: 0, stop };
+                            beam.share(children.iter().skip(k).step_by(threads), depth, &mut rng)
+                        })
+                    })
+                    .collect();
+                handles.into_iter().map(|h| h.join().expect("a search thread does not panic")).collect()
+            })
+        };
+        let work = looked + results.iter().map(|r| r.1).sum::<u64>();
+        let mut valued: Vec<(usize, f64, AnyMove)> = results.drain(..).flat_map(|r| r.0).collect();
+        // The best value; of equals, the turn that looked best one turn ahead.
+        valued.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        let mv = valued.first().map(|v| v.2.clone());
+        // Below the best, a value is only a bound: at most this good.
+        let lines = valued.into_iter().map(|(_, v, mv)| Line { mv: mv.clone(), score: v, pv: vec![mv], work: 0 }).collect();
+        (mv, work, lines)
+    }
+
+    /// Values the root turns given, each against the best of them so far; stops at `stop`.
+    fn share<'g>(
+        &mut self,
+        children: impl Iterator<Item = &'g (usize, AnyMove, AnyGame)>,
+        depth: u32,
+        rng: &mut StdRng,
+    ) -> Share {
+        let start = self.positions;
+        let mut best = f64::NEG_INFINITY;
+        let mut out = Vec::new();
+        for (i, mv, next) in children {
+            let Some(v) = self.negamax(next, depth, f64::NEG_INFINITY, 1.0 - best, rng) else { break };
             let v = 1.0 - v;
-            // Below the best, a value is only a bound: at most this good.
-            lines.push(Line { mv: mv.clone(), score: v, pv: vec![mv.clone()], work: 0 });
-            if best.as_ref().is_none_or(|b| v > b.0) {
-                best = Some((v, mv));
-            }
+            best = best.max(v);
+            out.push((*i, v, mv.clone()));
         }
-        lines.sort_by(|a, b| b.score.total_cmp(&a.score));
-        (best.map(|b| b.1), lines)
+        (out, self.positions - start)
     }
 }
 
@@ -622,4 +783,140 @@ pub fn hint_cells(game: &AnyGame, mv: &AnyMove) -> Vec<Cell> {
         .flat_map(|(a, b)| [a, b])
         .chain(game.click_cell(mv))
         .collect()
+}
+
+/// The level that weighs positions for the evaluation bar and the review: strong enough to
+/// see the tactics, fast enough to answer within a few tenths of a second.
+pub const EVAL_LEVEL: usize = 2;
+
+/// Who stands better, from the computer's view: the first side's expected result, from 0
+/// (lost) to 1 (won), as the search at [`EVAL_LEVEL`] sees it (a game over counts as it
+/// ended). For CTOR it sees only the side to move's view.
+pub fn evaluation(game: &AnyGame) -> f64 {
+    weigh(game).value
+}
+
+/// A position as the review weighs it: the first side's expected result, and what the mover
+/// expects after each move the search weighed (the best first).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Weighed {
+    pub value: f64,
+    pub moves: Vec<(AnyMove, f64)>,
+}
+
+/// [`evaluation`], with the mover's expectation after each move weighed.
+pub fn weigh(game: &AnyGame) -> Weighed {
+    if let Some(o) = game.outcome() {
+        let value = match o.winner {
+            Some(Side::First) => 1.0,
+            Some(Side::Second) => 0.0,
+            None => 0.5,
+        };
+        return Weighed { value, moves: Vec::new() };
+    }
+    let s = search(game, LEVELS[EVAL_LEVEL], 0);
+    let best = s.lines.iter().find(|l| Some(&l.mv) == s.mv.as_ref()).map_or(0.5, |l| l.score);
+    // The tree search's best move's average leans towards the side to move: it is the best of
+    // many noisy averages. Fresh playouts after that move, which chose nothing, do not lean.
+    let mover = match (&s.mv, s.unit) {
+        (Some(mv), "playouts") => {
+            let mut after = game.clone();
+            after.play_unchecked(mv);
+            fresh(&after, game.side_to_move(), LEVELS[EVAL_LEVEL])
+        }
+        _ => best,
+    };
+    let value = if game.side_to_move() == Side::First { mover } else { 1.0 - mover };
+    // The tree search's estimate of a move it barely tried says little.
+    let moves = s.lines.iter().filter(|l| s.unit != "playouts" || l.work >= 8).map(|l| (l.mv.clone(), l.score)).collect();
+    Weighed { value, moves }
+}
+
+/// Playouts after which the evaluation is measured afresh.
+const FRESH: u32 = 256;
+
+/// The average result for `side` of [`FRESH`] seeded random playouts from `game`, cut off at
+/// the level's depth and scored by [`evaluate`], as the tree search's are.
+fn fresh(game: &AnyGame, side: Side, level: Level) -> f64 {
+    let game = match game {
+        AnyGame::Ctor(g) => AnyGame::Ctor(g.view(side)),
+        other => other.clone(),
+    };
+    let mut rng = StdRng::seed_from_u64(0x5EED);
+    let mut total = 0.0;
+    for _ in 0..FRESH {
+        let mut state = game.clone();
+        for _ in 0..level.depth {
+            let Some(mv) = state.random_move(&mut rng) else { break };
+            state.play_unchecked(&mv);
+        }
+        total += evaluate(&state, side);
+    }
+    total / FRESH as f64
+}
+
+/// The evaluation in words: who stands better and how much, for a bar's label.
+pub fn standing(variant: crate::rules::Variant, first: f64) -> String {
+    let (side, chance) = if first >= 0.5 { (Side::First, first) } else { (Side::Second, 1.0 - first) };
+    let pct = (chance * 100.0).round();
+    match chance {
+        c if c >= 0.999 => format!("{} wins", variant.side_name(side)),
+        c if c < 0.53 => "even".into(),
+        c if c < 0.65 => format!("{} slightly better ({pct:.0}%)", variant.side_name(side)),
+        c if c < 0.85 => format!("{} better ({pct:.0}%)", variant.side_name(side)),
+        _ => format!("{} winning ({pct:.0}%)", variant.side_name(side)),
+    }
+}
+
+/// A move the review found costly: its number (1 for the first move), what the mover's
+/// expected result was before and after it, and the loss.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mistake {
+    pub ply: usize,
+    pub before: f64,
+    pub after: f64,
+    pub loss: f64,
+}
+
+/// Moves that cost less than this (a tenth of the game) are not marked.
+pub const MISTAKE: f64 = 0.1;
+
+/// Each position of a game weighed (the start, then after each move), until `stop` (a
+/// shorter list); `progress` hears how many are done.
+pub fn review(positions: &[AnyGame], stop: &AtomicBool, progress: &mut dyn FnMut(usize)) -> Vec<Weighed> {
+    let mut out = Vec::with_capacity(positions.len());
+    for game in positions {
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+        out.push(weigh(game));
+        progress(out.len());
+    }
+    out
+}
+
+/// The moves that lost most by the review (`weighed[i]` is `positions[i]`'s), the worst first,
+/// at most `top`, each losing at least [`MISTAKE`] (`moves[i]` leads from `positions[i]` to the
+/// next). A move's loss is measured within one search,
+/// the one before it: what the best move promised the mover, less what the move played did
+/// (both seen from the same side, so the search's lean towards the side to move cancels out);
+/// a move that search did not weigh is measured by the position after it.
+pub fn mistakes(positions: &[AnyGame], moves: &[AnyMove], weighed: &[Weighed], top: usize) -> Vec<Mistake> {
+    let mut out: Vec<Mistake> = (1..weighed.len().min(positions.len()).min(moves.len() + 1))
+        .filter_map(|ply| {
+            let (game, w) = (&positions[ply - 1], &weighed[ply - 1]);
+            let mover = game.side_to_move();
+            let mine = |v: f64| if mover == Side::First { v } else { 1.0 - v };
+            let best = w.moves.first().map_or(mine(w.value), |m| m.1);
+            let after = w
+                .moves
+                .iter()
+                .find(|(mv, _)| *mv == moves[ply - 1])
+                .map_or(mine(weighed[ply].value), |m| m.1);
+            (best - after >= MISTAKE).then_some(Mistake { ply, before: best, after, loss: best - after })
+        })
+        .collect();
+    out.sort_by(|a, b| b.loss.total_cmp(&a.loss).then(a.ply.cmp(&b.ply)));
+    out.truncate(top);
+    out
 }

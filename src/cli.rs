@@ -110,16 +110,19 @@ usage:
   tablero play \"<position>\" <move>...        the position after the moves, and the result if the game ended
   tablero match <variant> --a <player> --b <player> --games N --seed S
                                              plays N games headless; players: random, ai:<level>
-                                             (levels: easy, medium, hard, master), ai:baseline
+                                             (levels: easy, medium, hard, master), ai:baseline;
+                                             [--threads T] the computer thinks on T threads
+                                             (--a-threads, --b-threads: one player only)
   tablero feed <record.json> [--pace S] [--port N | --listen ADDR] [--linger S]
   tablero feed match <variant> --a <player> --b <player> --seed S [--games N] [--pace S] ...
                                              serves a record or a match on the live feed
                                              (http://127.0.0.1:7878: /state, /events, /overlay)
-  tablero analyse \"<position>\" [--level L] [--top K]
+  tablero analyse \"<position>\" [--level L] [--top K] [--threads T]
                                              the K best moves (3) with scores and lines, at level L (hard)
   tablero engine                             the computer opponent for other programs: UCI-like
                                              commands on standard input (docs/engine.md)
   tablero check <record.json>                replays a record: the final position and the result
+  tablero review <record.json> [--top K]     the K moves (5) that lost most by the computer's estimate
   tablero bench [--quick]                    perft speed of every variant (nodes per second)
   tablero bench --ai                         how long the strongest level takes per move, over a game
   tablero screenshot \"<position>\" --out <file.png> [--size WxH]   renders a position off-screen
@@ -185,6 +188,7 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
                 None => writeln!(out, "unfinished after {} moves", record.moves.len())?,
             }
         }
+        "review" => review(rest, out)?,
         "bench" => match rest {
             [] => bench::run(false, out)?,
             [flag] if flag == "--quick" => bench::run(true, out)?,
@@ -195,6 +199,63 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
         other => {
             return Err(CliError(format!("unknown command '{}' (tablero help lists the commands)", quote(other))));
         }
+    }
+    Ok(())
+}
+
+/// `tablero review <record.json> [--top K]`: the evaluation after every move, and the moves
+/// that lost most (the table's *Review* marks the same).
+fn review(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
+    let usage = "usage: tablero review <record.json> [--top K]";
+    let (path, top) = match args {
+        [path] => (path, 5),
+        [path, flag, k] if flag == "--top" => (
+            path,
+            crate::rules::number::<usize>(k)
+                .filter(|k| (1..=100).contains(k))
+                .ok_or_else(|| CliError(format!("--top '{}' is not a number from 1 to 100", quote(k))))?,
+        ),
+        _ => return Err(CliError(usage.into())),
+    };
+    let (record, positions) = crate::record::load(std::path::Path::new(path))?;
+    let variant = positions[0].variant();
+    let mut progress = Progress::new();
+    let total = positions.len() as u64;
+    let moves: Vec<AnyMove> = record
+        .moves
+        .iter()
+        .zip(&positions)
+        .map(|(m, g)| g.parse_move(&m.mv))
+        .collect::<Result<_, _>>()
+        .map_err(|e| CliError(e.to_string()))?;
+    let weighed = crate::ai::review(&positions, &STOP, &mut |n| {
+        progress.show(|| format!("review {} {n}/{total} positions", bar(n as u64, total)), false)
+    });
+    progress.done();
+    if weighed.len() < positions.len() {
+        return Err(CliError("the review was stopped by Ctrl-C".into()));
+    }
+    let level = crate::ai::LEVELS[crate::ai::EVAL_LEVEL].name;
+    writeln!(out, "{} moves, weighed at level {level}; the evaluation is {}'s expected result", record.moves.len(), variant.side_name(Side::First))?;
+    for (i, w) in weighed.iter().enumerate() {
+        let mv = if i == 0 { "start".to_string() } else { format!("{i}. {}", record.moves[i - 1].mv) };
+        writeln!(out, "{mv:<24} {:.3}  {}", w.value, crate::ai::standing(variant, w.value))?;
+    }
+    let worst = crate::ai::mistakes(&positions, &moves, &weighed, top);
+    if worst.is_empty() {
+        writeln!(out, "no move lost {:.0}% or more", crate::ai::MISTAKE * 100.0)?;
+    }
+    for m in worst {
+        writeln!(
+            out,
+            "mistake: {}. {} by {}: the best move kept {:.0}%, this one {:.0}% (lost {:.0}%)",
+            m.ply,
+            record.moves[m.ply - 1].mv,
+            variant.side_name(positions[m.ply - 1].side_to_move()),
+            m.before * 100.0,
+            m.after * 100.0,
+            m.loss * 100.0
+        )?;
     }
     Ok(())
 }
@@ -280,7 +341,7 @@ pub fn game_seed(seed: u64, g: u32) -> u64 {
 
 /// Plays one game between two players; `a_first` says whether A moves first.
 pub fn play_game(variant: Variant, a: &str, b: &str, a_first: bool, seed: u64) -> Result<Score, CliError> {
-    play_game_showing(variant, a, b, a_first, seed, &mut |_| true)
+    play_game_showing(variant, a, b, a_first, seed, [1, 1], &mut |_| true)
 }
 
 /// [`play_game`] that hands each move to `shown` as it is played (the live feed shows it);
@@ -291,10 +352,11 @@ pub fn play_game_showing(
     b: &str,
     a_first: bool,
     seed: u64,
+    threads: [usize; 2],
     shown: &mut dyn FnMut(&AnyMove) -> bool,
 ) -> Result<Score, CliError> {
-    let mut pa = players::by_name(a, seed.wrapping_mul(2)).map_err(CliError)?;
-    let mut pb = players::by_name(b, seed.wrapping_mul(2).wrapping_add(1)).map_err(CliError)?;
+    let mut pa = players::by_name_on(a, seed.wrapping_mul(2), threads[0]).map_err(CliError)?;
+    let mut pb = players::by_name_on(b, seed.wrapping_mul(2).wrapping_add(1), threads[1]).map_err(CliError)?;
     let a_side = if a_first { Side::First } else { Side::Second };
     let mut game = variant.initial();
     for _ in 0..MATCH_PLY_LIMIT {
@@ -321,10 +383,11 @@ pub fn play_game_showing(
 
 fn run_match(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
     let Some((variant, flags)) = args.split_first() else {
-        return Err(arity("match", "a variant and --a, --b, --games, --seed"));
+        return Err(arity("match", "a variant and --a, --b, --games, --seed (and maybe --threads)"));
     };
     let variant: Variant = variant.parse().map_err(CliError)?;
     let (mut a, mut b, mut games, mut seed) = (None, None, None, None);
+    let mut threads = [1, 1];
     let mut it = flags.iter();
     while let Some(flag) = it.next() {
         let value = it.next().ok_or_else(|| CliError(format!("{} needs a value", quote(flag))))?;
@@ -341,6 +404,9 @@ fn run_match(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
                     CliError(format!("--seed '{}' is not a whole number (0 to {})", quote(value), u64::MAX))
                 })?)
             }
+            "--threads" => threads = [crate::ai::parse_threads(value).map_err(CliError)?; 2],
+            "--a-threads" => threads[0] = crate::ai::parse_threads(value).map_err(CliError)?,
+            "--b-threads" => threads[1] = crate::ai::parse_threads(value).map_err(CliError)?,
             other => return Err(CliError(format!("unknown option '{}' for match", quote(other)))),
         }
     }
@@ -352,8 +418,9 @@ fn run_match(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
     players::by_name(&a, 0).map_err(CliError)?;
     players::by_name(&b, 0).map_err(CliError)?;
     // Games are independent and seeded by their number: two threads, one per core, give the
-    // same results as one.
-    let play = |g: u32| play_game(variant, &a, &b, g % 2 == 0, game_seed(seed, g));
+    // same results as one. With --threads (or --a-threads, --b-threads for one player) the
+    // computer thinks on that many threads itself, and the games are played one at a time.
+    let play = |g: u32| play_game_showing(variant, &a, &b, g.is_multiple_of(2), game_seed(seed, g), threads, &mut |_| true);
     let started = std::time::Instant::now();
     // Tallies as games end, for the progress bar. After a Ctrl-C the games in play stop at
     // their next move and are not counted.
@@ -363,9 +430,11 @@ fn run_match(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
             tally.lock().unwrap_or_else(|e| e.into_inner())[*s as usize] += 1;
         }
     };
-    let half = |parity: u32| {
+    // Two lanes of games (one per core), or one where each search takes several threads.
+    let lanes = if threads.iter().any(|&t| t > 1) { 1 } else { 2 };
+    let lane = |k: u32| {
         let mut mine = Vec::new();
-        for g in (0..games).filter(|g| g % 2 == parity) {
+        for g in (0..games).filter(|g| g % lanes == k) {
             if STOP.load(Ordering::Relaxed) {
                 break;
             }
@@ -379,10 +448,9 @@ fn run_match(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
         mine
     };
     let scores: Vec<Result<Score, CliError>> = std::thread::scope(|scope| {
-        let odd = scope.spawn(|| half(1));
+        let workers: Vec<_> = (0..lanes).map(|k| scope.spawn(move || lane(k))).collect();
         let mut progress = Progress::new();
-        let even = scope.spawn(|| half(0));
-        while !(odd.is_finished() && even.is_finished()) {
+        while !workers.iter().all(|w| w.is_finished()) {
             std::thread::sleep(Duration::from_millis(50));
             let [w, d, l] = *tally.lock().unwrap_or_else(|e| e.into_inner());
             let n = w + d + l;
@@ -397,8 +465,8 @@ fn run_match(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
             );
         }
         progress.done();
-        let mut all = even.join().unwrap_or_default();
-        all.extend(odd.join().unwrap_or_default());
+        let mut all: Vec<(u32, Result<Score, CliError>)> =
+            workers.into_iter().flat_map(|w| w.join().unwrap_or_default()).collect();
         all.sort_by_key(|(g, _)| *g);
         all.into_iter().map(|(_, s)| s).collect()
     });

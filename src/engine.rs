@@ -86,18 +86,19 @@ pub fn think(
     game: &AnyGame,
     budget: Budget,
     seed: u64,
+    threads: usize,
     stop: &AtomicBool,
     say: &mut dyn FnMut(String),
 ) -> Option<AnyMove> {
     let fallback = game.legal_moves().into_iter().next();
     let best = match budget {
         Budget::Level(level) => {
-            let s = ai::search_until(game, level, seed, stop);
+            let s = ai::search_until(game, level.on(threads), seed, stop);
             say(info(&s, &format!("level {}", level.name)));
             s.mv
         }
         Budget::Nodes(n) => {
-            let s = ai::search_until(game, nodes_level(n), seed, stop);
+            let s = ai::search_until(game, nodes_level(n).on(threads), seed, stop);
             say(info(&s, "nodes"));
             s.mv
         }
@@ -114,7 +115,7 @@ pub fn think(
                     timeout.store(true, Ordering::Relaxed);
                 });
                 for k in 0..24 {
-                    let s = ai::search_until(game, iteration(k), seed, &timeout);
+                    let s = ai::search_until(game, iteration(k).on(threads), seed, &timeout);
                     if timeout.load(Ordering::Relaxed) {
                         // Cut short: its move counts only if nothing was finished before.
                         if best.is_none() {
@@ -151,6 +152,7 @@ pub fn run(input: impl BufRead, output: Arc<Mutex<dyn Write + Send>>) {
     let say = |text: String| answer(&output, &text, || {});
     let mut game: Option<AnyGame> = None;
     let mut seed = 1u64;
+    let mut threads = 1usize;
     let mut thinking: Option<(Arc<AtomicBool>, std::thread::JoinHandle<()>)> = None;
     // Set by the search as it says `bestmove` (before the answer is out, so that a command
     // sent after reading it never finds the engine still thinking).
@@ -192,6 +194,10 @@ pub fn run(input: impl BufRead, output: Arc<Mutex<dyn Write + Send>>) {
                 Some(n) => seed = n,
                 None => say(format!("error seed '{}' is not a whole number", quote(rest))),
             },
+            "threads" => match ai::parse_threads(rest) {
+                Ok(n) => threads = n,
+                Err(e) => say(format!("error {e}")),
+            },
             "go" => {
                 let words: Vec<&str> = rest.split_whitespace().collect();
                 let budget = match parse_go(&words) {
@@ -222,7 +228,7 @@ pub fn run(input: impl BufRead, output: Arc<Mutex<dyn Write + Send>>) {
                             }
                         })
                     };
-                    let mv = think(&g, budget, seed, &stop, &mut |t| say(t, false));
+                    let mv = think(&g, budget, seed, threads, &stop, &mut |t| say(t, false));
                     match mv {
                         Some(mv) => say(format!("bestmove {mv}"), true),
                         None => say("bestmove (none)".into(), true),
@@ -231,7 +237,7 @@ pub fn run(input: impl BufRead, output: Arc<Mutex<dyn Write + Send>>) {
                 thinking = Some((flag, handle));
             }
             other => say(format!(
-                "error unknown command '{}' (commands: position, go, stop, isready, seed, quit)",
+                "error unknown command '{}' (commands: position, go, stop, isready, seed, threads, quit)",
                 quote(other)
             )),
         }
@@ -264,11 +270,11 @@ pub fn position(text: &str) -> Result<AnyGame, String> {
 /// and lines.
 pub fn analyse(args: &[String], out: &mut dyn Write) -> Result<(), crate::cli::CliError> {
     use crate::cli::CliError;
-    let usage = "usage: tablero analyse \"<position>\" [--level L] [--top K]";
+    let usage = "usage: tablero analyse \"<position>\" [--level L] [--top K] [--threads N]";
     let Some((pos, flags)) = args.split_first() else { return Err(CliError(usage.into())) };
     // A position string (or a variant's name for its start), maybe with `moves ...` after it.
     let game = position(pos).map_err(CliError)?;
-    let (mut level, mut top) = (LEVELS[2], 3usize);
+    let (mut level, mut top, mut threads) = (LEVELS[2], 3usize, 1usize);
     let mut it = flags.iter();
     while let Some(flag) = it.next() {
         let value = it.next().ok_or_else(|| CliError(format!("{} needs a value; {usage}", quote(flag))))?;
@@ -284,13 +290,14 @@ pub fn analyse(args: &[String], out: &mut dyn Write) -> Result<(), crate::cli::C
                     .filter(|k| (1..=100).contains(k))
                     .ok_or_else(|| CliError(format!("--top '{}' is not a number from 1 to 100", quote(value))))?
             }
+            "--threads" => threads = ai::parse_threads(value).map_err(CliError)?,
             other => return Err(CliError(format!("unknown option '{}'; {usage}", quote(other)))),
         }
     }
     if game.outcome().is_some() {
         return Err(CliError("the game is over: nothing to analyse".into()));
     }
-    let s = ai::search(&game, level, 1);
+    let s = ai::search(&game, level.on(threads), 1);
     writeln!(
         out,
         "{} {}, level {}; scores are the mover's expected result, 0 lost to 1 won",

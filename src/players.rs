@@ -50,6 +50,11 @@ impl Player for AiPlayer {
 
 /// A player named on the command line: `random`, or `ai:<level>` (easy, medium, hard, master).
 pub fn by_name(name: &str, seed: u64) -> Result<Box<dyn Player + Send>, String> {
+    by_name_on(name, seed, 1)
+}
+
+/// [`by_name`], the computer's levels thinking on `threads` threads (see [`crate::ai::Level::on`]).
+pub fn by_name_on(name: &str, seed: u64, threads: usize) -> Result<Box<dyn Player + Send>, String> {
     use crate::record::Kind;
     // One reading of player kinds for records and the command line (`random` is short for
     // the records' `computer:random`).
@@ -57,7 +62,7 @@ pub fn by_name(name: &str, seed: u64) -> Result<Box<dyn Player + Send>, String> 
         ("random", _) | (_, Some(Kind::Random)) => Ok(Box::new(RandomPlayer::new(seed))),
         // The yardstick of the levels (see `baseline`), not a level of the menu.
         ("ai:baseline", _) => Ok(Box::new(crate::baseline::BaselinePlayer::new(seed))),
-        (_, Some(Kind::Ai(level))) => Ok(Box::new(AiPlayer::new(crate::ai::LEVELS[level], seed))),
+        (_, Some(Kind::Ai(level))) => Ok(Box::new(AiPlayer::new(crate::ai::LEVELS[level].on(threads), seed))),
         _ => {
             let levels: Vec<&str> = crate::ai::LEVELS.iter().map(|l| l.name).collect();
             Err(format!(

@@ -213,3 +213,121 @@ fn the_baseline_plays_the_minimax_move_two_deep_and_repeats_for_a_seed() {
         .fold((0, 0), |(w, n), s| (w + (s.unwrap() == tablero::cli::Score::Win) as u32, n + 1));
     assert!(wins >= 3, "{wins} of {games}");
 }
+
+#[test]
+fn several_threads_repeat_for_a_seed_and_search_more() {
+    use std::sync::atomic::AtomicBool;
+    let never = AtomicBool::new(false);
+    for variant in [Variant::Ordo, Variant::Crossings, Variant::Ctor8, Variant::OrdoX, Variant::Volterra] {
+        let game = variant.initial();
+        let level = LEVELS[1];
+        let one = ai::search_until(&game, level, 9, &never);
+        let two = ai::search_until(&game, level.on(2), 9, &never);
+        let again = ai::search_until(&game, level.on(2), 9, &never);
+        assert_eq!(two, again, "{variant}: two threads repeat for a seed");
+        let mv = two.mv.clone().expect("a move");
+        assert!(game.legal_moves().contains(&mv), "{variant}: {mv}");
+        // The tree search grows a tree per thread with the level's whole budget each.
+        if two.unit == "playouts" {
+            assert_eq!(two.work, 2 * one.work, "{variant}");
+            let visits: u64 = two.lines.iter().map(|l| l.work).sum();
+            assert_eq!(visits, two.work, "{variant}: the root's visits add up over the trees");
+        }
+    }
+    // One thread plays exactly as the level always has.
+    let g = Variant::Ordo.initial();
+    assert_eq!(ai::search(&g, LEVELS[2].on(1), 3), ai::search(&g, LEVELS[2], 3));
+    assert_eq!(LEVELS[2].on(0).threads, 1);
+    assert_eq!(LEVELS[2].on(10_000).threads, ai::MAX_THREADS);
+}
+
+#[test]
+fn alpha_beta_on_threads_values_the_root_as_one_thread_does() {
+    // Volterra's alpha-beta shares the root turns out; the values it decides by are exact
+    // near the best either way, so the best value found is the same.
+    use std::sync::atomic::AtomicBool;
+    let never = AtomicBool::new(false);
+    for game in volterra_positions(1).into_iter().step_by(7).take(6) {
+        if game.outcome().is_some() {
+            continue;
+        }
+        let level = LEVELS[2];
+        let one = ai::search_until(&game, level, 4, &never);
+        let two = ai::search_until(&game, level.on(2), 4, &never);
+        let best = |s: &ai::Search| s.lines.first().map(|l| l.score);
+        assert_eq!(best(&one), best(&two), "{game}");
+    }
+}
+
+#[test]
+fn the_evaluation_says_who_stands_better() {
+    // Over: as it ended.
+    let won: AnyGame = "ordo ...W....../..B......./........../........../........../........../........../.......... b"
+        .parse()
+        .unwrap();
+    assert_eq!(ai::evaluation(&won), 1.0);
+    assert_eq!(ai::standing(Variant::Ordo, 1.0), "white wins");
+    // White with a whole army against three black stones stands far better, whoever moves.
+    for side in ["w", "b"] {
+        let g: AnyGame = format!(
+            "ordo ........BB/.........B/........../........../........../WW..WW..WW/WWWWWWWWWW/..WW..WW.. {side}"
+        )
+        .parse()
+        .unwrap();
+        let v = ai::evaluation(&g);
+        assert!(v > 0.8, "{side} to move: {v}");
+        assert!(ai::standing(Variant::Ordo, v).starts_with("white winning"), "{}", ai::standing(Variant::Ordo, v));
+    }
+    assert_eq!(ai::standing(Variant::Volterra, 0.51), "even");
+    assert_eq!(ai::standing(Variant::Volterra, 0.3), "dark better (70%)");
+}
+
+#[test]
+fn the_review_marks_the_moves_that_lost_most() {
+    use std::sync::atomic::AtomicBool;
+    // The sums: values are the first side's; a move loses what its mover's value drops.
+    let start = Variant::Crossings.initial();
+    let mut g = start.clone();
+    let first = g.legal_moves()[0].clone();
+    g.play(&first).unwrap();
+    let after_first = g.clone();
+    let reply = g.legal_moves()[0].clone();
+    g.play(&reply).unwrap();
+    let positions = vec![start, after_first, g];
+    let moves = vec![first.clone(), reply.clone()];
+    let plain = |values: &[f64]| values.iter().map(|&value| ai::Weighed { value, moves: Vec::new() }).collect::<Vec<_>>();
+    // The first side's 0.5 → 0.45 (lost 5%, not marked); the second side's 0.55 → 0.1 (lost 45%).
+    let m = ai::mistakes(&positions, &moves, &plain(&[0.5, 0.45, 0.9]), 5);
+    assert_eq!(m.len(), 1, "{m:?}");
+    assert_eq!(m[0].ply, 2);
+    assert!((m[0].loss - 0.45).abs() < 1e-9);
+    assert!(ai::mistakes(&positions, &moves, &plain(&[0.5, 0.45, 0.9]), 0).is_empty());
+    // Where the search before a move weighed it, the loss is measured within that search.
+    let mut weighed = plain(&[0.5, 0.45, 0.9]);
+    weighed[0].moves = vec![(reply.clone(), 0.7), (first.clone(), 0.4)];
+    let m = ai::mistakes(&positions, &moves, &weighed, 5);
+    assert_eq!(m[0].ply, 2, "the worst first");
+    assert_eq!((m[1].ply, m[1].before, m[1].after), (1, 0.7, 0.4));
+    // A real review: one value a position, each a chance; the winning move's after is 1.
+    let won_in_one: AnyGame =
+        "ordo ........../...W....../........../........../B........./........../........../.......... w"
+            .parse()
+            .unwrap();
+    let mut positions = vec![won_in_one.clone()];
+    let mut g = won_in_one;
+    let win = g.legal_moves().into_iter().find(|m| {
+        let mut n = g.clone();
+        n.play_unchecked(m);
+        n.outcome().is_some()
+    });
+    g.play(&win.expect("white wins in one")).unwrap();
+    positions.push(g);
+    let mut heard = 0;
+    let values = ai::review(&positions, &AtomicBool::new(false), &mut |n| heard = n);
+    assert_eq!(values.len(), 2);
+    assert_eq!(heard, 2);
+    assert_eq!(values[1].value, 1.0);
+    assert!(values[0].value > 0.9, "{:?}", values[0]);
+    // Stopped: fewer values.
+    assert!(ai::review(&positions, &AtomicBool::new(true), &mut |_| {}).is_empty());
+}

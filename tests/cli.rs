@@ -295,3 +295,48 @@ fn feed_serves_a_match_and_a_record_and_refuses_bad_input_in_one_line() {
     assert!(out.contains(&format!("feed: {} moves shown", record.moves.len())), "{out}");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn review_weighs_every_move_of_a_record_and_marks_the_worst() {
+    use tablero::players::{Player, RandomPlayer};
+    use tablero::record::Record;
+    // A game where white plays at random and blue as the computer at medium: white's moves
+    // are the ones that lose.
+    let mut game: AnyGame = ORDO.parse().unwrap();
+    let mut record = Record::new(&game, [("R", "computer:random"), ("M", "ai:medium")].map(|(a, b)| (a.into(), b.into())));
+    let mut random = RandomPlayer::new(2);
+    for i in 0..16 {
+        if game.outcome().is_some() {
+            break;
+        }
+        let mv = if i % 2 == 0 { random.choose(&game).unwrap() } else { tablero::ai::choose(&game, tablero::ai::LEVELS[1], i).unwrap() };
+        game.play(&mv).unwrap();
+        record.push(&mv.to_string(), &game);
+    }
+    let dir = std::env::temp_dir().join(format!("tablero-cli-review-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("game.json");
+    std::fs::write(&path, record.to_json()).unwrap();
+    let (code, out, err) = tablero(&["review", path.to_str().unwrap(), "--top", "3"]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].starts_with(&format!("{} moves, weighed at level hard", record.moves.len())), "{out}");
+    assert!(lines[1].starts_with("start "), "{out}");
+    let values: Vec<f64> = lines[1..=record.moves.len() + 1]
+        .iter()
+        .map(|l| l.split_whitespace().rev().find_map(|w| w.parse::<f64>().ok()).map_or(-1.0, |v| v))
+        .collect();
+    assert!(values.iter().all(|v| (0.0..=1.0).contains(v)), "{out}");
+    let marked: Vec<&&str> = lines.iter().filter(|l| l.starts_with("mistake: ")).collect();
+    assert!(marked.len() <= 3, "{out}");
+    assert!(!marked.is_empty() || out.contains("no move lost"), "{out}");
+    // Each mistake names its mover, and a mover's loss is at least a tenth.
+    for m in &marked {
+        assert!(m.contains(" by white: ") || m.contains(" by blue: "), "{m}");
+    }
+    // Bad input: one clear line.
+    assert_error(&["review"], "usage: tablero review");
+    assert_error(&["review", path.to_str().unwrap(), "--top", "0"], "--top '0'");
+    assert_error(&["review", dir.to_str().unwrap()], "folder");
+    let _ = std::fs::remove_dir_all(&dir);
+}

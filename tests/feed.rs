@@ -129,6 +129,15 @@ fn state_and_events_follow_moves_undo_redo_new_game_and_result() {
     assert_eq!(s["last"], table.moves[3].to_string());
     assert_eq!(s["after"]["position"], table.game().to_string());
     assert_eq!(s["moves"][1]["think_ms"], 1000);
+    // The computer's evaluation of the position shown; one for another position is ignored.
+    assert!(s["eval"].is_null());
+    feed.evaluation(3, 0.9);
+    assert!(state(&server)["eval"].is_null(), "an evaluation of an earlier position is not shown");
+    feed.evaluation(4, 0.25);
+    let s = state(&server);
+    assert_eq!(s["eval"]["ply"], 4);
+    assert_eq!(s["eval"]["chances"]["blue"], 0.75);
+    assert_eq!(s["eval"]["text"], "blue better (75%)");
     assert!(s["after"]["score"]["text"].as_str().unwrap().starts_with("off the board"));
     // Undo, redo, another move.
     let last = table.moves.pop().unwrap();
@@ -165,8 +174,10 @@ fn state_and_events_follow_moves_undo_redo_new_game_and_result() {
     assert_eq!(count("redo"), 1);
     assert_eq!(count("move"), 4 + next.moves.len());
     assert_eq!(count("result"), usize::from(next.game().outcome().is_some()));
+    assert_eq!(count("eval"), 1);
     let s = state(&server);
     assert_eq!(s["game"], 2);
+    assert!(s["eval"].is_null(), "a new game has not been weighed yet");
     assert_eq!(s["after"]["result"].is_null(), next.game().outcome().is_none());
     // A late listener with `from` gets the events it missed that are still kept.
     let mut late = TcpStream::connect(server.addr).unwrap();
@@ -577,7 +588,7 @@ fn the_overlay_page_in_chromium_follows_every_move_within_a_second() {
     let feed = Feed::new();
     let server = server(&feed);
     let mut table = Table::new(&feed, Variant::Ordo.initial(), 1);
-    browser.go(&format!("{}/overlay?show=names,score,clock,last,moves,result&layout=vertical", server.url()));
+    browser.go(&format!("{}/overlay?show=names,score,clock,last,moves,result,eval&layout=vertical", server.url()));
     let read = "return [document.querySelector('#player-0 .name').textContent, \
                 document.querySelector('#player-1 .name').textContent, \
                 document.getElementById('last').textContent, \
@@ -620,6 +631,20 @@ fn the_overlay_page_in_chromium_follows_every_move_within_a_second() {
         std::thread::sleep(Duration::from_millis(50));
     }
     assert_eq!(browser.run(read)[6], "", "the page never lost the feed");
+    // The computer's evaluation: the bar and its words follow it.
+    let bar = "return [document.querySelector('#eval .words').textContent, \
+               document.querySelector('#eval .first').style.width, \
+               getComputedStyle(document.getElementById('eval')).display];";
+    assert_eq!(browser.run(bar)[0], "weighing...");
+    feed.evaluation(table.moves.len(), 0.8);
+    assert!(
+        wait_for(Duration::from_secs(5), || browser.run(bar)[0] == "white better (80%)"),
+        "{}",
+        browser.run(bar)
+    );
+    let shown = browser.run(bar);
+    assert_eq!(shown[1], "80%");
+    assert_ne!(shown[2], "none");
     delays.sort();
     eprintln!(
         "overlay delay from move to page over {} moves: median {:?}, max {:?}",

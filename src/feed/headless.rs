@@ -13,7 +13,8 @@ pub const USAGE: &str = "usage: tablero feed <record.json> [options]
        tablero feed match <variant> --a <player> --b <player> --seed S [--games N] [options]
 options: --pace S (seconds a move, default 1), --port N (on 127.0.0.1, default 7878),
          --listen ADDR (any address, such as 0.0.0.0:7878), --linger S (seconds to go on
-         serving after the end; default: until Ctrl-C)";
+         serving after the end; default: until Ctrl-C), --eval (the computer's evaluation
+         after every move, for the overlay's eval bar)";
 
 struct Options {
     pace: f64,
@@ -23,6 +24,7 @@ struct Options {
     b: Option<String>,
     seed: Option<u64>,
     games: u32,
+    eval: bool,
 }
 
 fn options(flags: &[String]) -> Result<Options, CliError> {
@@ -34,9 +36,14 @@ fn options(flags: &[String]) -> Result<Options, CliError> {
         b: None,
         seed: None,
         games: 1,
+        eval: false,
     };
     let mut it = flags.iter();
     while let Some(flag) = it.next() {
+        if flag == "--eval" {
+            o.eval = true;
+            continue;
+        }
         let value = it.next().ok_or_else(|| CliError(format!("{} needs a value; {USAGE}", quote(flag))))?;
         let seconds = || {
             value
@@ -90,6 +97,9 @@ struct Showing<'a> {
     moves: Vec<AnyMove>,
     times: Vec<u64>,
     started_ms: u64,
+    /// The position now, and whether to weigh it after each move (`--eval`).
+    now: AnyGame,
+    eval: bool,
 }
 
 impl Showing<'_> {
@@ -104,9 +114,13 @@ impl Showing<'_> {
             phase: Phase::Play,
             sand: None,
         });
+        if self.eval {
+            self.feed.evaluation(self.moves.len(), crate::ai::evaluation(&self.now));
+        }
     }
 
     fn push(&mut self, mv: AnyMove) {
+        self.now.play_unchecked(&mv);
         self.moves.push(mv);
         self.times.push(now_ms());
         self.publish();
@@ -147,7 +161,7 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
     let mut played = 0usize;
     match (record, variant) {
         (Some((record, positions)), _) => {
-            played += show_record(&feed, &record, &positions, o.pace)?;
+            played += show_record(&feed, &record, &positions, o.pace, o.eval)?;
         }
         (None, Some(variant)) => {
             let (a, b) = (o.a.clone().unwrap_or_default(), o.b.clone().unwrap_or_default());
@@ -156,7 +170,7 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
                 if STOP.load(Ordering::Relaxed) {
                     break;
                 }
-                let n = show_match_game(&feed, variant, &a, &b, g, seed, o.pace, out)?;
+                let n = show_match_game(&feed, variant, &a, &b, g, seed, (o.pace, o.eval), out)?;
                 played += n;
                 if g + 1 < o.games && !pause(o.pace * 3.0) {
                     break;
@@ -183,15 +197,18 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
     Ok(())
 }
 
-fn show_record(feed: &Feed, record: &Record, positions: &[AnyGame], pace: f64) -> Result<usize, CliError> {
+fn show_record(feed: &Feed, record: &Record, positions: &[AnyGame], pace: f64, eval: bool) -> Result<usize, CliError> {
+    let start = record.start_game().map_err(CliError::from)?;
     let mut showing = Showing {
         feed,
         game_id: record.created_ms,
-        start: record.start_game().map_err(CliError::from)?,
+        start: start.clone(),
         players: record.players.clone(),
         moves: Vec::new(),
         times: Vec::new(),
         started_ms: now_ms(),
+        now: start,
+        eval,
     };
     showing.publish();
     for (i, m) in record.moves.iter().enumerate() {
@@ -212,7 +229,7 @@ fn show_match_game(
     b: &str,
     g: u32,
     seed: u64,
-    pace: f64,
+    (pace, eval): (f64, bool),
     out: &mut dyn Write,
 ) -> Result<usize, CliError> {
     // The game `tablero match` would play as its game `g`.
@@ -230,16 +247,16 @@ fn show_match_game(
         moves: Vec::new(),
         times: Vec::new(),
         started_ms: now_ms(),
+        now: variant.initial(),
+        eval,
     };
     showing.publish();
-    let mut game = showing.start.clone();
     let mut asked = std::time::Instant::now();
-    let played = crate::cli::play_game_showing(variant, a, b, a_first, crate::cli::game_seed(seed, g), &mut |mv| {
+    let played = crate::cli::play_game_showing(variant, a, b, a_first, crate::cli::game_seed(seed, g), [1, 1], &mut |mv| {
         // At least `pace` between moves, the thinking included.
         if !pause((pace - asked.elapsed().as_secs_f64()).max(0.0)) {
             return false;
         }
-        game.play_unchecked(mv);
         showing.push(mv.clone());
         asked = std::time::Instant::now();
         true
@@ -250,7 +267,7 @@ fn show_match_game(
             other?;
         }
     }
-    match game.outcome() {
+    match showing.now.outcome() {
         Some(o) => writeln!(out, "game {}: {}", g + 1, crate::cli::result_line(variant, o))?,
         None => writeln!(out, "game {}: unfinished after {} moves", g + 1, showing.moves.len())?,
     }

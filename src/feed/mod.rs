@@ -108,6 +108,8 @@ struct Inner {
     players: Option<[PlayerInfo; 2]>,
     phase: Option<Phase>,
     sand_ends_ms: Option<(u8, u64)>,
+    /// The computer's evaluation and the number of moves it was for.
+    eval: Option<(usize, f64)>,
     recent: VecDeque<Arc<Sent>>,
     listeners: Vec<tokio::sync::mpsc::Sender<Arc<Sent>>>,
     dropped: u64,
@@ -159,6 +161,7 @@ impl Feed {
             inner.positions = vec![view.start.clone()];
             inner.moves.clear();
             inner.undone.clear();
+            inner.eval = None;
             for (i, mv) in view.moves.iter().enumerate() {
                 if !inner.push_move(mv, view.times.get(i).copied().unwrap_or(now)) {
                     break;
@@ -173,6 +176,19 @@ impl Feed {
             let after = inner.after();
             inner.announce("phase", json!({ "phase": view.phase.name(), "after": after }));
         }
+    }
+
+    /// Shows the computer's evaluation of the position after `ply` moves (the first side's
+    /// expected result, 0 to 1): an `eval` event, and `/state`'s `eval` while the game stands
+    /// there. An evaluation for another position than the one shown is ignored.
+    pub fn evaluation(&self, ply: usize, first: f64) {
+        let mut inner = self.lock();
+        if inner.players.is_none() || ply != inner.moves.len() || inner.eval == Some((ply, first)) {
+            return;
+        }
+        inner.eval = Some((ply, first));
+        let body = inner.eval_json().expect("just set");
+        inner.announce("eval", body);
     }
 
     /// The whole picture (`/state`).
@@ -354,6 +370,18 @@ impl Inner {
         })
     }
 
+    /// The evaluation of the position shown, if the computer has weighed it.
+    fn eval_json(&self) -> Option<Value> {
+        let (ply, first) = self.eval.filter(|(ply, _)| *ply == self.moves.len())?;
+        let variant = self.game().variant();
+        Some(json!({
+            "ply": ply,
+            "first": first,
+            "chances": { self.side_name(Side::First): first, self.side_name(Side::Second): 1.0 - first },
+            "text": crate::ai::standing(variant, first),
+        }))
+    }
+
     fn state(&self) -> Value {
         let Some(players) = &self.players else {
             return json!({ "seq": self.seq, "game": null, "phase": "none" });
@@ -387,6 +415,7 @@ impl Inner {
             "moves": moves,
             "last": self.moves.last().map(|m| m.text.clone()),
             "after": self.after(),
+            "eval": self.eval_json(),
         })
     }
 

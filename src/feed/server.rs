@@ -19,7 +19,7 @@ use std::time::Duration;
 pub const OVERLAY: &str = include_str!("overlay.html");
 
 /// What `/overlay?show=` may name, and the default.
-pub const ELEMENTS: [&str; 7] = ["title", "names", "score", "clock", "last", "moves", "result"];
+pub const ELEMENTS: [&str; 8] = ["title", "names", "score", "clock", "last", "moves", "result", "eval"];
 pub const DEFAULT_SHOW: &str = "names,score,clock,last,moves,result";
 
 /// A running server; dropping it (or [`Server::stop`]) closes it and every connection.
@@ -139,7 +139,7 @@ async fn index(Query(q): Query<HashMap<String, String>>) -> Response {
          <li><a href=/events>/events</a>: Server-Sent Events, one per move, undo, redo, new game and result \
          (<code>?from=N</code> replays from event N)</li>\
          <li><a href=/overlay>/overlay</a>: the page for a streaming tool's browser source \
-         (<code>?show=names,score,clock,last,moves,result,title&amp;layout=horizontal|vertical&amp;scale=1&amp;moves=12&amp;theme=dark|light|clear</code>)</li>\
+         (<code>?show=names,score,clock,last,moves,result,title,eval&amp;layout=horizontal|vertical&amp;scale=1&amp;moves=12&amp;theme=dark|light|clear</code>)</li>\
          </ul>",
     )
     .into_response()

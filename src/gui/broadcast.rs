@@ -263,6 +263,19 @@ pub(crate) fn spawn_overlays(commands: &mut Commands, camera: Entity, size: UVec
                 .with_child(text(36.0, Color::srgb(1.0, 0.85, 0.4), Overlay::Turn));
                 root.spawn((corner(false), panel, Pickable::IGNORE)).with_child(text(22.0, white, Overlay::Moves));
             }
+            // The evaluation bar (`F12`) at the left edge, below the names.
+            root.spawn((
+                Node {
+                    position_type: PositionType::Absolute,
+                    left: px(20.0),
+                    top: if portrait { percent(30) } else { percent(32) },
+                    ..default()
+                },
+                Pickable::IGNORE,
+            ))
+            .with_children(|p| {
+                super::eval::spawn_bar(p, super::eval::Bar { broadcast: true }, 360.0 * k, 24.0 * k)
+            });
             root.spawn((
                 Node {
                     position_type: PositionType::Absolute,
@@ -310,13 +323,18 @@ fn close_with_window(
 }
 
 /// `F8` opens the broadcast; `F2` to `F7` switch its overlays: names, whose turn, score, last
-/// move, move list, result; `F9` cycles the director's shots; `F10` switches the chroma key.
+/// move, move list, result; `F9` cycles the director's shots; `F10` switches the chroma key;
+/// `F12` the evaluation bar.
 fn keys(
     input: Res<ButtonInput<KeyCode>>,
     mut on: ResMut<Overlays>,
     mut direction: ResMut<Direction>,
     mut open: MessageWriter<OpenBroadcast>,
+    mut eval: ResMut<super::eval::Evaluation>,
 ) {
+    if input.just_pressed(KeyCode::F12) {
+        eval.broadcast = !eval.broadcast;
+    }
     if input.just_pressed(KeyCode::F8) {
         open.write(OpenBroadcast);
     }

@@ -120,7 +120,7 @@ pub fn view_of<'a>(
 }
 
 /// After every change at the table, the feed is told what it shows now.
-fn publish(
+pub(super) fn publish(
     live: Res<LiveFeed>,
     session: Option<Res<Session>>,
     mode: Option<Res<State<Mode>>>,

@@ -35,6 +35,7 @@ enum Action {
     View(View),
     Speed,
     Labels,
+    Eval,
     Secret(SecretCommand),
 }
 
@@ -47,7 +48,7 @@ enum SecretScreen {
 
 pub(super) fn plugin(app: &mut App) {
     app.add_plugins(coordinates_plugin)
-        .add_systems(OnEnter(Screen::Playing), spawn_hud)
+        .add_systems(OnEnter(Screen::Playing), (spawn_hud, super::eval::spawn_table_bar))
         .add_systems(OnEnter(Mode::Replay), spawn_timeline)
         .add_systems(
             Update,
@@ -92,9 +93,11 @@ fn spawn_button_sized(parent: &mut ChildSpawnerCommands, label: &str, action: Ac
                   mut views: MessageWriter<View>,
                   mut speed: ResMut<Speed>,
                   mut labels: ResMut<ShowLabels>,
+                  mut eval: ResMut<super::eval::Evaluation>,
                   mut secret: MessageWriter<SecretCommand>| {
                 match &action {
                     Action::Labels => labels.0 = !labels.0,
+                    Action::Eval => eval.shown = !eval.shown,
                     Action::Secret(c) => {
                         secret.write(*c);
                     }
@@ -203,6 +206,7 @@ fn spawn_buttons(commands: &mut Commands, game: &AnyGame, spectator: bool) {
                 spawn_button(p, "Pause computer", Action::Cmd(Command::PauseComputer));
                 spawn_button(p, "Computer pace", Action::Cmd(Command::ComputerPace));
             }
+            spawn_button(p, "Evaluation (E)", Action::Eval);
             spawn_button(p, "Export", Action::Cmd(Command::Export));
             spawn_button(p, "Copy position", Action::Cmd(Command::CopyPosition));
             if !spectator {
@@ -305,6 +309,7 @@ fn spawn_timeline(mut commands: Commands) {
             spawn_button(p, "Play / pause", Action::Cmd(Command::TogglePlay));
             spawn_button(p, "Pace", Action::Cmd(Command::Pace));
             spawn_button(p, "Play on from here", Action::Cmd(Command::PlayOn));
+            spawn_button(p, "Review", Action::Cmd(Command::Review));
         });
     commands.spawn((
         absolute(|n| {
@@ -576,6 +581,7 @@ fn secret_screens(table: Res<CtorTable>, mut screens: Query<(&SecretScreen, &mut
 fn replay_moves(
     mut commands: Commands,
     session: Option<Res<Session>>,
+    review: Res<super::eval::Review>,
     panel: Query<Entity, With<ReplayMoves>>,
     mut shown: Local<Option<(Entity, usize, usize)>>,
 ) {
@@ -584,7 +590,7 @@ fn replay_moves(
     let at = session.history.len();
     let total = at + session.redo.len();
     let key = Some((panel, at, total));
-    if *shown == key {
+    if *shown == key && !review.is_changed() {
         return;
     }
     *shown = key;
@@ -593,7 +599,9 @@ fn replay_moves(
     commands.entity(panel).with_children(|p| {
         for (i, m) in session.record.moves.iter().enumerate().skip(from).take(24) {
             let mark = if i + 1 == at { "> " } else { "  " };
-            spawn_button(p, &format!("{mark}{}. {}", i + 1, m.mv), Action::Cmd(Command::Jump(i + 1)));
+            // The review's marks: ? a mistake, ?? a bad one.
+            let judged = review.mark(session.record.created_ms, i + 1).unwrap_or("");
+            spawn_button(p, &format!("{mark}{}. {}{judged}", i + 1, m.mv), Action::Cmd(Command::Jump(i + 1)));
         }
     });
 }

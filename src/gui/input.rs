@@ -46,13 +46,17 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 /// Keys: camera views (T, 1, 2, R), undo (Ctrl+Z or U), redo (Ctrl+Y), cancel (Escape),
-/// heights or square numbers (H or N), pause the computer (P).
+/// heights or square numbers (H or N), pause the computer (P), the evaluation bar (E).
 fn keys(
     input: Res<ButtonInput<KeyCode>>,
     mut views: MessageWriter<View>,
     mut cmds: MessageWriter<Command>,
     mut labels: ResMut<ShowLabels>,
+    mut eval: ResMut<super::eval::Evaluation>,
 ) {
+    if input.just_pressed(KeyCode::KeyE) {
+        eval.shown = !eval.shown;
+    }
     for (key, view) in [
         (KeyCode::KeyT, View::Top),
         (KeyCode::Digit1, View::First),

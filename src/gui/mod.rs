@@ -9,6 +9,7 @@ pub mod animate;
 pub mod broadcast;
 pub mod camera;
 pub mod ctor_table;
+pub mod eval;
 pub mod feed;
 pub mod film;
 pub mod hud;
@@ -109,6 +110,7 @@ impl Plugin for CorePlugin {
             ctor_table::plugin,
             render::plugin,
             feed::plugin,
+            eval::plugin,
         ));
     }
 }

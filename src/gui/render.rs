@@ -299,11 +299,12 @@ const SETTLE: f32 = 1.0;
 
 /// Decides the table's activity each frame from what is going on.
 #[allow(clippy::too_many_arguments)]
-fn activity(
+pub(super) fn activity(
     session: Option<Res<Session>>,
     mode: Res<State<Mode>>,
     tweens: Query<(), With<super::animate::Tween>>,
     thinking: Res<ComputerThinking>,
+    weighing: Option<Res<super::eval::Weighing>>,
     pace: Res<super::session::ComputerPace>,
     directing: Option<Res<super::broadcast::Directing>>,
     time: Res<Time<Real>>,
@@ -329,7 +330,7 @@ fn activity(
     let directing = directing.is_some_and(|d| d.0);
     let want = if !tweens.is_empty() || building || directing {
         Activity::Moving
-    } else if thinking.0 || waiting {
+    } else if thinking.0 || waiting || weighing.is_some_and(|w| w.0) {
         Activity::Waiting
     } else {
         Activity::Resting

@@ -320,7 +320,7 @@ pub struct Highlights {
 pub struct Notice(pub String);
 
 impl Notice {
-    fn say(&mut self, text: impl Into<String>) {
+    pub(super) fn say(&mut self, text: impl Into<String>) {
         let text = text.into();
         if self.0 != text {
             self.0 = text;
@@ -400,6 +400,8 @@ pub enum Command {
     Paste,
     /// Open this text as if pasted: a position string or a record.
     Open(String),
+    /// Replay: weigh every move and mark those that lost most (see `eval`).
+    Review,
 }
 
 /// The effects a set animates this frame, part by part: a first part just chosen, then the
@@ -599,8 +601,8 @@ fn handle_commands(
                 choosing(&session, command, &mut reply)
             }
             Command::NewGame => screen.set(Screen::Menu),
-            // The computer answers these itself (computer_turn).
-            Command::Hint | Command::PauseComputer | Command::ComputerPace => {}
+            // The computer answers these itself (computer_turn, eval's review).
+            Command::Hint | Command::PauseComputer | Command::ComputerPace | Command::Review => {}
         }
     }
 }
@@ -821,7 +823,7 @@ impl SearchTask {
         let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         let flag = stop.clone();
         let task = bevy::tasks::AsyncComputeTaskPool::get()
-            .spawn(async move { crate::ai::search_until(&game, level, seed, &flag).mv });
+            .spawn(async move { crate::ai::search_until(&game, level.on(crate::ai::cores()), seed, &flag).mv });
         SearchTask { task, stop }
     }
 
@@ -831,7 +833,7 @@ impl SearchTask {
         let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         let flag = stop.clone();
         let task = bevy::tasks::AsyncComputeTaskPool::get().spawn(async move {
-            crate::engine::think(&game, crate::engine::Budget::Movetime(ms), seed, &flag, &mut |_| {})
+            crate::engine::think(&game, crate::engine::Budget::Movetime(ms), seed, crate::ai::cores(), &flag, &mut |_| {})
         });
         SearchTask { task, stop }
     }

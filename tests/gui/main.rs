@@ -2,6 +2,7 @@
 //! observers a real pick triggers, and the off-screen render of every variant.
 mod abuse;
 mod broadcast;
+mod eval;
 #[path = "../common/mod.rs"]
 mod common;
 mod feed;
