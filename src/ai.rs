@@ -791,7 +791,8 @@ pub const EVAL_LEVEL: usize = 2;
 
 /// Who stands better, from the computer's view: the first side's expected result, from 0
 /// (lost) to 1 (won), as the search at [`EVAL_LEVEL`] sees it (a game over counts as it
-/// ended). For CTOR it sees only the side to move's view.
+/// ended). For CTOR it sees only the public position: no secret square, the mover's own
+/// included.
 pub fn evaluation(game: &AnyGame) -> f64 {
     weigh(game).value
 }
@@ -814,6 +815,16 @@ pub fn weigh(game: &AnyGame) -> Weighed {
         };
         return Weighed { value, moves: Vec::new() };
     }
+    // What everyone may know: CTOR's secret squares (the mover's own too) are left out, so that
+    // the bar, the live feed and the review tell nothing about them.
+    let public;
+    let game = match game {
+        AnyGame::Ctor(_) => {
+            public = game.to_string().parse::<AnyGame>().unwrap_or_else(|_| game.clone());
+            &public
+        }
+        _ => game,
+    };
     let s = search(game, LEVELS[EVAL_LEVEL], 0);
     let best = s.lines.iter().find(|l| Some(&l.mv) == s.mv.as_ref()).map_or(0.5, |l| l.score);
     // The tree search's best move's average leans towards the side to move: it is the best of

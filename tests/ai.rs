@@ -278,6 +278,20 @@ fn the_evaluation_says_who_stands_better() {
         assert!(v > 0.8, "{side} to move: {v}");
         assert!(ai::standing(Variant::Ordo, v).starts_with("white winning"), "{}", ai::standing(Variant::Ordo, v));
     }
+    // CTOR: the secret squares, anyone's, do not change it (the bar and the feed are public).
+    let base = "ctor8 BB....../.B....W./......../...WW.../...B..../......../......../........ b 5 P2M2L1 1v1 0";
+    let values: Vec<f64> = [[10, 11, 12, 13, 14], [40, 41, 42, 43, 44]]
+        .iter()
+        .map(|secrets| {
+            let mut g: Ctor = base.parse().unwrap();
+            g.set_secrets(Side::First, &[60, 61, 62, 63, 59]).unwrap();
+            // Black moves: its own squares are what a view for the mover would keep.
+            g.set_secrets(Side::Second, secrets).unwrap();
+            ai::evaluation(&AnyGame::Ctor(g))
+        })
+        .collect();
+    assert_eq!(values[0], values[1]);
+    assert_eq!(values[0], ai::evaluation(&base.parse().unwrap()));
     assert_eq!(ai::standing(Variant::Volterra, 0.51), "even");
     assert_eq!(ai::standing(Variant::Volterra, 0.3), "dark better (70%)");
 }
