@@ -380,6 +380,14 @@ fn mcts(game: &AnyGame, level: Level, seed: u64, stop: &AtomicBool) -> (Option<A
     (lines.first().map(|l| l.mv.clone()), done, lines)
 }
 
+/// A random playout, cut off after `depth` moves; it ends where no move is left.
+fn playout(state: &mut AnyGame, depth: u32, rng: &mut StdRng) {
+    for _ in 0..depth {
+        let Some(mv) = state.random_move(rng) else { break };
+        state.play_unchecked(&mv);
+    }
+}
+
 /// The seed of thread `k`'s tree (or share) in a search seeded `seed`.
 fn tree_seed(seed: u64, k: usize) -> u64 {
     seed ^ (k as u64).wrapping_mul(0xD1B5_4A32_D192_ED03)
@@ -398,7 +406,13 @@ fn principal(nodes: &[Node], c: usize) -> Vec<AnyMove> {
 
 /// One tree of the tree search (UCT) over `root_moves`, grown for the level's playouts or
 /// until `stop`; the nodes and the playouts done.
-fn grow(game: &AnyGame, root_moves: Vec<AnyMove>, level: Level, mut rng: StdRng, stop: &AtomicBool) -> (Vec<Node>, u64) {
+fn grow(
+    game: &AnyGame,
+    root_moves: Vec<AnyMove>,
+    level: Level,
+    mut rng: StdRng,
+    stop: &AtomicBool,
+) -> (Vec<Node>, u64) {
     let mut nodes = vec![Node {
         mv: None,
         parent: None,
@@ -450,11 +464,7 @@ fn grow(game: &AnyGame, root_moves: Vec<AnyMove>, level: Level, mut rng: StdRng,
             nodes[at].children.push(child);
             at = child;
         }
-        // Playout, cut off at the level's depth; it ends where no move is left.
-        for _ in 0..level.depth {
-            let Some(mv) = state.random_move(&mut rng) else { break };
-            state.play_unchecked(&mv);
-        }
+        playout(&mut state, level.depth, &mut rng);
         let first_value = evaluate(&state, Side::First);
         // Backpropagation.
         let mut node = Some(at);
@@ -628,7 +638,9 @@ impl AlphaBeta<'_> {
                         .iter_mut()
                         .enumerate()
                         .map(|(k, ab)| {
-                            scope.spawn(move || ab.values(root.iter().skip(k).step_by(threads).map(|e| &e.2), depth, lenient))
+                            scope.spawn(move || {
+                                ab.values(root.iter().skip(k).step_by(threads).map(|e| &e.2), depth, lenient)
+                            })
                         })
                         .collect();
                     handles.into_iter().map(|h| h.join().expect("a search thread does not panic")).collect()
@@ -752,7 +764,8 @@ impl Beam<'_> {
         valued.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         let mv = valued.first().map(|v| v.2.clone());
         // Below the best, a value is only a bound: at most this good.
-        let lines = valued.into_iter().map(|(_, v, mv)| Line { mv: mv.clone(), score: v, pv: vec![mv], work: 0 }).collect();
+        let lines =
+            valued.into_iter().map(|(_, v, mv)| Line { mv: mv.clone(), score: v, pv: vec![mv], work: 0 }).collect();
         (mv, work, lines)
     }
 
@@ -807,13 +820,8 @@ pub struct Weighed {
 
 /// [`evaluation`], with the mover's expectation after each move weighed.
 pub fn weigh(game: &AnyGame) -> Weighed {
-    if let Some(o) = game.outcome() {
-        let value = match o.winner {
-            Some(Side::First) => 1.0,
-            Some(Side::Second) => 0.0,
-            None => 0.5,
-        };
-        return Weighed { value, moves: Vec::new() };
+    if game.outcome().is_some() {
+        return Weighed { value: evaluate(game, Side::First), moves: Vec::new() };
     }
     // What everyone may know: CTOR's secret squares (the mover's own too) are left out, so that
     // the bar, the live feed and the review tell nothing about them.
@@ -839,28 +847,23 @@ pub fn weigh(game: &AnyGame) -> Weighed {
     };
     let value = if game.side_to_move() == Side::First { mover } else { 1.0 - mover };
     // The tree search's estimate of a move it barely tried says little.
-    let moves = s.lines.iter().filter(|l| s.unit != "playouts" || l.work >= 8).map(|l| (l.mv.clone(), l.score)).collect();
+    let moves =
+        s.lines.iter().filter(|l| s.unit != "playouts" || l.work >= 8).map(|l| (l.mv.clone(), l.score)).collect();
     Weighed { value, moves }
 }
 
 /// Playouts after which the evaluation is measured afresh.
 const FRESH: u32 = 256;
 
-/// The average result for `side` of [`FRESH`] seeded random playouts from `game`, cut off at
-/// the level's depth and scored by [`evaluate`], as the tree search's are.
+/// The average result for `side` of [`FRESH`] seeded random playouts from `game` (a public
+/// position, see [`weigh`]), cut off at the level's depth and scored by [`evaluate`], as the
+/// tree search's are.
 fn fresh(game: &AnyGame, side: Side, level: Level) -> f64 {
-    let game = match game {
-        AnyGame::Ctor(g) => AnyGame::Ctor(g.view(side)),
-        other => other.clone(),
-    };
     let mut rng = StdRng::seed_from_u64(0x5EED);
     let mut total = 0.0;
     for _ in 0..FRESH {
         let mut state = game.clone();
-        for _ in 0..level.depth {
-            let Some(mv) = state.random_move(&mut rng) else { break };
-            state.play_unchecked(&mv);
-        }
+        playout(&mut state, level.depth, &mut rng);
         total += evaluate(&state, side);
     }
     total / FRESH as f64
@@ -919,11 +922,7 @@ pub fn mistakes(positions: &[AnyGame], moves: &[AnyMove], weighed: &[Weighed], t
             let mover = game.side_to_move();
             let mine = |v: f64| if mover == Side::First { v } else { 1.0 - v };
             let best = w.moves.first().map_or(mine(w.value), |m| m.1);
-            let after = w
-                .moves
-                .iter()
-                .find(|(mv, _)| *mv == moves[ply - 1])
-                .map_or(mine(weighed[ply].value), |m| m.1);
+            let after = w.moves.iter().find(|(mv, _)| *mv == moves[ply - 1]).map_or(mine(weighed[ply].value), |m| m.1);
             (best - after >= MISTAKE).then_some(Mistake { ply, before: best, after, loss: best - after })
         })
         .collect();

@@ -221,13 +221,7 @@ fn review(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
     let variant = positions[0].variant();
     let mut progress = Progress::new();
     let total = positions.len() as u64;
-    let moves: Vec<AnyMove> = record
-        .moves
-        .iter()
-        .zip(&positions)
-        .map(|(m, g)| g.parse_move(&m.mv))
-        .collect::<Result<_, _>>()
-        .map_err(|e| CliError(e.to_string()))?;
+    let moves = record.moves_played(&positions)?;
     let weighed = crate::ai::review(&positions, &STOP, &mut |n| {
         progress.show(|| format!("review {} {n}/{total} positions", bar(n as u64, total)), false)
     });
@@ -236,7 +230,12 @@ fn review(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
         return Err(CliError("the review was stopped by Ctrl-C".into()));
     }
     let level = crate::ai::LEVELS[crate::ai::EVAL_LEVEL].name;
-    writeln!(out, "{} moves, weighed at level {level}; the evaluation is {}'s expected result", record.moves.len(), variant.side_name(Side::First))?;
+    writeln!(
+        out,
+        "{} moves, weighed at level {level}; the evaluation is {}'s expected result",
+        record.moves.len(),
+        variant.side_name(Side::First)
+    )?;
     for (i, w) in weighed.iter().enumerate() {
         let mv = if i == 0 { "start".to_string() } else { format!("{i}. {}", record.moves[i - 1].mv) };
         writeln!(out, "{mv:<24} {:.3}  {}", w.value, crate::ai::standing(variant, w.value))?;
@@ -420,7 +419,8 @@ fn run_match(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
     // Games are independent and seeded by their number: two threads, one per core, give the
     // same results as one. With --threads (or --a-threads, --b-threads for one player) the
     // computer thinks on that many threads itself, and the games are played one at a time.
-    let play = |g: u32| play_game_showing(variant, &a, &b, g.is_multiple_of(2), game_seed(seed, g), threads, &mut |_| true);
+    let play =
+        |g: u32| play_game_showing(variant, &a, &b, g.is_multiple_of(2), game_seed(seed, g), threads, &mut |_| true);
     let started = std::time::Instant::now();
     // Tallies as games end, for the progress bar. After a Ctrl-C the games in play stop at
     // their next move and are not counted.

@@ -2,7 +2,7 @@
 //! only after every move has been replayed through the rules. A bad record is refused with a
 //! message naming the field or the move number, and nothing is written.
 
-use crate::rules::{AnyGame, Game, Side};
+use crate::rules::{AnyGame, AnyMove, Game, Side};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -279,6 +279,16 @@ impl Record {
             )));
         }
         Ok(positions)
+    }
+
+    /// The moves read from their text, `positions` being [`Record::replay`]'s.
+    pub fn moves_played(&self, positions: &[AnyGame]) -> Result<Vec<AnyMove>, RecordError> {
+        self.moves
+            .iter()
+            .zip(positions)
+            .enumerate()
+            .map(|(i, (m, g))| g.parse_move(&m.mv).map_err(|e| RecordError(format!("move {}: {e}", i + 1))))
+            .collect()
     }
 
     /// The moves as plain text, numbered by pairs.

@@ -309,7 +309,8 @@ fn the_review_marks_the_moves_that_lost_most() {
     g.play(&reply).unwrap();
     let positions = vec![start, after_first, g];
     let moves = vec![first.clone(), reply.clone()];
-    let plain = |values: &[f64]| values.iter().map(|&value| ai::Weighed { value, moves: Vec::new() }).collect::<Vec<_>>();
+    let plain =
+        |values: &[f64]| values.iter().map(|&value| ai::Weighed { value, moves: Vec::new() }).collect::<Vec<_>>();
     // The first side's 0.5 → 0.45 (lost 5%, not marked); the second side's 0.55 → 0.1 (lost 45%).
     let m = ai::mistakes(&positions, &moves, &plain(&[0.5, 0.45, 0.9]), 5);
     assert_eq!(m.len(), 1, "{m:?}");

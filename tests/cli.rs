@@ -303,13 +303,18 @@ fn review_weighs_every_move_of_a_record_and_marks_the_worst() {
     // A game where white plays at random and blue as the computer at medium: white's moves
     // are the ones that lose.
     let mut game: AnyGame = ORDO.parse().unwrap();
-    let mut record = Record::new(&game, [("R", "computer:random"), ("M", "ai:medium")].map(|(a, b)| (a.into(), b.into())));
+    let mut record =
+        Record::new(&game, [("R", "computer:random"), ("M", "ai:medium")].map(|(a, b)| (a.into(), b.into())));
     let mut random = RandomPlayer::new(2);
     for i in 0..16 {
         if game.outcome().is_some() {
             break;
         }
-        let mv = if i % 2 == 0 { random.choose(&game).unwrap() } else { tablero::ai::choose(&game, tablero::ai::LEVELS[1], i).unwrap() };
+        let mv = if i % 2 == 0 {
+            random.choose(&game).unwrap()
+        } else {
+            tablero::ai::choose(&game, tablero::ai::LEVELS[1], i).unwrap()
+        };
         game.play(&mv).unwrap();
         record.push(&mv.to_string(), &game);
     }

@@ -637,11 +637,7 @@ fn the_overlay_page_in_chromium_follows_every_move_within_a_second() {
                getComputedStyle(document.getElementById('eval')).display];";
     assert_eq!(browser.run(bar)[0], "weighing...");
     feed.evaluation(table.moves.len(), 0.8);
-    assert!(
-        wait_for(Duration::from_secs(5), || browser.run(bar)[0] == "white better (80%)"),
-        "{}",
-        browser.run(bar)
-    );
+    assert!(wait_for(Duration::from_secs(5), || browser.run(bar)[0] == "white better (80%)"), "{}", browser.run(bar));
     let shown = browser.run(bar);
     assert_eq!(shown[1], "80%");
     assert_ne!(shown[2], "none");

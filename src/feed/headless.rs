@@ -211,11 +211,10 @@ fn show_record(feed: &Feed, record: &Record, positions: &[AnyGame], pace: f64, e
         eval,
     };
     showing.publish();
-    for (i, m) in record.moves.iter().enumerate() {
+    for mv in record.moves_played(positions).map_err(CliError::from)? {
         if !pause(pace) {
             break;
         }
-        let mv = positions[i].parse_move(&m.mv).map_err(|e| CliError(format!("move {}: {e}", i + 1)))?;
         showing.push(mv);
     }
     Ok(showing.moves.len())
@@ -252,15 +251,16 @@ fn show_match_game(
     };
     showing.publish();
     let mut asked = std::time::Instant::now();
-    let played = crate::cli::play_game_showing(variant, a, b, a_first, crate::cli::game_seed(seed, g), [1, 1], &mut |mv| {
-        // At least `pace` between moves, the thinking included.
-        if !pause((pace - asked.elapsed().as_secs_f64()).max(0.0)) {
-            return false;
-        }
-        showing.push(mv.clone());
-        asked = std::time::Instant::now();
-        true
-    });
+    let played =
+        crate::cli::play_game_showing(variant, a, b, a_first, crate::cli::game_seed(seed, g), [1, 1], &mut |mv| {
+            // At least `pace` between moves, the thinking included.
+            if !pause((pace - asked.elapsed().as_secs_f64()).max(0.0)) {
+                return false;
+            }
+            showing.push(mv.clone());
+            asked = std::time::Instant::now();
+            true
+        });
     match played {
         Err(_) if STOP.load(Ordering::Relaxed) => {} // Ctrl-C: the game ends where it stands
         other => {

@@ -273,9 +273,7 @@ pub(crate) fn spawn_overlays(commands: &mut Commands, camera: Entity, size: UVec
                 },
                 Pickable::IGNORE,
             ))
-            .with_children(|p| {
-                super::eval::spawn_bar(p, super::eval::Bar { broadcast: true }, 360.0 * k, 24.0 * k)
-            });
+            .with_children(|p| super::eval::spawn_bar(p, super::eval::Bar { broadcast: true }, 360.0 * k, 24.0 * k));
             root.spawn((
                 Node {
                     position_type: PositionType::Absolute,

@@ -94,17 +94,14 @@ impl Review {
 pub struct Weighing(pub bool);
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<Evaluation>()
-        .init_resource::<Review>()
-        .init_resource::<Weighing>()
-        .add_systems(
-            Update,
-            (weigh, review, busy, refresh_bars)
-                .chain()
-                .in_set(TableSystems::Present)
-                .after(super::feed::publish)
-                .before(super::render::activity),
-        );
+    app.init_resource::<Evaluation>().init_resource::<Review>().init_resource::<Weighing>().add_systems(
+        Update,
+        (weigh, review, busy, refresh_bars)
+            .chain()
+            .in_set(TableSystems::Present)
+            .after(super::feed::publish)
+            .before(super::render::activity),
+    );
 }
 
 /// Keeps the evaluation of the position at the table while someone looks at it: the bar at
@@ -141,9 +138,8 @@ fn weigh(
         let game = session.game.clone();
         let stop = Arc::new(AtomicBool::new(false));
         let (g, flag) = (game.clone(), stop.clone());
-        let task = AsyncComputeTaskPool::get().spawn(async move {
-            if flag.load(Ordering::Relaxed) { 0.5 } else { crate::ai::evaluation(&g) }
-        });
+        let task = AsyncComputeTaskPool::get()
+            .spawn(async move { if flag.load(Ordering::Relaxed) { 0.5 } else { crate::ai::evaluation(&g) } });
         eval.task = Some(WeighTask { task, game, stop });
     }
 }
@@ -174,11 +170,9 @@ fn review(
     };
     let record = session.record.created_ms;
     if asked && review.running.is_none() {
-        match session.record.replay() {
-            Ok(positions) => {
-                let moves: Result<Vec<AnyMove>, _> =
-                    session.record.moves.iter().zip(&positions).map(|(m, g)| g.parse_move(&m.mv)).collect();
-                let Ok(moves) = moves else { return };
+        let rec = &session.record;
+        match rec.replay().and_then(|positions| rec.moves_played(&positions).map(|m| (positions, m))) {
+            Ok((positions, moves)) => {
                 let done = Arc::new(AtomicUsize::new(0));
                 let stop = Arc::new(AtomicBool::new(false));
                 let total = positions.len();

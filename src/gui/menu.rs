@@ -100,19 +100,9 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(Update, refresh.run_if(in_state(Screen::Menu)));
 }
 
-fn button(p: &mut ChildSpawnerCommands, label: String, f: impl Fn(&mut MenuChoice) + Send + Sync + 'static) {
-    p.spawn((
-        Button,
-        Node {
-            padding: UiRect::axes(px(14), px(7)),
-            margin: UiRect::all(px(4)),
-            border_radius: BorderRadius::all(px(6)),
-            ..default()
-        },
-        BackgroundColor(Color::srgb(0.25, 0.16, 0.08)),
-        children![(Text::new(label), TextFont { font_size: FontSize::Px(18.0), ..default() }, Pickable::IGNORE)],
-    ))
-    .observe(move |_: On<Pointer<Click>>, mut choice: ResMut<MenuChoice>| f(&mut choice));
+fn button(p: &mut ChildSpawnerCommands, text: String, f: impl Fn(&mut MenuChoice) + Send + Sync + 'static) {
+    styled_button(p, &text, 18.0, (7.0, 4.0), Color::srgb(0.25, 0.16, 0.08))
+        .observe(move |_: On<Pointer<Click>>, mut choice: ResMut<MenuChoice>| f(&mut choice));
 }
 
 /// The broadcast buttons' colour.
@@ -120,16 +110,27 @@ const BROADCAST: Color = Color::srgb(0.3, 0.12, 0.25);
 
 /// A smaller button (saved games, the broadcast window); its click is observed by the caller.
 fn small_button<'a>(p: &'a mut ChildSpawnerCommands, text: &str, colour: Color) -> EntityCommands<'a> {
+    styled_button(p, text, 15.0, (5.0, 3.0), colour)
+}
+
+/// A menu button: its text's size, its padding above and below and its margin, its colour.
+fn styled_button<'a>(
+    p: &'a mut ChildSpawnerCommands,
+    text: &str,
+    size: f32,
+    (pad, margin): (f32, f32),
+    colour: Color,
+) -> EntityCommands<'a> {
     p.spawn((
         Button,
         Node {
-            padding: UiRect::axes(px(14), px(5)),
-            margin: UiRect::all(px(3)),
+            padding: UiRect::axes(px(14), px(pad)),
+            margin: UiRect::all(px(margin)),
             border_radius: BorderRadius::all(px(6)),
             ..default()
         },
         BackgroundColor(colour),
-        children![label(text, 15.0)],
+        children![label(text, size)],
     ))
 }
 

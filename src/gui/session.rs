@@ -833,7 +833,14 @@ impl SearchTask {
         let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         let flag = stop.clone();
         let task = bevy::tasks::AsyncComputeTaskPool::get().spawn(async move {
-            crate::engine::think(&game, crate::engine::Budget::Movetime(ms), seed, crate::ai::cores(), &flag, &mut |_| {})
+            crate::engine::think(
+                &game,
+                crate::engine::Budget::Movetime(ms),
+                seed,
+                crate::ai::cores(),
+                &flag,
+                &mut |_| {},
+            )
         });
         SearchTask { task, stop }
     }

@@ -39,8 +39,12 @@ fn until(app: &mut App, limit: Duration, mut done: impl FnMut(&mut App) -> bool)
 /// The share of the broadcast bar's fill for each side (percent), and whether it shows.
 fn broadcast_bar(app: &mut App) -> (Vec<(f32, bool)>, bool) {
     let world = app.world_mut();
-    let bars: Vec<(Entity, Visibility)> =
-        world.query::<(Entity, &Bar, &Visibility)>().iter(world).filter(|(_, b, _)| b.broadcast).map(|(e, _, v)| (e, *v)).collect();
+    let bars: Vec<(Entity, Visibility)> = world
+        .query::<(Entity, &Bar, &Visibility)>()
+        .iter(world)
+        .filter(|(_, b, _)| b.broadcast)
+        .map(|(e, _, v)| (e, *v))
+        .collect();
     assert_eq!(bars.len(), 1, "one bar on the broadcast");
     let (bar, vis) = bars[0];
     let mut fills = Vec::new();
@@ -91,10 +95,7 @@ fn the_evaluation_follows_the_table_on_the_broadcast_bar_and_the_live_feed() {
     let (fills, shown) = broadcast_bar(&mut app);
     assert!(shown);
     let first_share = fills.iter().map(|f| f.0).collect::<Vec<_>>();
-    assert!(
-        first_share.iter().any(|p| (p - (value * 100.0) as f32).abs() < 0.01),
-        "{first_share:?} lacks {value}"
-    );
+    assert!(first_share.iter().any(|p| (p - (value * 100.0) as f32).abs() < 0.01), "{first_share:?} lacks {value}");
     assert!(first_share.iter().any(|p| (p - ((1.0 - value) * 100.0) as f32).abs() < 0.01));
     // The feed has it for the position it shows.
     let state = get_state(&url);

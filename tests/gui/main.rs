@@ -2,9 +2,9 @@
 //! observers a real pick triggers, and the off-screen render of every variant.
 mod abuse;
 mod broadcast;
-mod eval;
 #[path = "../common/mod.rs"]
 mod common;
+mod eval;
 mod feed;
 mod render;
 mod saving;
