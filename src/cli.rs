@@ -1,4 +1,4 @@
-//! The headless command line of NOTATION.md: `moves`, `perft`, `play`, `match`, `bench`.
+//! The headless command line of docs/notation.md: `moves`, `perft`, `play`, `match`, `bench`.
 //! Output is plain text for other programs; every error is one line and exit status 2.
 
 use crate::bench;

@@ -1,6 +1,6 @@
 //! The `tablero` binary: without arguments the 3D table; `play "<position>"` without moves
 //! opens the table on that position; `screenshot` renders one off-screen; everything else is
-//! the headless command line of NOTATION.md.
+//! the headless command line of docs/notation.md.
 
 use std::process::ExitCode;
 

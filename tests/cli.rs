@@ -345,3 +345,79 @@ fn review_weighs_every_move_of_a_record_and_marks_the_worst() {
     assert_error(&["review", dir.to_str().unwrap()], "folder");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Splits a shell command line of the docs: words, double-quoted words, and an optional
+/// `| head -N`.
+fn shell_words(line: &str) -> (Vec<String>, Option<usize>) {
+    let (command, head) = match line.split_once(" | head -") {
+        Some((c, n)) => (c, Some(n.trim().parse().expect("a head count"))),
+        None => (line, None),
+    };
+    let mut words = Vec::new();
+    let mut rest = command.trim();
+    while !rest.is_empty() {
+        if let Some(quoted) = rest.strip_prefix('"') {
+            let end = quoted.find('"').expect("a closing quote");
+            words.push(quoted[..end].to_string());
+            rest = quoted[end + 1..].trim_start();
+        } else {
+            let end = rest.find(' ').unwrap_or(rest.len());
+            words.push(rest[..end].to_string());
+            rest = rest[end..].trim_start();
+        }
+    }
+    (words, head)
+}
+
+/// docs/notation.md, the page a person reads to write positions, moves and records: every
+/// position in it reads back to itself, its record loads, and its command-line session prints
+/// what the page says.
+#[test]
+fn the_notation_page_says_what_tablero_does() {
+    let page = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/notation.md")).unwrap();
+    let mut blocks: Vec<(String, Vec<&str>)> = Vec::new();
+    let mut open: Option<(String, Vec<&str>)> = None;
+    for line in page.lines() {
+        if let Some(lang) = line.strip_prefix("```") {
+            match open.take() {
+                Some(block) => blocks.push(block),
+                None => open = Some((lang.to_string(), Vec::new())),
+            }
+        } else if let Some((_, lines)) = open.as_mut() {
+            lines.push(line);
+        }
+    }
+    let positions: Vec<&str> = blocks.iter().filter(|b| b.0.is_empty()).flat_map(|b| b.1.clone()).collect();
+    assert_eq!(positions.len(), 4, "a position for each of the four games");
+    for p in &positions {
+        assert_eq!(p.parse::<AnyGame>().map(|g| g.to_string()).ok().as_deref(), Some(*p), "{p}");
+    }
+    let record = blocks.iter().find(|b| b.0 == "json").expect("an example record").1.join("\n");
+    let loaded = tablero::record::Record::from_json(&record).expect("the example record loads");
+    assert_eq!(loaded.moves.len(), 2);
+    let dir = std::env::temp_dir().join(format!("tablero-notation-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("game.json"), &record).unwrap();
+    let session = &blocks.iter().find(|b| b.0 == "sh").expect("a command-line session").1;
+    let mut checked = 0;
+    let mut i = 0;
+    while i < session.len() {
+        let command = session[i].strip_prefix("$ ").expect("a command line");
+        let expected: Vec<&str> = session[i + 1..].iter().take_while(|l| !l.starts_with("$ ")).copied().collect();
+        i += 1 + expected.len();
+        let (words, head) = shell_words(command);
+        assert_eq!(words[0], "tablero");
+        let args: Vec<String> = words[1..]
+            .iter()
+            .map(|w| if w == "game.json" { dir.join(w).to_string_lossy().into_owned() } else { w.clone() })
+            .collect();
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (code, out, err) = tablero(&args);
+        assert_eq!(code, 0, "{command}: {err}");
+        let got: Vec<&str> = out.lines().take(head.unwrap_or(usize::MAX)).collect();
+        assert_eq!(got, expected, "{command}");
+        checked += 1;
+    }
+    assert_eq!(checked, 4);
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -269,7 +269,7 @@ pub(crate) fn line_in_words(rear: Cell, front: Cell, to: Cell, capture: bool) ->
 }
 
 /// The shape every game has. Positions parse with `FromStr` and print with `Display` in the
-/// notation of NOTATION.md, and round-trip.
+/// notation of docs/notation.md, and round-trip.
 pub trait Game: Clone + fmt::Debug + fmt::Display {
     /// A move as the rules know it: rich enough to show and animate without recomputation.
     type Move: Clone + fmt::Debug + fmt::Display + PartialEq;
