@@ -1,4 +1,4 @@
-//! Game records (JSON, NOTATION.md): what a game was and how it went, saved atomically, loaded
+//! Game records (JSON, docs/notation.md): what a game was and how it went, saved atomically, loaded
 //! only after every move has been replayed through the rules. A bad record is refused with a
 //! message naming the field or the move number, and nothing is written.
 
@@ -141,12 +141,7 @@ impl Record {
     /// A record of a game that starts at `start`, with the players' names and kinds.
     pub fn new(start: &AnyGame, players: [(String, String); 2]) -> Record {
         let [a, b] = players;
-        let secrets = match start {
-            AnyGame::Ctor(g) if !g.secrets(Side::First).is_empty() || !g.secrets(Side::Second).is_empty() => {
-                Some([Side::First, Side::Second].map(|s| g.secrets(s).iter().map(|(sq, _)| *sq).collect()))
-            }
-            _ => None,
-        };
+        let secrets = Record::secrets_of(start);
         let options = match start {
             AnyGame::Ctor(g) => RecordOptions { timer: g.options().timer },
             _ => RecordOptions::default(),
@@ -161,6 +156,16 @@ impl Record {
             result: None,
             secrets,
             created_ms: now_ms(),
+        }
+    }
+
+    /// CTOR's secret squares of each team as a record holds them, if `start` has any.
+    pub fn secrets_of(start: &AnyGame) -> Option<[Vec<u16>; 2]> {
+        match start {
+            AnyGame::Ctor(g) if !g.secrets(Side::First).is_empty() || !g.secrets(Side::Second).is_empty() => {
+                Some([Side::First, Side::Second].map(|s| g.secrets(s).iter().map(|(sq, _)| *sq).collect()))
+            }
+            _ => None,
         }
     }
 

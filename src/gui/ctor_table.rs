@@ -173,6 +173,7 @@ fn next_phase(session: &mut Session, after: Option<Side>) -> SecretPhase {
             let squares = random_secrets(g, 0x5eed + side.index() as u64 + g.turn() as u64);
             let _ = g.set_secrets(side, &squares);
         }
+        session.sync_record();
         if side == Side::Second {
             return done;
         }
@@ -226,6 +227,7 @@ fn choose_secrets(
                     let squares: Vec<u16> = chosen.iter().filter_map(|c| g.square(*c)).collect();
                     let _ = g.set_secrets(side, &squares);
                 }
+                session.sync_record();
                 table.phase = next_phase(&mut session, Some(side));
             }
             _ => {}

@@ -4,30 +4,36 @@ use super::Screen;
 use super::ctor_table::CtorTable;
 use super::session::{PlayerKind, Session};
 use crate::rules::crossings::{Crossings, Options};
-use crate::rules::{AnyGame, Game, Side, Variant};
+use crate::rules::{AnyGame, Side, Variant};
 use bevy::prelude::*;
 
-/// The games the table offers: a variant, and the option the menu names after its title.
-const GAMES: [(Variant, Option<&str>); 9] = [
-    (Variant::Ordo, None),
-    (Variant::OrdoX, None),
-    (Variant::Crossings, None),
-    (Variant::Crossings, Some("exact distance")),
-    (Variant::Volterra, None),
-    (Variant::Volterra, Some("build near the source")),
-    (Variant::VolterraFree, None),
-    (Variant::Ctor8, None),
-    (Variant::Ctor10, None),
+/// The games the table offers, one card each: the variant, one line saying what it is, and
+/// its picture (rendered by tablero itself: `assets/menu/make.sh`).
+const GAMES: [(Variant, &str, &[u8]); 7] = [
+    (Variant::Ordo, "Keep your stones together and reach the far row.", include_bytes!("../../assets/menu/ordo.png")),
+    (Variant::OrdoX, "Ordo with freer lines: sideways, then forward.", include_bytes!("../../assets/menu/ordo-x.png")),
+    (
+        Variant::Crossings,
+        "Move lines of stones, capture, cross to the far row.",
+        include_bytes!("../../assets/menu/crossings.png"),
+    ),
+    (
+        Variant::Volterra,
+        "Step your pawn and build towers of pine tiles.",
+        include_bytes!("../../assets/menu/volterra.png"),
+    ),
+    (
+        Variant::VolterraFree,
+        "Lay out the tiles yourselves, then play Volterra.",
+        include_bytes!("../../assets/menu/volterra-free.png"),
+    ),
+    (
+        Variant::Ctor8,
+        "Put, move and turn discs on a torus: the short game.",
+        include_bytes!("../../assets/menu/ctor8.png"),
+    ),
+    (Variant::Ctor10, "CTOR's standard game, on the 10 x 10 torus.", include_bytes!("../../assets/menu/ctor10.png")),
 ];
-
-/// A game's name in the menu: its title, and its option.
-fn game_name(i: usize) -> String {
-    let (variant, option) = GAMES[i];
-    match option {
-        Some(o) => format!("{}, {o}", variant.title()),
-        None => variant.title().to_string(),
-    }
-}
 
 /// CTOR team sizes the menu offers.
 const TEAMS: [[u8; 2]; 6] = [[1, 1], [2, 2], [3, 3], [1, 2], [2, 1], [2, 3]];
@@ -35,9 +41,14 @@ const TEAMS: [[u8; 2]; 6] = [[1, 1], [2, 2], [3, 3], [1, 2], [2, 1], [2, 3]];
 /// What the menu has chosen so far.
 #[derive(Resource, Clone, Copy, Debug)]
 pub struct MenuChoice {
+    /// Index into the games the menu offers.
     pub game: usize,
     pub players: [PlayerKind; 2],
     pub seed: u64,
+    /// Crossings: a phalanx moves exactly as many squares as it has stones.
+    pub exact: bool,
+    /// Volterra: a build's destination next to the source tower rather than the pawn.
+    pub near_source: bool,
     /// CTOR: index into the team sizes.
     pub teams: usize,
     /// CTOR: landings per turn instead of the table's.
@@ -48,12 +59,17 @@ pub struct MenuChoice {
     pub timer: Option<u8>,
 }
 
+/// The opponent a new game starts with: the computer at medium.
+pub const DEFAULT_OPPONENT: PlayerKind = PlayerKind::Ai(1);
+
 impl Default for MenuChoice {
     fn default() -> MenuChoice {
         MenuChoice {
             game: 0,
-            players: [PlayerKind::Person, PlayerKind::Random],
+            players: [PlayerKind::Person, DEFAULT_OPPONENT],
             seed: 1,
+            exact: false,
+            near_source: false,
             teams: 0,
             landing: None,
             secrets: false,
@@ -63,32 +79,79 @@ impl Default for MenuChoice {
 }
 
 impl MenuChoice {
-    /// The menu's "switch who plays" button: person, random, then each computer level.
-    pub fn switch_player(&mut self, side: Side) {
-        let k = &mut self.players[side.index()];
-        *k = k.next();
+    /// The chosen game's variant.
+    pub fn variant(&self) -> Variant {
+        GAMES[self.game].0
     }
 
-    /// The initial position of the chosen game.
+    /// The initial position of the chosen game, with its options.
     pub fn game(&self) -> AnyGame {
-        let (variant, option) = GAMES[self.game];
-        let option = option.is_some();
-        match variant {
-            Variant::Crossings => AnyGame::Crossings(Crossings::initial(Options { exact: option })),
+        match self.variant() {
+            Variant::Crossings => AnyGame::Crossings(Crossings::initial(Options { exact: self.exact })),
             Variant::Volterra => {
                 AnyGame::Volterra(crate::rules::volterra::Volterra::initial(crate::rules::volterra::Options {
-                    build_near_source: option,
+                    build_near_source: self.near_source,
                 }))
             }
-            Variant::Ctor8 | Variant::Ctor10 => {
+            variant @ (Variant::Ctor8 | Variant::Ctor10) => {
                 use crate::rules::ctor::{Ctor, Options, Teams};
                 let n = if variant == Variant::Ctor8 { 8 } else { 10 };
                 let teams = Teams { sizes: TEAMS[self.teams], members: [Vec::new(), Vec::new()] };
                 AnyGame::Ctor(Ctor::new(n, teams, Options { landing: self.landing, timer: self.timer }))
             }
-            _ => variant.initial(),
+            variant => variant.initial(),
         }
     }
+}
+
+/// A game's card in the menu.
+#[derive(Component)]
+struct GameCard(usize);
+
+/// A button that chooses who plays a side.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlayerButton {
+    pub side: Side,
+    pub kind: PlayerKind,
+}
+
+/// The words above a side's player buttons (the side's name depends on the game).
+#[derive(Component)]
+struct SideLabel(Side);
+
+/// An option of some games: shown only while one of them is chosen, its caption saying its
+/// state, marked while it is on.
+#[derive(Component)]
+struct GameOption {
+    games: &'static [Variant],
+    caption: fn(&MenuChoice) -> String,
+    on: fn(&MenuChoice) -> bool,
+}
+
+/// An option: the games it belongs to, its caption, whether it is on, and what a press does.
+type OptionSpec = (&'static [Variant], fn(&MenuChoice) -> String, fn(&MenuChoice) -> bool, fn(&mut MenuChoice));
+
+/// The line shown instead of options for a game that has none.
+#[derive(Component)]
+struct NoOptions;
+
+/// The colour of a menu choice, and of the one chosen.
+const CHOICE: Color = Color::srgb(0.25, 0.16, 0.08);
+const CHOSEN: Color = Color::srgb(0.52, 0.34, 0.12);
+
+/// The menu's words for a player kind.
+fn kind_name(kind: PlayerKind) -> String {
+    match kind {
+        PlayerKind::Person => "person".into(),
+        PlayerKind::Random => "random".into(),
+        PlayerKind::Ai(l) => crate::ai::LEVELS[l].name.into(),
+    }
+}
+
+/// Capitalised, as a heading.
+fn capital(s: &str) -> String {
+    let mut c = s.chars();
+    c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
 }
 
 #[derive(Component)]
@@ -100,9 +163,31 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(Update, refresh.run_if(in_state(Screen::Menu)));
 }
 
-fn button(p: &mut ChildSpawnerCommands, text: String, f: impl Fn(&mut MenuChoice) + Send + Sync + 'static) {
-    styled_button(p, &text, 18.0, (7.0, 4.0), Color::srgb(0.25, 0.16, 0.08))
-        .observe(move |_: On<Pointer<Click>>, mut choice: ResMut<MenuChoice>| f(&mut choice));
+/// Decodes the games' pictures, bundled in the binary (once: they stay in the assets).
+fn load_pictures(images: &mut Assets<Image>) -> Vec<Handle<Image>> {
+    use bevy::asset::RenderAssetUsages;
+    use bevy::image::{CompressedImageFormats, ImageSampler, ImageType};
+    GAMES
+        .iter()
+        .map(|(_, _, png)| {
+            Image::from_buffer(
+                png,
+                ImageType::Extension("png"),
+                CompressedImageFormats::NONE,
+                true,
+                ImageSampler::default(),
+                RenderAssetUsages::default(),
+            )
+            .map(|image| images.add(image))
+            .unwrap_or_default()
+        })
+        .collect()
+}
+
+fn button(p: &mut ChildSpawnerCommands, text: String, f: impl Fn(&mut MenuChoice) + Send + Sync + 'static) -> Entity {
+    styled_button(p, &text, 15.0, (5.0, 2.0), CHOICE)
+        .observe(move |_: On<Pointer<Click>>, mut choice: ResMut<MenuChoice>| f(&mut choice))
+        .id()
 }
 
 /// The broadcast buttons' colour.
@@ -110,10 +195,11 @@ const BROADCAST: Color = Color::srgb(0.3, 0.12, 0.25);
 
 /// A smaller button (saved games, the broadcast window); its click is observed by the caller.
 fn small_button<'a>(p: &'a mut ChildSpawnerCommands, text: &str, colour: Color) -> EntityCommands<'a> {
-    styled_button(p, text, 15.0, (5.0, 3.0), colour)
+    styled_button(p, text, 14.0, (4.0, 3.0), colour)
 }
 
 /// A menu button: its text's size, its padding above and below and its margin, its colour.
+/// Its border shows when it is the one chosen (a cue besides its colour).
 fn styled_button<'a>(
     p: &'a mut ChildSpawnerCommands,
     text: &str,
@@ -124,120 +210,264 @@ fn styled_button<'a>(
     p.spawn((
         Button,
         Node {
-            padding: UiRect::axes(px(14), px(pad)),
+            padding: UiRect::axes(px(10), px(pad)),
             margin: UiRect::all(px(margin)),
+            border: UiRect::all(px(2)),
             border_radius: BorderRadius::all(px(6)),
             ..default()
         },
+        BorderColor::all(Color::NONE),
         BackgroundColor(colour),
         children![label(text, size)],
     ))
 }
 
-fn label(s: &str, size: f32) -> impl Bundle {
+fn label(s: &str, size: f32) -> (Text, TextFont, Pickable) {
     (Text::new(s), TextFont { font_size: FontSize::Px(size), ..default() }, Pickable::IGNORE)
 }
 
-fn spawn_menu(mut commands: Commands, folder: Res<super::session::SaveFolder>) {
+/// The width of a card (a game's, a saved game's).
+const CARD: f32 = 350.0;
+
+/// A button with a picture at its left and words beside it (the games' cards, the saved games).
+fn picture_button<'a>(
+    p: &'a mut ChildSpawnerCommands,
+    picture: Handle<Image>,
+    (width, height): (f32, f32),
+    title: &str,
+    line: &str,
+    colour: Color,
+) -> EntityCommands<'a> {
+    p.spawn((
+        Button,
+        Node {
+            flex_direction: FlexDirection::Row,
+            align_items: AlignItems::Center,
+            padding: UiRect::all(px(4)),
+            margin: UiRect::all(px(2)),
+            border: UiRect::all(px(2)),
+            border_radius: BorderRadius::all(px(6)),
+            width: px(CARD),
+            min_height: px(height + 14.0),
+            ..default()
+        },
+        BorderColor::all(Color::NONE),
+        BackgroundColor(colour),
+        children![
+            (
+                ImageNode::new(picture),
+                Node { width: px(width), height: px(height), margin: UiRect::right(px(8)), ..default() },
+                Pickable::IGNORE,
+            ),
+            (
+                Text::new(title),
+                TextFont { font_size: FontSize::Px(16.0), ..default() },
+                Node { max_width: px(CARD - width - 24.0), ..default() },
+                Pickable::IGNORE,
+                children![(
+                    TextSpan::new(if line.is_empty() { String::new() } else { format!("\n{line}") }),
+                    TextFont { font_size: FontSize::Px(12.0), ..default() },
+                    TextColor(Color::srgb(0.85, 0.8, 0.7)),
+                )],
+            )
+        ],
+    ))
+}
+
+fn spawn_menu(
+    mut commands: Commands,
+    folder: Res<super::session::SaveFolder>,
+    mut images: ResMut<Assets<Image>>,
+    mut pictures: Local<Vec<Handle<Image>>>,
+) {
+    if pictures.is_empty() {
+        *pictures = load_pictures(&mut images);
+    }
+    let picture = |variant: &str| -> Handle<Image> {
+        let i = GAMES.iter().position(|g| g.0.name() == variant).unwrap_or(0);
+        pictures.get(i).cloned().unwrap_or_default()
+    };
     let column = || Node {
         flex_direction: FlexDirection::Column,
         align_items: AlignItems::Center,
-        margin: UiRect::all(px(10)),
+        margin: UiRect::horizontal(px(8)),
         ..default()
     };
+    let heading = |text: &str| label(text, 17.0);
     commands
         .spawn((
             Node {
                 position_type: PositionType::Absolute,
-                top: percent(5),
-                left: percent(12),
-                width: percent(76),
+                top: percent(3),
+                left: percent(4),
+                width: percent(92),
                 flex_direction: FlexDirection::Column,
                 align_items: AlignItems::Center,
-                padding: UiRect::all(px(16)),
+                padding: UiRect::all(px(10)),
                 ..default()
             },
             BackgroundColor(Color::srgba(0.08, 0.05, 0.03, 0.9)),
             DespawnOnExit(Screen::Menu),
         ))
         .with_children(|p| {
-            p.spawn(label("tablero", 40.0));
+            p.spawn(label("tablero", 34.0));
             p.spawn((
                 Node { flex_direction: FlexDirection::Row, align_items: AlignItems::FlexStart, ..default() },
                 Pickable::IGNORE,
             ))
             .with_children(|row| {
+                // The games, each a card with its picture and what it is.
                 row.spawn((column(), Pickable::IGNORE)).with_children(|games| {
-                    games.spawn(label("Choose a game", 18.0));
-                    for i in 0..GAMES.len() {
-                        button(games, game_name(i), move |c| c.game = i);
+                    games.spawn(heading("Choose a game"));
+                    for (i, (variant, line, _)) in GAMES.iter().enumerate() {
+                        picture_button(games, picture(variant.name()), (80.0, 50.0), variant.title(), line, CHOICE)
+                            .insert(GameCard(i))
+                            .observe(move |_: On<Pointer<Click>>, mut choice: ResMut<MenuChoice>| choice.game = i);
                     }
                 });
+                // Who plays each side, chosen directly; then the chosen game's options.
                 row.spawn((column(), Pickable::IGNORE)).with_children(|opts| {
-                    opts.spawn(label("Players and options", 18.0));
                     for side in [Side::First, Side::Second] {
-                        button(opts, format!("switch who plays side {}", side.index() + 1), move |c| {
-                            c.switch_player(side)
+                        opts.spawn((heading(""), SideLabel(side)));
+                        opts.spawn((
+                            Node {
+                                flex_direction: FlexDirection::Row,
+                                flex_wrap: FlexWrap::Wrap,
+                                justify_content: JustifyContent::Center,
+                                max_width: px(300),
+                                margin: UiRect::bottom(px(4)),
+                                ..default()
+                            },
+                            Pickable::IGNORE,
+                        ))
+                        .with_children(|kinds| {
+                            for kind in PlayerKind::all() {
+                                let id = button(kinds, kind_name(kind), move |c| c.players[side.index()] = kind);
+                                kinds.commands().entity(id).insert(PlayerButton { side, kind });
+                            }
                         });
                     }
-                    button(opts, "CTOR: switch team sizes".into(), |c| c.teams = (c.teams + 1) % TEAMS.len());
-                    button(opts, "CTOR: secret squares on or off".into(), |c| c.secrets = !c.secrets);
-                    button(opts, "CTOR: switch the sand-glass".into(), |c| {
-                        let timers = crate::rules::ctor::TIMERS;
-                        c.timer = match c.timer {
-                            None => Some(timers[0]),
-                            Some(t) => timers.iter().position(|x| *x == t).and_then(|i| timers.get(i + 1).copied()),
-                        }
-                    });
-                    button(opts, "CTOR: switch landings per turn".into(), |c| {
-                        c.landing = match c.landing {
-                            None => Some(0),
-                            Some(l) if l < 2 => Some(l + 1),
-                            _ => None,
-                        }
-                    });
+                    opts.spawn(heading("Options"));
+                    opts.spawn((label("This game has no options.", 14.0), NoOptions));
+                    let options: [OptionSpec; 6] = [
+                        (
+                            &[Variant::Crossings],
+                            |c| format!("Exact phalanx: {}", on_off(c.exact)),
+                            |c| c.exact,
+                            |c| c.exact = !c.exact,
+                        ),
+                        (
+                            &[Variant::Volterra],
+                            |c| format!("Build near the source: {}", on_off(c.near_source)),
+                            |c| c.near_source,
+                            |c| c.near_source = !c.near_source,
+                        ),
+                        (
+                            &[Variant::Ctor8, Variant::Ctor10],
+                            |c| format!("Teams: {} against {}", TEAMS[c.teams][0], TEAMS[c.teams][1]),
+                            |c| c.teams != 0,
+                            |c| c.teams = (c.teams + 1) % TEAMS.len(),
+                        ),
+                        (
+                            &[Variant::Ctor8, Variant::Ctor10],
+                            |c| format!("Secret squares: {}", on_off(c.secrets)),
+                            |c| c.secrets,
+                            |c| c.secrets = !c.secrets,
+                        ),
+                        (
+                            &[Variant::Ctor8, Variant::Ctor10],
+                            |c| {
+                                format!(
+                                    "Sand-glass: {}",
+                                    c.timer.map(|t| format!("{t} s a turn")).unwrap_or_else(|| "none".into())
+                                )
+                            },
+                            |c| c.timer.is_some(),
+                            |c| {
+                                let timers = crate::rules::ctor::TIMERS;
+                                c.timer = match c.timer {
+                                    None => Some(timers[0]),
+                                    Some(t) => {
+                                        timers.iter().position(|x| *x == t).and_then(|i| timers.get(i + 1).copied())
+                                    }
+                                }
+                            },
+                        ),
+                        (
+                            &[Variant::Ctor8, Variant::Ctor10],
+                            |c| {
+                                format!(
+                                    "Landings a turn: {}",
+                                    c.landing.map(|l| l.to_string()).unwrap_or_else(|| "as the rules say".into())
+                                )
+                            },
+                            |c| c.landing.is_some(),
+                            |c| {
+                                c.landing = match c.landing {
+                                    None => Some(0),
+                                    Some(l) if l < 2 => Some(l + 1),
+                                    _ => None,
+                                }
+                            },
+                        ),
+                    ];
+                    for (games, caption, on, change) in options {
+                        let id = button(opts, caption(&MenuChoice::default()), change);
+                        opts.commands().entity(id).insert(GameOption { games, caption, on });
+                    }
+                });
+                // Saved games: resume the newest unfinished one, or replay any of the last few;
+                // then what streamers use.
+                let saved = folder.0.as_deref().map(crate::record::saved_games).unwrap_or_default();
+                row.spawn((column(), Pickable::IGNORE)).with_children(|games| {
+                    if !saved.is_empty() {
+                        games.spawn(heading("Your games"));
+                    }
+                    if let Some((path, rec)) = saved.iter().find(|(_, r)| r.result.is_none() && !r.moves.is_empty()) {
+                        let (path, rec) = (path.clone(), rec.clone());
+                        let text = format!("Resume your unfinished {} game", title_of(&rec.variant));
+                        let line = format!("{} moves", rec.moves.len());
+                        let pic = picture(&rec.variant);
+                        open_button(games, pic, text, line, move || Session::resume(rec.clone(), Some(path.clone())));
+                    }
+                    for (_, rec) in saved.iter().take(4) {
+                        let rec = rec.clone();
+                        let end = rec
+                            .result
+                            .as_ref()
+                            .map(|r| format!(", {} ({})", r.winner.as_deref().unwrap_or("draw"), r.reason))
+                            .unwrap_or_default();
+                        let text = format!("Replay {}", title_of(&rec.variant));
+                        let line = format!("{} moves{end}", rec.moves.len());
+                        let pic = picture(&rec.variant);
+                        open_button(games, pic, text, line, move || Session::replay(rec.clone()));
+                    }
                     // The broadcast window: its size (landscape or a vertical stream), and
                     // opening it for a streaming tool to capture (F8 at the table too).
-                    small_button(opts, "switch the broadcast window's size", BROADCAST).observe(
+                    games.spawn(heading("Streaming"));
+                    small_button(games, "switch the broadcast window's size", BROADCAST).observe(
                         |_: On<Pointer<Click>>, mut b: ResMut<super::broadcast::Broadcast>| {
                             b.size = super::broadcast::Broadcast::next_size(b.size);
                         },
                     );
-                    small_button(opts, "Open the broadcast window", BROADCAST).observe(
+                    small_button(games, "Open the broadcast window", BROADCAST).observe(
                         |_: On<Pointer<Click>>, mut open: MessageWriter<super::broadcast::OpenBroadcast>| {
                             open.write(super::broadcast::OpenBroadcast);
                         },
                     );
                     // The live feed: the game's state, events and an overlay page for a
                     // streaming tool, on this machine (127.0.0.1:7878).
-                    small_button(opts, "Live feed on or off", BROADCAST)
+                    small_button(games, "Live feed on or off", BROADCAST)
                         .observe(|_: On<Pointer<Click>>, mut live: ResMut<super::feed::LiveFeed>| live.toggle());
                 });
             });
-            // Saved games: resume the newest unfinished one, or replay any of the last few.
-            let saved = folder.0.as_deref().map(crate::record::saved_games).unwrap_or_default();
-            if let Some((path, rec)) = saved.iter().find(|(_, r)| r.result.is_none() && !r.moves.is_empty()) {
-                let (path, rec) = (path.clone(), rec.clone());
-                let text = format!("Resume your unfinished {} game ({} moves)", rec.variant, rec.moves.len());
-                open_button(p, text, move || Session::resume(rec.clone(), Some(path.clone())));
-            }
-            for (_, rec) in saved.iter().take(4) {
-                let rec = rec.clone();
-                let end = rec
-                    .result
-                    .as_ref()
-                    .map(|r| format!(", {} ({})", r.winner.as_deref().unwrap_or("draw"), r.reason))
-                    .unwrap_or_default();
-                let text = format!("Replay {}: {} moves{end}", rec.variant, rec.moves.len());
-                open_button(p, text, move || Session::replay(rec.clone()));
-            }
-            p.spawn((label("", 18.0), MenuLabel));
+            p.spawn((label("", 16.0), MenuLabel));
 
             p.spawn((
                 Button,
                 Node {
-                    padding: UiRect::axes(px(24), px(10)),
-                    margin: UiRect::all(px(10)),
+                    padding: UiRect::axes(px(28), px(8)),
+                    margin: UiRect::all(px(6)),
                     border_radius: BorderRadius::all(px(8)),
                     ..default()
                 },
@@ -248,31 +478,87 @@ fn spawn_menu(mut commands: Commands, folder: Res<super::session::SaveFolder>) {
         });
 }
 
+fn on_off(on: bool) -> &'static str {
+    if on { "on" } else { "off" }
+}
+
+/// A variant's title from its name in a record.
+fn title_of(name: &str) -> &str {
+    name.parse::<Variant>().map(|v| v.title()).unwrap_or(name)
+}
+
+/// A choice's colours, as a query asks for them and as it gets them.
+type ChoiceLook = (&'static mut BackgroundColor, &'static mut BorderColor);
+type Look<'a> = (Mut<'a, BackgroundColor>, Mut<'a, BorderColor>);
+
+#[allow(clippy::type_complexity, clippy::too_many_arguments)]
 fn refresh(
     choice: Res<MenuChoice>,
     broadcast: Option<Res<super::broadcast::Broadcast>>,
     live: Option<Res<super::feed::LiveFeed>>,
     mut label: Query<&mut Text, With<MenuLabel>>,
+    mut sides: Query<(&mut Text, &SideLabel), Without<MenuLabel>>,
+    mut cards: Query<(ChoiceLook, &GameCard)>,
+    mut players: Query<(ChoiceLook, &PlayerButton), Without<GameCard>>,
+    mut options: Query<(ChoiceLook, &mut Node, &GameOption, &Children), (Without<GameCard>, Without<PlayerButton>)>,
+    mut none: Query<&mut Node, (With<NoOptions>, Without<GameOption>)>,
+    mut texts: Query<&mut Text, (Without<MenuLabel>, Without<SideLabel>)>,
 ) {
-    let game = choice.game();
-    let v = game.variant();
-    let ctor = match &game {
-        AnyGame::Ctor(g) => {
-            let landing = choice.landing.map(|l| l.to_string()).unwrap_or_else(|| "as the table says".into());
-            let secrets = if choice.secrets { "with" } else { "no" };
-            let glass = choice.timer.map(|t| format!("{t} s")).unwrap_or_else(|| "none".into());
-            format!(
-                " ({} teams, landings per turn: {landing}, {secrets} secret squares, sand-glass: {glass})",
-                g.teams()
-            )
+    let mark = |(mut bg, mut border): Look, chosen: bool| {
+        let (colour, edge) = if chosen { (CHOSEN, Color::srgb(1.0, 0.85, 0.4)) } else { (CHOICE, Color::NONE) };
+        if bg.0 != colour {
+            bg.0 = colour;
         }
+        if border.top != edge {
+            *border = BorderColor::all(edge);
+        }
+    };
+    for (look, card) in &mut cards {
+        mark(look, card.0 == choice.game);
+    }
+    for (look, b) in &mut players {
+        mark(look, choice.players[b.side.index()] == b.kind);
+    }
+    let v = choice.variant();
+    let mut shown = 0;
+    for (look, mut node, option, children) in &mut options {
+        let display = if option.games.contains(&v) { Display::Flex } else { Display::None };
+        shown += usize::from(display == Display::Flex);
+        if node.display != display {
+            node.display = display;
+        }
+        mark(look, (option.on)(&choice));
+        let caption = (option.caption)(&choice);
+        for child in children {
+            if let Ok(mut t) = texts.get_mut(*child)
+                && t.0 != caption
+            {
+                t.0 = caption.clone();
+            }
+        }
+    }
+    for mut node in &mut none {
+        let display = if shown == 0 { Display::Flex } else { Display::None };
+        if node.display != display {
+            node.display = display;
+        }
+    }
+    for (mut t, side) in &mut sides {
+        let s = format!("{} plays", capital(v.side_name(side.0)));
+        if t.0 != s {
+            t.0 = s;
+        }
+    }
+    let game = choice.game();
+    let ctor = match &game {
+        AnyGame::Ctor(g) => format!(", {} teams", g.teams()),
         _ => String::new(),
     };
     let size = broadcast.map(|b| format!("   (broadcast window {}x{})", b.size.x, b.size.y)).unwrap_or_default();
     let feed = live.map(|l| format!("\n{}", l.line())).unwrap_or_default();
     let s = format!(
-        "{}{ctor}\n{}: {}\n{}: {}{size}{feed}",
-        game_name(choice.game),
+        "{}{ctor}: {} {} against {} {}{size}{feed}",
+        v.title(),
         v.side_name(Side::First),
         choice.players[0].label(),
         v.side_name(Side::Second),
@@ -294,10 +580,12 @@ fn start(_: On<Pointer<Click>>, mut commands: Commands, mut choice: ResMut<MenuC
 /// A menu button that opens a saved game (to replay or to resume).
 fn open_button(
     p: &mut ChildSpawnerCommands,
+    picture: Handle<Image>,
     text: String,
+    line: String,
     open: impl Fn() -> Result<Session, crate::record::RecordError> + Send + Sync + 'static,
 ) {
-    small_button(p, &text, Color::srgb(0.12, 0.22, 0.3)).observe(
+    picture_button(p, picture, (64.0, 40.0), &text, &line, Color::srgb(0.12, 0.22, 0.3)).observe(
         move |_: On<Pointer<Click>>, mut commands: Commands, mut labels: Query<&mut Text, With<MenuLabel>>| match open()
         {
             Ok(session) => {

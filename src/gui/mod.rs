@@ -112,8 +112,21 @@ impl Plugin for CorePlugin {
             feed::plugin,
             eval::plugin,
         ));
+        // Every label in DejaVu Sans Mono, bundled (assets/fonts, with its licence): Bevy's own
+        // default font holds only printable ASCII, so a name like "José", a "×" or a "–" drew
+        // as a box. It takes the default font's place, so every text uses it.
+        if let Some(mut fonts) = app.world_mut().get_resource_mut::<Assets<Font>>() {
+            let font = Font::from_bytes(FONT.to_vec());
+            if let Err(e) = fonts.insert(AssetId::default(), font) {
+                warn!("the bundled font could not be used: {e}");
+            }
+        }
     }
 }
+
+/// The font of every label (DejaVu Sans Mono 2.37, under the Bitstream Vera licence: see
+/// `assets/fonts/LICENSE-DejaVu.txt`).
+pub const FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSansMono.ttf");
 
 /// The mode follows the session (a record opened, played on or pasted) and CTOR's setup, at
 /// once: before the frame's steps, and again right after the rules step, so that the frame's

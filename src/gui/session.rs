@@ -200,10 +200,13 @@ impl Session {
     }
 
     /// Makes the record the moves of the history, then saves it (atomically) if it has a file.
-    fn sync_record(&mut self) {
+    pub(super) fn sync_record(&mut self) {
         if self.replay.is_some() {
             return;
         }
+        // CTOR's secret squares are chosen at the table after the game (and its file) began.
+        let start = self.history.first().map_or(&self.game, |(g, _)| g);
+        self.record.secrets = Record::secrets_of(start);
         self.record.moves.truncate(self.history.len());
         let have = self.record.moves.len();
         for (i, (_, mv)) in self.history.iter().enumerate().skip(have) {

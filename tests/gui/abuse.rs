@@ -22,17 +22,17 @@ use tablero::rules::Cell;
 /// Steps per game of the menu.
 const STEPS: usize = 400;
 
-/// The menu's game buttons, in its order.
-const GAMES: [&str; 9] = [
-    "Ordo Classic",
-    "Ordo X",
-    "Crossings",
-    "Crossings, exact distance",
-    "Volterra",
-    "Volterra, build near the source",
-    "Volterra, free setup",
-    "CTOR 8x8",
-    "CTOR 10x10",
+/// The menu's game cards, in its order, each with the option buttons pressed for it.
+const GAMES: [(&str, &[&str]); 9] = [
+    ("Ordo Classic", &[]),
+    ("Ordo X", &[]),
+    ("Crossings", &[]),
+    ("Crossings", &["Exact phalanx"]),
+    ("Volterra", &[]),
+    ("Volterra", &["Build near the source"]),
+    ("Volterra, free setup", &[]),
+    ("CTOR 8x8", &["Secret squares"]),
+    ("CTOR 10x10", &["Sand-glass"]),
 ];
 
 fn press(app: &mut App, label: &str) {
@@ -159,13 +159,29 @@ fn thousands_of_random_actions_in_every_game_leave_the_table_and_its_record_righ
             app.update();
             app.update();
         }
-        // The game's own button, players and CTOR's options as the menu sets them.
-        press(&mut app, game);
+        // The game's own card and options as a player presses them (an option left on by
+        // the game before is pressed off first), and the players.
+        press(&mut app, game.0);
+        app.update();
+        {
+            let mut choice = app.world_mut().resource_mut::<MenuChoice>();
+            *choice = MenuChoice { game: choice.game, seed: choice.seed, ..MenuChoice::default() };
+        }
+        app.update();
+        for option in game.1 {
+            let b = buttons(&mut app).into_iter().find(|(_, t)| t.starts_with(option)).expect("the option's button").0;
+            click_entity(&mut app, b);
+            app.update();
+        }
         {
             let mut choice = app.world_mut().resource_mut::<MenuChoice>();
             choice.players = [0, 1].map(|_| kinds[rng.random_range(0..kinds.len())]);
-            choice.secrets = i == 7;
-            choice.timer = (i == 8).then_some(5);
+            if i == 7 {
+                // A person's team chooses its secret squares behind the hand-over screen.
+                choice.players[0] = PlayerKind::Person;
+            }
+            assert_eq!((choice.exact, choice.near_source, choice.secrets), (i == 3, i == 5, i == 7));
+            assert_eq!(choice.timer, (i == 8).then_some(5));
         }
         press(&mut app, "Start");
         app.update();
@@ -174,7 +190,7 @@ fn thousands_of_random_actions_in_every_game_leave_the_table_and_its_record_righ
             let before = (screen(&app) == Screen::Playing).then(|| session(&app).history.len());
             let what = act(&mut app, &mut rng);
             // Shown when the test fails: the actions that led there.
-            println!("{game}: {what}");
+            println!("{}: {what}", game.0);
             check(&mut app, &what);
             steps += 1;
             if screen(&app) == Screen::Playing {

@@ -7,9 +7,10 @@ use bevy::prelude::*;
 use std::path::{Path, PathBuf};
 use tablero::gui::Screen;
 use tablero::gui::menu::MenuChoice;
+use tablero::gui::menu::PlayerButton;
 use tablero::gui::session::{Command, PlayerKind};
 use tablero::record::Record;
-use tablero::rules::{Cell, Game};
+use tablero::rules::{Cell, Game, Side};
 
 fn c(s: &str) -> Cell {
     s.parse().unwrap()
@@ -69,6 +70,88 @@ pub(crate) fn press(app: &mut App, label: &str) {
     app.update();
 }
 
+/// Clicks the menu's button that makes `kind` play `side`.
+pub(crate) fn press_player(app: &mut App, side: Side, kind: PlayerKind) {
+    let world = app.world_mut();
+    let b = world
+        .query::<(Entity, &PlayerButton)>()
+        .iter(world)
+        .find(|(_, b)| **b == PlayerButton { side, kind })
+        .unwrap_or_else(|| panic!("no button for {kind:?} on side {}", side.index() + 1))
+        .0;
+    click_entity(app, b);
+    app.update();
+}
+
+/// Whether the menu button whose label starts with `label` is shown.
+fn shown(app: &mut App, label: &str) -> bool {
+    let b = menu_button(app, label);
+    app.world().get::<Node>(b).unwrap().display != Display::None
+}
+
+/// The menu as a newcomer meets it: each side's player chosen directly, any computer level
+/// for either side, and only the chosen game's options.
+#[test]
+fn the_menu_chooses_players_directly_and_shows_only_the_games_options() {
+    let dir = fresh_dir("menu-choice");
+    let mut app = tablero::gui::headless_menu_app(dir);
+    for side in [Side::First, Side::Second] {
+        for kind in PlayerKind::all() {
+            press_player(&mut app, side, kind);
+            assert_eq!(app.world().resource::<MenuChoice>().players[side.index()], kind);
+        }
+    }
+    assert!(PlayerKind::all().contains(&PlayerKind::Ai(tablero::ai::LEVELS.len() - 1)), "master can be chosen");
+    // Ordo Classic (the first game) has no options.
+    assert!(!shown(&mut app, "Exact phalanx") && !shown(&mut app, "Secret squares"));
+    assert!(!shown(&mut app, "Build near the source"));
+    press(&mut app, "Crossings");
+    assert!(shown(&mut app, "Exact phalanx: off") && !shown(&mut app, "Secret squares"));
+    press(&mut app, "Exact phalanx");
+    app.update();
+    assert!(shown(&mut app, "Exact phalanx: on"), "the caption says the option's state");
+    assert_eq!(app.world().resource::<MenuChoice>().game().to_string().split(' ').nth(4), Some("exact"));
+    press(&mut app, "CTOR 8x8");
+    assert!(shown(&mut app, "Secret squares: off") && shown(&mut app, "Sand-glass: none"));
+    assert!(!shown(&mut app, "Exact phalanx") && !shown(&mut app, "Build near the source"));
+    press(&mut app, "Volterra");
+    assert!(shown(&mut app, "Build near the source: off") && !shown(&mut app, "Teams"));
+}
+
+/// A CTOR game with secret squares, started from the menu: the squares are chosen after
+/// the game's file exists, and the file holds them at once (a record without them would
+/// replay to another position as soon as one works).
+#[test]
+fn the_secret_squares_chosen_at_the_table_are_saved() {
+    let dir = fresh_dir("menu-secrets");
+    let mut app = tablero::gui::headless_menu_app(dir.clone());
+    press(&mut app, "CTOR 8x8");
+    press(&mut app, "Secret squares");
+    for side in [Side::First, Side::Second] {
+        press_player(&mut app, side, PlayerKind::Random);
+    }
+    press(&mut app, "Start");
+    let files = saved(&dir);
+    assert_eq!(files.len(), 1);
+    let secrets = files[0].1.secrets.clone().expect("the record holds the secret squares");
+    let tablero::rules::AnyGame::Ctor(g) =
+        &session(&app).history.first().map_or(session(&app).game.clone(), |h| h.0.clone())
+    else {
+        panic!("a CTOR game")
+    };
+    for side in [Side::First, Side::Second] {
+        let squares: Vec<u16> = g.secrets(side).iter().map(|s| s.0).collect();
+        assert_eq!(squares.len(), 5);
+        assert_eq!(secrets[side.index()], squares);
+    }
+    // Played on until a secret square has worked: the file still replays to the table.
+    for _ in 0..400 {
+        app.update();
+    }
+    settle(&mut app);
+    assert_saved_is_the_table(&app);
+}
+
 /// The record on disk is the game at the table, move for move.
 fn assert_saved_is_the_table(app: &App) {
     let s = session(app);
@@ -118,8 +201,11 @@ fn every_way_a_game_begins_saves_it() {
     let dir = fresh_dir("menu-save");
     let mut app = tablero::gui::headless_menu_app(dir.clone());
     assert!(saved(&dir).is_empty());
-    // The menu's Start, as a player starts a game: Ordo Classic, a person against random.
-    assert_eq!(app.world().resource::<MenuChoice>().players, [PlayerKind::Person, PlayerKind::Random]);
+    // The menu's Start, as a player starts a game: Ordo Classic, a person against the
+    // computer at medium by default; here the random mover is chosen by its button (it
+    // answers at once).
+    assert_eq!(app.world().resource::<MenuChoice>().players, [PlayerKind::Person, PlayerKind::Ai(1)]);
+    press_player(&mut app, Side::Second, PlayerKind::Random);
     press(&mut app, "Start");
     assert_eq!(screen(&app), Screen::Playing);
     assert_eq!(saved(&dir).len(), 1, "saved as soon as it starts");
@@ -136,6 +222,7 @@ fn every_way_a_game_begins_saves_it() {
     app.update();
     app.update();
     assert_eq!(screen(&app), Screen::Menu);
+    press_player(&mut app, Side::Second, PlayerKind::Random);
     press(&mut app, "Start");
     play_two_moves(&mut app);
     assert_eq!(saved(&dir).len(), 2);

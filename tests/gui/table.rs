@@ -810,26 +810,6 @@ mod computer {
     }
 
     #[test]
-    fn the_menu_offers_every_computer_level_for_either_side() {
-        use tablero::rules::Side;
-        let mut choice = tablero::gui::menu::MenuChoice::default();
-        for side in [Side::First, Side::Second] {
-            let mut seen = vec![choice.players[side.index()]];
-            for _ in 1..PlayerKind::all().len() {
-                choice.switch_player(side);
-                seen.push(choice.players[side.index()]);
-            }
-            let mut all = PlayerKind::all();
-            let start = all.iter().position(|k| *k == seen[0]).unwrap();
-            all.rotate_left(start);
-            assert_eq!(seen, all, "side {}", side.index() + 1);
-            assert!(seen.contains(&PlayerKind::Ai(tablero::ai::LEVELS.len() - 1)), "master can be chosen");
-            choice.switch_player(side);
-            assert_eq!(choice.players[side.index()], seen[0], "the choice cycles back");
-        }
-    }
-
-    #[test]
     fn a_hint_shows_the_computers_move_for_the_person() {
         let mut app = table(Variant::Ordo.initial(), PEOPLE);
         app.world_mut().write_message(Command::Hint);
