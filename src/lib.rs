@@ -15,3 +15,4 @@ pub mod interact;
 pub mod players;
 pub mod record;
 pub mod rules;
+pub mod settings;

@@ -12,41 +12,8 @@ pub const SLIDE: f32 = 0.35;
 /// Seconds for a capture or a removal to reach the tray.
 pub const LIFT: f32 = 0.45;
 
-/// Animation speed, a setting.
-#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Speed {
-    #[default]
-    Normal,
-    Fast,
-    Instant,
-}
-
-impl Speed {
-    /// Duration multiplier.
-    pub fn factor(self) -> f32 {
-        match self {
-            Speed::Normal => 1.0,
-            Speed::Fast => 0.4,
-            Speed::Instant => 0.0,
-        }
-    }
-
-    pub fn next(self) -> Speed {
-        match self {
-            Speed::Normal => Speed::Fast,
-            Speed::Fast => Speed::Instant,
-            Speed::Instant => Speed::Normal,
-        }
-    }
-
-    pub fn label(self) -> &'static str {
-        match self {
-            Speed::Normal => "normal",
-            Speed::Fast => "fast",
-            Speed::Instant => "instant",
-        }
-    }
-}
+/// Animation speed, a setting (kept with the others, see [`crate::settings`]).
+pub use crate::settings::Animation as Speed;
 
 /// A piece on its way: eased from `from` to `to` after `delay`, rising `lift` at mid-way, and
 /// turning from one rotation to another on the way if `turn` is set (a disc flipping over).

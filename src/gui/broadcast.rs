@@ -496,8 +496,11 @@ fn direct(
     mut cams: Query<(&mut Orbit, &mut Transform, &mut Director, &BroadcastCamera)>,
     windows: Query<&Window>,
     mut directing: ResMut<Directing>,
+    settings: Option<Res<crate::settings::Settings>>,
 ) {
     let dt = time.delta_secs();
+    // Reduced motion: the camera cuts to each shot and never drifts.
+    let reduced = super::prefs::reduced(settings);
     let points: Vec<Vec3> = played
         .read()
         .flat_map(|p| p.parts.iter().flatten().flat_map(|e| effect_points(&layout, e)).collect::<Vec<_>>())
@@ -542,7 +545,7 @@ fn direct(
             }
             (Some((shot, _)), Direction::Follow) => *shot,
             _ => {
-                if *direction == Direction::Auto && !moving {
+                if *direction == Direction::Auto && !moving && !reduced {
                     director.drift += DRIFT * dt;
                 }
                 let mut r = rest;
@@ -553,7 +556,7 @@ fn direct(
             }
         };
         // Eased towards the shot, but the move's cells never leave the picture meanwhile.
-        let mut next = ease(*orbit, want, EASE * dt);
+        let mut next = if reduced { want } else { ease(*orbit, want, EASE * dt) };
         if moving {
             next = back_off(next, aspect, &director.points);
         }
@@ -561,7 +564,9 @@ fn direct(
             && (next.distance - orbit.distance).abs() < 1e-4
             && (next.pitch - orbit.pitch).abs() < 1e-5
             && (next.yaw - orbit.yaw).abs() < 1e-5;
-        busy |= !still || *direction == Direction::Auto;
+        // At rest the slow orbit keeps drawing; under reduced motion only the held shot does
+        // (its time runs until the cut back to the whole table).
+        busy |= !still || (*direction == Direction::Auto && (!reduced || director.shot.is_some()));
         if *orbit != next {
             *orbit = next;
             *tf = orbit.transform();

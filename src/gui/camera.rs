@@ -100,13 +100,16 @@ fn steer(
     buttons: Res<ButtonInput<MouseButton>>,
     motion: Res<AccumulatedMouseMotion>,
     scroll: Res<AccumulatedMouseScroll>,
+    settings: Option<Res<crate::settings::Settings>>,
     mut cams: Query<(&mut Orbit, &mut Transform), With<PlayerCamera>>,
 ) {
+    // The settings' sensitivity scales every movement; inverted, dragging turns the other way.
+    let (k, sign) = settings.map_or((1.0, 1.0), |s| (s.camera_sensitivity, if s.invert_camera { -1.0 } else { 1.0 }));
     for (mut orbit, mut tf) in &mut cams {
-        let delta = motion.delta;
+        let delta = motion.delta * k;
         if buttons.pressed(MouseButton::Right) && delta != Vec2::ZERO {
-            orbit.yaw -= delta.x * 0.006;
-            orbit.pitch = (orbit.pitch + delta.y * 0.006).clamp(0.15, 1.55);
+            orbit.yaw -= sign * delta.x * 0.006;
+            orbit.pitch = (orbit.pitch + sign * delta.y * 0.006).clamp(0.15, 1.55);
         }
         if buttons.pressed(MouseButton::Middle) && delta != Vec2::ZERO {
             let right = tf.right().as_vec3();
@@ -119,7 +122,7 @@ fn steer(
             let lines = match scroll.unit {
                 MouseScrollUnit::Line => scroll.delta.y,
                 MouseScrollUnit::Pixel => scroll.delta.y / 40.0,
-            };
+            } * k;
             orbit.distance = (orbit.distance * (1.0 - lines * 0.08)).clamp(4.0, 40.0);
         }
         let want = orbit.transform();

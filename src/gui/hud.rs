@@ -36,6 +36,7 @@ enum Action {
     Speed,
     Labels,
     Eval,
+    Settings,
     Secret(SecretCommand),
 }
 
@@ -94,8 +95,14 @@ fn spawn_button_sized(parent: &mut ChildSpawnerCommands, label: &str, action: Ac
                   mut speed: ResMut<Speed>,
                   mut labels: ResMut<ShowLabels>,
                   mut eval: ResMut<super::eval::Evaluation>,
+                  mut settings: Option<ResMut<super::prefs::SettingsOpen>>,
                   mut secret: MessageWriter<SecretCommand>| {
                 match &action {
+                    Action::Settings => {
+                        if let Some(open) = settings.as_mut() {
+                            open.0 = !open.0;
+                        }
+                    }
                     Action::Labels => labels.0 = !labels.0,
                     Action::Eval => eval.shown = !eval.shown,
                     Action::Secret(c) => {
@@ -207,6 +214,7 @@ fn spawn_buttons(commands: &mut Commands, game: &AnyGame, spectator: bool) {
                 spawn_button(p, "Computer pace", Action::Cmd(Command::ComputerPace));
             }
             spawn_button(p, "Evaluation (E)", Action::Eval);
+            spawn_button(p, "Settings (S)", Action::Settings);
             spawn_button(p, "Export", Action::Cmd(Command::Export));
             spawn_button(p, "Copy position", Action::Cmd(Command::CopyPosition));
             if !spectator {
@@ -399,13 +407,21 @@ fn refresh_texts(
     pace: Res<super::session::ComputerPace>,
     table: Res<CtorTable>,
     live: Res<super::feed::LiveFeed>,
+    settings: Option<Res<crate::settings::Settings>>,
     mut texts: Query<(&HudText, &mut Text)>,
     mut banner: Query<&mut Visibility, (With<Node>, Without<Chooser>, Without<HudText>)>,
     parents: Query<(&HudText, &ChildOf)>,
 ) {
     let Some(session) = session else { return };
+    let reduced = settings.as_ref().is_some_and(|s| s.reduced_motion);
     let changed = session.is_changed() || picking.is_changed() || notice.is_changed() || mode.is_changed();
-    if !changed && !speed.is_changed() && !table.is_changed() && !pace.is_changed() && !live.is_changed() {
+    if !changed
+        && !speed.is_changed()
+        && !table.is_changed()
+        && !pace.is_changed()
+        && !live.is_changed()
+        && !settings.as_ref().is_some_and(|s| s.is_changed())
+    {
         return;
     }
     let mode = *mode.get();
@@ -418,10 +434,15 @@ fn refresh_texts(
             HudText::Captured => score_line(&session, &shown, table.clock),
             HudText::Message => message_line(&session, mode, &notice, &table),
             HudText::Moves => move_list(&session),
-            HudText::Speed => match live.url() {
-                Some(url) => format!("animation: {}, {}\nlive feed: {url}/overlay", speed.label(), pace.label()),
-                None => format!("animation: {}, {}", speed.label(), pace.label()),
-            },
+            HudText::Speed => {
+                let reduced = if reduced { " (reduced motion)" } else { "" };
+                match live.url() {
+                    Some(url) => {
+                        format!("animation: {}{reduced}, {}\nlive feed: {url}/overlay", speed.label(), pace.label())
+                    }
+                    None => format!("animation: {}{reduced}, {}", speed.label(), pace.label()),
+                }
+            }
             HudText::Banner => banner_text.clone().unwrap_or_default(),
         };
         if t.0 != s {

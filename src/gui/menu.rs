@@ -200,7 +200,7 @@ fn small_button<'a>(p: &'a mut ChildSpawnerCommands, text: &str, colour: Color) 
 
 /// A menu button: its text's size, its padding above and below and its margin, its colour.
 /// Its border shows when it is the one chosen (a cue besides its colour).
-fn styled_button<'a>(
+pub(super) fn styled_button<'a>(
     p: &'a mut ChildSpawnerCommands,
     text: &str,
     size: f32,
@@ -459,6 +459,11 @@ fn spawn_menu(
                     // streaming tool, on this machine (127.0.0.1:7878).
                     small_button(games, "Live feed on or off", BROADCAST)
                         .observe(|_: On<Pointer<Click>>, mut live: ResMut<super::feed::LiveFeed>| live.toggle());
+                    // Settings (animation, quality, camera, UI scale, reduced motion): S too.
+                    games.spawn(heading("Settings"));
+                    small_button(games, "Settings (S)", CHOICE).observe(
+                        |_: On<Pointer<Click>>, mut open: ResMut<super::prefs::SettingsOpen>| open.0 = !open.0,
+                    );
                 });
             });
             p.spawn((label("", 16.0), MenuLabel));
@@ -496,6 +501,7 @@ fn refresh(
     choice: Res<MenuChoice>,
     broadcast: Option<Res<super::broadcast::Broadcast>>,
     live: Option<Res<super::feed::LiveFeed>>,
+    trouble: Option<Res<super::prefs::SettingsTrouble>>,
     mut label: Query<&mut Text, With<MenuLabel>>,
     mut sides: Query<(&mut Text, &SideLabel), Without<MenuLabel>>,
     mut cards: Query<(ChoiceLook, &GameCard)>,
@@ -556,8 +562,9 @@ fn refresh(
     };
     let size = broadcast.map(|b| format!("   (broadcast window {}x{})", b.size.x, b.size.y)).unwrap_or_default();
     let feed = live.map(|l| format!("\n{}", l.line())).unwrap_or_default();
+    let trouble = trouble.and_then(|t| t.0.clone()).map(|t| format!("\n{t}")).unwrap_or_default();
     let s = format!(
-        "{}{ctor}: {} {} against {} {}{size}{feed}",
+        "{}{ctor}: {} {} against {} {}{size}{feed}{trouble}",
         v.title(),
         v.side_name(Side::First),
         choice.players[0].label(),

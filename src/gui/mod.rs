@@ -16,6 +16,7 @@ pub mod hud;
 pub mod input;
 pub mod menu;
 pub mod offscreen;
+pub mod prefs;
 pub mod render;
 pub mod session;
 pub mod sets;
@@ -243,15 +244,17 @@ fn window_app(setup: impl FnOnce(&mut App)) -> Result<(), String> {
         return Err("no display found (DISPLAY is not set): run tablero in a desktop session, or use the headless commands (tablero help)".into());
     }
     quietly(move || {
+        // The settings first: the window opens at the size and place it was left.
+        let dir = crate::settings::config_dir();
+        let (settings, trouble) = crate::settings::Settings::load(&dir);
+        if let Some(t) = &trouble {
+            eprintln!("tablero: {t}");
+        }
         let mut app = App::new();
         app.add_plugins((
             DefaultPlugins
                 .set(WindowPlugin {
-                    primary_window: Some(Window {
-                        title: "tablero".into(),
-                        resolution: bevy::window::WindowResolution::new(1280, 720),
-                        ..default()
-                    }),
+                    primary_window: Some(prefs::window(&settings)),
                     // Closing the player's window ends the app, broadcast or not.
                     exit_condition: bevy::window::ExitCondition::OnPrimaryClosed,
                     ..default()
@@ -271,7 +274,11 @@ fn window_app(setup: impl FnOnce(&mut App)) -> Result<(), String> {
             render::pacing,
             render::scaled_picking,
             broadcast::plugin,
+            prefs::plugin,
         ))
+        .insert_resource(settings)
+        .insert_resource(prefs::ConfigDir(Some(dir)))
+        .insert_resource(prefs::SettingsTrouble(trouble))
         .insert_resource(ClearColor(Color::srgb(0.16, 0.14, 0.13)))
         .insert_resource(session::SaveFolder(Some(crate::record::data_dir())))
         // Only the player's camera picks (the broadcast window is for watching).
@@ -335,7 +342,7 @@ pub fn headless_app_with(session: Session) -> App {
 pub fn headless_menu_app(folder: std::path::PathBuf) -> App {
     let mut app = headless_base();
     app.insert_resource(session::SaveFolder(Some(folder)));
-    app.add_plugins((CorePlugin, menu::plugin, broadcast::plugin));
+    app.add_plugins((CorePlugin, menu::plugin, broadcast::plugin, prefs::plugin));
     app.update();
     app.update();
     app

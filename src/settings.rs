@@ -1,0 +1,233 @@
+//! The player's settings: how the table animates and looks, the camera, the window. Kept as
+//! JSON in the user's config folder (`$TABLERO_CONFIG_DIR`, else `$XDG_CONFIG_HOME/tablero`,
+//! else `~/.config/tablero`), read at start and written atomically whenever one changes. A
+//! file that cannot be read, is not JSON, has an unknown field or a value out of range is
+//! reported in one line, kept aside as `settings.json.broken`, and the defaults are used.
+
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// The settings format this tablero writes.
+pub const FORMAT: u32 = 1;
+
+/// How fast moves, flips and captures animate (the table's animation speed).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "gui", derive(bevy::prelude::Resource))]
+#[serde(rename_all = "lowercase")]
+pub enum Animation {
+    #[default]
+    Normal,
+    Fast,
+    Instant,
+}
+
+/// The renderer's profile: chosen by the graphics adapter, or always full or software.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Quality {
+    #[default]
+    Auto,
+    Full,
+    Software,
+}
+
+/// The window as it was last left.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WindowPlace {
+    pub width: u32,
+    pub height: u32,
+    /// The top left corner on the desktop, if the window system told it.
+    pub x: Option<i32>,
+    pub y: Option<i32>,
+    pub fullscreen: bool,
+}
+
+/// Camera sensitivity and UI scale: the ranges a setting may take.
+pub const SENSITIVITY: (f32, f32) = (0.25, 4.0);
+pub const UI_SCALE: (f32, f32) = (1.0, 2.0);
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "gui", derive(bevy::prelude::Resource))]
+#[serde(default, deny_unknown_fields)]
+pub struct Settings {
+    pub format: u32,
+    pub animation: Animation,
+    pub quality: Quality,
+    /// How far the camera turns, pans and zooms for a movement of the mouse (1 as made).
+    pub camera_sensitivity: f32,
+    /// Dragging up tilts the camera down instead of up, and left turns it right.
+    pub invert_camera: bool,
+    /// The size of panels, buttons and labels, 1 to 2.
+    pub ui_scale: f32,
+    /// No camera travel; moves, flips and slides shown at once with a brief highlight.
+    pub reduced_motion: bool,
+    pub window: Option<WindowPlace>,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            format: FORMAT,
+            animation: Animation::Normal,
+            quality: Quality::Auto,
+            camera_sensitivity: 1.0,
+            invert_camera: false,
+            ui_scale: 1.0,
+            reduced_motion: false,
+            window: None,
+        }
+    }
+}
+
+/// Where the settings live.
+pub fn config_dir() -> PathBuf {
+    if let Some(d) = std::env::var_os("TABLERO_CONFIG_DIR") {
+        return PathBuf::from(d);
+    }
+    if let Some(d) = std::env::var_os("XDG_CONFIG_HOME").filter(|d| Path::new(d).is_absolute()) {
+        return PathBuf::from(d).join("tablero");
+    }
+    let home = std::env::var_os("HOME").map(PathBuf::from).unwrap_or_else(std::env::temp_dir);
+    home.join(".config/tablero")
+}
+
+/// The settings file in `dir`.
+pub fn file(dir: &Path) -> PathBuf {
+    dir.join("settings.json")
+}
+
+/// The largest settings file read (a settings file is a few hundred bytes).
+const MAX_BYTES: u64 = 64 * 1024;
+
+impl Settings {
+    /// Reads settings from JSON, checking every value.
+    pub fn from_json(text: &str) -> Result<Settings, String> {
+        let s: Settings = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        if s.format != FORMAT {
+            return Err(format!("format {} (this tablero reads {FORMAT})", s.format));
+        }
+        let within = |v: f32, (lo, hi): (f32, f32)| v.is_finite() && (lo..=hi).contains(&v);
+        if !within(s.camera_sensitivity, SENSITIVITY) {
+            return Err(format!(
+                "camera_sensitivity {} is not from {} to {}",
+                s.camera_sensitivity, SENSITIVITY.0, SENSITIVITY.1
+            ));
+        }
+        if !within(s.ui_scale, UI_SCALE) {
+            return Err(format!("ui_scale {} is not from {} to {}", s.ui_scale, UI_SCALE.0, UI_SCALE.1));
+        }
+        if let Some(w) = s.window
+            && !((320..=16384).contains(&w.width) && (240..=16384).contains(&w.height))
+        {
+            return Err(format!("a window of {}x{} (from 320x240 to 16384x16384)", w.width, w.height));
+        }
+        Ok(s)
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("settings serialise")
+    }
+
+    /// The settings in `dir`: the defaults when there are none yet. A file that cannot be
+    /// used is moved aside (to `settings.json.broken`) and the defaults are used; the second
+    /// value then says so in one line.
+    pub fn load(dir: &Path) -> (Settings, Option<String>) {
+        let path = file(dir);
+        let text = match std::fs::metadata(&path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return (Settings::default(), None),
+            Err(e) => Err(e.to_string()),
+            Ok(m) if !m.is_file() => Err("it is not a regular file".to_string()),
+            Ok(m) if m.len() > MAX_BYTES => Err(format!("it is larger than {} KiB", MAX_BYTES / 1024)),
+            Ok(_) => std::fs::read(&path)
+                .map_err(|e| e.to_string())
+                .and_then(|b| String::from_utf8(b).map_err(|_| "it is not UTF-8 text".to_string())),
+        };
+        match text.and_then(|t| Settings::from_json(&t)) {
+            Ok(s) => (s, None),
+            Err(why) => {
+                let aside = dir.join("settings.json.broken");
+                let kept = match std::fs::rename(&path, &aside) {
+                    Ok(()) => format!("kept as {}", aside.display()),
+                    Err(e) => format!("could not be moved aside: {e}"),
+                };
+                let line = format!(
+                    "settings: {} was not used ({why}); the defaults are used, the file {kept}",
+                    path.display()
+                );
+                (Settings::default(), Some(line.replace('\n', " ")))
+            }
+        }
+    }
+
+    /// Writes the settings into `dir`, atomically.
+    pub fn save(&self, dir: &Path) -> std::io::Result<()> {
+        crate::record::write_atomic(&file(dir), &self.to_json())
+    }
+
+    /// The camera sensitivity one step up (`up`) or down, within its range.
+    pub fn step_sensitivity(&mut self, up: bool) {
+        let steps = [0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 4.0];
+        self.camera_sensitivity = step(&steps, self.camera_sensitivity, up);
+    }
+
+    /// The UI scale one step (a quarter) up or down, from 100% to 200%.
+    pub fn step_ui_scale(&mut self, up: bool) {
+        let steps = [1.0, 1.25, 1.5, 1.75, 2.0];
+        self.ui_scale = step(&steps, self.ui_scale, up);
+    }
+}
+
+/// The next value of `steps` above (or below) `now`, staying at the ends.
+fn step(steps: &[f32], now: f32, up: bool) -> f32 {
+    if up {
+        steps.iter().copied().find(|s| *s > now + 1e-4).unwrap_or(steps[steps.len() - 1])
+    } else {
+        steps.iter().rev().copied().find(|s| *s < now - 1e-4).unwrap_or(steps[0])
+    }
+}
+
+impl Animation {
+    /// How long an animation takes, as a share of its time at normal speed.
+    pub fn factor(self) -> f32 {
+        match self {
+            Animation::Normal => 1.0,
+            Animation::Fast => 0.4,
+            Animation::Instant => 0.0,
+        }
+    }
+
+    pub fn next(self) -> Animation {
+        match self {
+            Animation::Normal => Animation::Fast,
+            Animation::Fast => Animation::Instant,
+            Animation::Instant => Animation::Normal,
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Animation::Normal => "normal",
+            Animation::Fast => "fast",
+            Animation::Instant => "instant",
+        }
+    }
+}
+
+impl Quality {
+    pub fn next(self) -> Quality {
+        match self {
+            Quality::Auto => Quality::Full,
+            Quality::Full => Quality::Software,
+            Quality::Software => Quality::Auto,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Quality::Auto => "auto",
+            Quality::Full => "full",
+            Quality::Software => "software",
+        }
+    }
+}
