@@ -37,6 +37,7 @@ enum Action {
     Labels,
     Eval,
     Settings,
+    Rules,
     Secret(SecretCommand),
 }
 
@@ -96,8 +97,14 @@ fn spawn_button_sized(parent: &mut ChildSpawnerCommands, label: &str, action: Ac
                   mut labels: ResMut<ShowLabels>,
                   mut eval: ResMut<super::eval::Evaluation>,
                   mut settings: Option<ResMut<super::prefs::SettingsOpen>>,
+                  mut rules: Option<ResMut<super::guide::RulesOpen>>,
                   mut secret: MessageWriter<SecretCommand>| {
                 match &action {
+                    Action::Rules => {
+                        if let Some(open) = rules.as_mut() {
+                            open.0 = !open.0;
+                        }
+                    }
                     Action::Settings => {
                         if let Some(open) = settings.as_mut() {
                             open.0 = !open.0;
@@ -215,6 +222,7 @@ fn spawn_buttons(commands: &mut Commands, game: &AnyGame, spectator: bool) {
             }
             spawn_button(p, "Evaluation (E)", Action::Eval);
             spawn_button(p, "Settings (S)", Action::Settings);
+            spawn_button(p, "Rules (F1)", Action::Rules);
             spawn_button(p, "Export", Action::Cmd(Command::Export));
             spawn_button(p, "Copy position", Action::Cmd(Command::CopyPosition));
             if !spectator {

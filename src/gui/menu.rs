@@ -347,6 +347,8 @@ fn spawn_menu(
                             }
                         });
                     }
+                    small_button(opts, "Rules of this game (F1)", CHOICE)
+                        .observe(|_: On<Pointer<Click>>, mut open: ResMut<super::guide::RulesOpen>| open.0 = !open.0);
                     opts.spawn(heading("Options"));
                     opts.spawn((label("This game has no options.", 14.0), NoOptions));
                     let options: [OptionSpec; 6] = [

@@ -12,6 +12,7 @@ pub mod ctor_table;
 pub mod eval;
 pub mod feed;
 pub mod film;
+pub mod guide;
 pub mod hud;
 pub mod input;
 pub mod menu;
@@ -275,6 +276,7 @@ fn window_app(setup: impl FnOnce(&mut App)) -> Result<(), String> {
             render::scaled_picking,
             broadcast::plugin,
             prefs::plugin,
+            guide::plugin,
         ))
         .insert_resource(settings)
         .insert_resource(prefs::ConfigDir(Some(dir)))
@@ -342,7 +344,7 @@ pub fn headless_app_with(session: Session) -> App {
 pub fn headless_menu_app(folder: std::path::PathBuf) -> App {
     let mut app = headless_base();
     app.insert_resource(session::SaveFolder(Some(folder)));
-    app.add_plugins((CorePlugin, menu::plugin, broadcast::plugin, prefs::plugin));
+    app.add_plugins((CorePlugin, menu::plugin, broadcast::plugin, prefs::plugin, guide::plugin));
     app.update();
     app.update();
     app

@@ -100,3 +100,55 @@ fn reduced_motion_cuts_the_broadcast_camera_instead_of_moving_it() {
     assert!(changes(&eased) > 150, "{}", changes(&eased));
     assert!(changes(&cut) <= 2 * moves + 4, "{} changes over {moves} moves", changes(&cut));
 }
+
+/// The rules panel's title, caption and text as shown.
+fn rules_texts(app: &mut App) -> Vec<String> {
+    let world = app.world_mut();
+    world.query::<&Text>().iter(world).map(|t| t.0.clone()).filter(|t| !t.is_empty()).collect()
+}
+
+/// The rules at hand: opened from the menu for the chosen game and at the table for the game
+/// on it; opening and closing it leaves a half-chosen move as it was, and the move can be
+/// finished.
+#[test]
+fn the_rules_panel_explains_the_chosen_game_and_leaves_a_move_being_chosen_alone() {
+    use tablero::gui::guide::RulesOpen;
+    use tablero::rules::{Cell, Game};
+    let dir = fresh_dir("rules");
+    let mut app = tablero::gui::headless_menu_app(dir.clone());
+    press(&mut app, "Rules of this game (F1)");
+    assert!(app.world().resource::<RulesOpen>().0);
+    assert!(rules_texts(&mut app).iter().any(|t| t == "Rules: Ordo Classic"));
+    press(&mut app, "Crossings");
+    app.update();
+    let texts = rules_texts(&mut app);
+    assert!(texts.iter().any(|t| t == "Rules: Crossings"), "the panel follows the menu's choice");
+    assert!(texts.iter().any(|t| t.contains("Goal: cross to the far row") && t.contains("c1:c2xc4")));
+    press(&mut app, "Ordo X");
+    app.world_mut().resource_mut::<RulesOpen>().0 = false;
+    app.update();
+    press(&mut app, "Start");
+    // A stone chosen, then the rules opened (as F1 does) and closed: still chosen, and the
+    // move completes.
+    let c = |s: &str| s.parse::<Cell>().unwrap();
+    crate::table::click(&mut app, c("e3"));
+    app.update();
+    let selected = crate::table::picking(&app).picker.clone();
+    app.world_mut().resource_mut::<RulesOpen>().0 = true;
+    app.update();
+    assert!(rules_texts(&mut app).iter().any(|t| t == "Rules: Ordo X"), "at the table: the table's game");
+    assert_eq!(format!("{:?}", crate::table::picking(&app).picker), format!("{selected:?}"));
+    app.world_mut().resource_mut::<RulesOpen>().0 = false;
+    app.update();
+    crate::table::click(&mut app, c("e4"));
+    app.update();
+    // e4 is reached by the stone alone or with its ordo: the list asks which.
+    let choice = crate::table::picking(&app).choices.iter().find(|(label, _)| label.contains("e3-e4")).cloned();
+    if let Some((_, part)) = choice {
+        app.world_mut().write_message(tablero::gui::session::Command::Choose(part));
+        app.update();
+    }
+    assert_eq!(session(&app).history.last().map(|h| h.1.to_string()).as_deref(), Some("e3-e4"));
+    assert_eq!(session(&app).game.variant(), tablero::rules::Variant::OrdoX);
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -1,0 +1,265 @@
+//! The rules at hand: a panel (`F1`, or the *Rules* buttons of the menu and the table) that
+//! says in a few lines how the chosen game is played and won, its options, and how the move
+//! list writes its moves, with a picture of a position rendered by tablero itself
+//! (`assets/rules/make.sh`). It sits at the right edge and takes no clicks from the board, so a
+//! move being chosen stays as it is; the full text is docs/rules.md.
+
+use super::Screen;
+use crate::rules::Variant;
+use bevy::prelude::*;
+
+/// One game's page: its picture, what the picture shows, and the rules in short.
+pub struct Page {
+    pub picture: &'static [u8],
+    pub caption: &'static str,
+    pub text: &'static str,
+}
+
+const ORDO: &str = "\
+Goal: a stone of yours on the far row, or every enemy stone captured.
+Your stones must stay one group (touching at a side or a corner) after each of your moves.
+A turn: slide one stone any distance forward, diagonally forward or sideways; landing on an enemy captures it. Or move an ordo (your stones side by side in a straight line): a row moves forward, a column sideways, all the same distance, never capturing.
+Split by a capture, you must join up again at once (backward moves allowed then); if you cannot, you lose.";
+
+const ORDO_X: &str = "\
+Goal: a stone of yours on the far row, or every enemy stone captured.
+Your stones stay one group. A capture that splits the enemy removes all but its largest part (if parts tie, the capturer chooses).
+Any ordo moves forward, diagonally forward or sideways.
+A sideways move must be followed in the same turn by a forward one: a turn is one forward move, or sideways then forward.";
+
+const ORDO_NOTATION: &str = "\
+Moves list: c2-c5 a stone, e4xe5 a capture, c2:d2-c4 an ordo (its two ends, then where the first lands); in Ordo X c2-a2,a2-a4 sideways then forward, and ^f6 names the group that stays.";
+
+const CROSSINGS: &str = "\
+Goal: cross to the far row and make it stick. After your crossing the opponent has one move: unless it crosses too, you win.
+A turn: one stone steps to any empty neighbour; or a phalanx of L stones in a line moves along it 1 to L squares (exactly L with the exact phalanx option).
+The front stone may capture the first enemy it meets if the enemy line there is shorter than L.
+A crossed stone (gold ring) is locked: it never moves and cannot be captured.
+Draws: threefold repetition, 100 moves without capture or crossing, no move.
+Moves list: b2-c3 a stone, a1:a2-a4 a phalanx (rear, front, where the front lands), c1:c2xc4 a capture.";
+
+const VOLTERRA: &str = "\
+Goal: the taller towers when the game ends. Then each side lists its towers tallest first; the first difference decides.
+A turn is two actions in either order: step your pawn to a neighbouring tower of your colour, and build: lift the top tile (or two) of your tower next to your pawn that has a free side, onto another tower next to your pawn. Emptied cells become holes.
+After a build, every part of the board without a pawn is removed.
+The game ends when the player to move cannot make a whole turn.
+Option build near the source: the tiles go next to the tower they come from.
+Moves list: Pb3-a4 a step, a3-b4 a build of one tile, a3=b4 of two; a turn joins its two actions with a comma.";
+
+const VOLTERRA_FREE: &str = "\
+First the players lay out the board: in turn, each lays a tile of their colour on an empty cell until the grid is full; then each puts their pawn on a tower of their own colour (+b2 lays a tile, @c3 puts the pawn).
+Then it plays as Volterra: a turn is a step of your pawn and a build, in either order; parts without a pawn are removed; the taller towers win when the player to move has no whole turn.
+Moves list: Pb3-a4 a step, a3-b4 a build of one tile, a3=b4 of two.";
+
+const CTOR: &str = "\
+Goal: more discs than the other team when the field is full.
+The field is a torus: its edges join; the border shows copies of the opposite edges.
+A turn, within its allowance and in any order, then End turn: Put a disc on an empty square; Move one a step along a rank or file; Landing: take two of yours off, put one anywhere empty.
+A disc with 5 or more of its 8 neighbours of the other colour turns over by itself, in a cascade.
+The first turns only Put (1 disc, then 2).
+Options: teams, landings a turn, secret squares (an enemy disc put there turns to you), the sand-glass.
+Moves list: P12 a Put, M27-28 a Move, L12,27>33 a Landing, E the end of the turn (squares numbered from the top left).";
+
+/// The page of a variant.
+pub fn page(variant: Variant) -> Page {
+    match variant {
+        Variant::Ordo => Page {
+            picture: include_bytes!("../../assets/rules/ordo.png"),
+            caption: "White may capture on d5 with a stone from b3, d4 or e4.",
+            text: ORDO,
+        },
+        Variant::OrdoX => Page {
+            picture: include_bytes!("../../assets/rules/ordo-x.png"),
+            caption: "The same position in Ordo X: ordos move more freely.",
+            text: ORDO_X,
+        },
+        Variant::Crossings => Page {
+            picture: include_bytes!("../../assets/rules/crossings.png"),
+            caption: "Red has crossed on d8: Black must cross too at once, or lose.",
+            text: CROSSINGS,
+        },
+        Variant::Volterra => Page {
+            picture: include_bytes!("../../assets/rules/volterra.png"),
+            caption: "Towers built two high, and holes where tiles were lifted away.",
+            text: VOLTERRA,
+        },
+        Variant::VolterraFree => Page {
+            picture: include_bytes!("../../assets/rules/volterra-free.png"),
+            caption: "The free setup under way: tiles laid one by one.",
+            text: VOLTERRA_FREE,
+        },
+        Variant::Ctor8 | Variant::Ctor10 => Page {
+            picture: include_bytes!("../../assets/rules/ctor.png"),
+            caption: "The white disc on square 20 has six black neighbours: it turns black when Black's turn begins.",
+            text: CTOR,
+        },
+    }
+}
+
+/// Whether the rules panel is open.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RulesOpen(pub bool);
+
+/// The panel and its parts.
+#[derive(Component)]
+struct RulesPanel;
+#[derive(Component)]
+struct RulesTitle;
+#[derive(Component)]
+struct RulesText;
+#[derive(Component)]
+struct RulesCaption;
+#[derive(Component)]
+struct RulesPicture;
+
+/// The pictures, decoded once, by variant.
+#[derive(Resource, Default)]
+struct Pictures(Vec<(Variant, Handle<Image>)>);
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<RulesOpen>()
+        .init_resource::<Pictures>()
+        .add_systems(Startup, spawn_panel)
+        .add_systems(Update, (keys, refresh).chain());
+}
+
+/// The game the panel explains: the one at the table, else the one chosen in the menu.
+fn shown_variant(
+    screen: &State<Screen>,
+    session: Option<&super::session::Session>,
+    choice: Option<&super::menu::MenuChoice>,
+) -> Variant {
+    match (screen.get(), session, choice) {
+        (Screen::Playing, Some(s), _) => crate::rules::Game::variant(&s.game),
+        (_, _, Some(c)) => c.variant(),
+        (_, Some(s), None) => crate::rules::Game::variant(&s.game),
+        _ => Variant::Ordo,
+    }
+}
+
+fn keys(input: Option<Res<ButtonInput<KeyCode>>>, mut open: ResMut<RulesOpen>) {
+    if input.is_some_and(|i| i.just_pressed(KeyCode::F1)) {
+        open.0 = !open.0;
+    }
+}
+
+fn spawn_panel(mut commands: Commands) {
+    let small = |size: f32| TextFont { font_size: FontSize::Px(size), ..default() };
+    commands
+        .spawn((
+            Node {
+                position_type: PositionType::Absolute,
+                top: px(8),
+                right: px(8),
+                width: px(304),
+                flex_direction: FlexDirection::Column,
+                padding: UiRect::all(px(8)),
+                display: Display::None,
+                ..default()
+            },
+            BackgroundColor(Color::srgb(0.05, 0.04, 0.03)),
+            GlobalZIndex(15),
+            Pickable::IGNORE,
+            RulesPanel,
+        ))
+        .with_children(|p| {
+            p.spawn((Text::new(""), small(18.0), Pickable::IGNORE, RulesTitle));
+            p.spawn((
+                ImageNode::default(),
+                Node { width: px(256), height: px(160), margin: UiRect::vertical(px(4)), ..default() },
+                Pickable::IGNORE,
+                RulesPicture,
+            ));
+            p.spawn((
+                Text::new(""),
+                small(12.0),
+                TextColor(Color::srgb(0.85, 0.8, 0.65)),
+                Pickable::IGNORE,
+                RulesCaption,
+            ));
+            p.spawn((
+                Text::new(""),
+                small(12.5),
+                Node { margin: UiRect::top(px(6)), ..default() },
+                Pickable::IGNORE,
+                RulesText,
+            ));
+            p.spawn((
+                Text::new("F1 closes this. The full rules: docs/rules.md"),
+                small(11.0),
+                TextColor(Color::srgb(0.7, 0.7, 0.7)),
+                Node { margin: UiRect::top(px(6)), ..default() },
+                Pickable::IGNORE,
+            ));
+        });
+}
+
+#[allow(clippy::type_complexity, clippy::too_many_arguments)]
+fn refresh(
+    open: Res<RulesOpen>,
+    screen: Res<State<Screen>>,
+    session: Option<Res<super::session::Session>>,
+    choice: Option<Res<super::menu::MenuChoice>>,
+    mut pictures: ResMut<Pictures>,
+    mut images: ResMut<Assets<Image>>,
+    mut panels: Query<&mut Node, With<RulesPanel>>,
+    mut pics: Query<&mut ImageNode, With<RulesPicture>>,
+    mut texts: Query<(&mut Text, Has<RulesTitle>, Has<RulesCaption>, Has<RulesText>)>,
+    mut last: Local<Option<Variant>>,
+) {
+    let display = if open.0 { Display::Flex } else { Display::None };
+    for mut node in &mut panels {
+        if node.display != display {
+            node.display = display;
+        }
+    }
+    if !open.0 {
+        return;
+    }
+    let variant = shown_variant(&screen, session.as_deref(), choice.as_deref());
+    if *last == Some(variant) && !open.is_changed() {
+        return;
+    }
+    *last = Some(variant);
+    let page = page(variant);
+    let handle = match pictures.0.iter().find(|(v, _)| *v == variant) {
+        Some((_, h)) => h.clone(),
+        None => {
+            use bevy::asset::RenderAssetUsages;
+            use bevy::image::{CompressedImageFormats, ImageSampler, ImageType};
+            let h = Image::from_buffer(
+                page.picture,
+                ImageType::Extension("png"),
+                CompressedImageFormats::NONE,
+                true,
+                ImageSampler::default(),
+                RenderAssetUsages::default(),
+            )
+            .map(|i| images.add(i))
+            .unwrap_or_default();
+            pictures.0.push((variant, h.clone()));
+            h
+        }
+    };
+    for mut pic in &mut pics {
+        if pic.image != handle {
+            pic.image = handle.clone();
+        }
+    }
+    for (mut t, title, caption, text) in &mut texts {
+        let want = if title {
+            format!("Rules: {}", variant.title())
+        } else if caption {
+            page.caption.to_string()
+        } else if text {
+            let notation = if matches!(variant, Variant::Ordo | Variant::OrdoX) { ORDO_NOTATION } else { "" };
+            let text = format!("{}\n{notation}", page.text);
+            text.trim_end().lines().map(|l| format!("- {l}")).collect::<Vec<_>>().join("\n")
+        } else {
+            continue;
+        };
+        if t.0 != want {
+            t.0 = want;
+        }
+    }
+}
