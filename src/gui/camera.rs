@@ -29,10 +29,18 @@ impl Orbit {
     pub fn preset(view: View, layout: &Layout) -> Orbit {
         let span = layout.files.max(layout.ranks) as f32 + Room::of(layout.variant).margin();
         let distance = span * 1.25 + 2.0;
+        // From a player's side the camera looks at a point a little nearer to it than the
+        // board's centre, so the board sits higher in the picture, clear of the buttons along
+        // the bottom (at 1280 x 720 CTOR's last border row lay under them).
+        let near = span * 0.06;
         match view {
-            View::Top => Orbit { focus: Vec3::ZERO, yaw: 0.0, pitch: 1.5, distance: distance * 1.05 },
-            View::First | View::Reset => Orbit { focus: Vec3::ZERO, yaw: 0.0, pitch: 0.95, distance },
-            View::Second => Orbit { focus: Vec3::ZERO, yaw: std::f32::consts::PI, pitch: 0.95, distance },
+            View::Top => {
+                Orbit { focus: Vec3::new(0.0, 0.0, 0.03 * span), yaw: 0.0, pitch: 1.5, distance: distance * 1.08 }
+            }
+            View::First | View::Reset => Orbit { focus: Vec3::new(0.0, 0.0, near), yaw: 0.0, pitch: 0.95, distance },
+            View::Second => {
+                Orbit { focus: Vec3::new(0.0, 0.0, -near), yaw: std::f32::consts::PI, pitch: 0.95, distance }
+            }
         }
     }
 

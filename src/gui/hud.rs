@@ -260,6 +260,8 @@ fn spawn_chooser_and_banner(commands: &mut Commands) {
         absolute(|n| {
             n.top = px(14);
             n.left = percent(35);
+            // Never over the move list at the right: long results wrap.
+            n.max_width = percent(38);
             n.padding = UiRect::all(px(12));
         }),
         BackgroundColor(Color::srgba(0.35, 0.05, 0.02, 0.88)),

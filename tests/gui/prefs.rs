@@ -152,3 +152,34 @@ fn the_rules_panel_explains_the_chosen_game_and_leaves_a_move_being_chosen_alone
     assert_eq!(session(&app).game.variant(), tablero::rules::Variant::OrdoX);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// At 1280 x 720, from either player's side, every piece of the board (CTOR's border of
+/// copies included, each to its edges) is drawn above the two rows of buttons along the
+/// bottom of the table (their top is 645 px down) and inside the picture.
+#[test]
+fn the_board_is_never_under_the_button_bar() {
+    use tablero::gui::camera::{Orbit, View};
+    use tablero::gui::session::PlayerKind;
+    use tablero::gui::table::{BoardItem, Layout};
+    for variant in tablero::rules::Variant::ALL {
+        let mut app = tablero::gui::headless_app(variant.initial(), [PlayerKind::Person; 2]);
+        app.update();
+        let layout = *app.world().resource::<Layout>();
+        let world = app.world_mut();
+        let points: Vec<Vec3> =
+            world.query_filtered::<&GlobalTransform, With<BoardItem>>().iter(world).map(|t| t.translation()).collect();
+        assert!(points.len() >= 20, "{variant}: {} board items", points.len());
+        for view in [View::First, View::Second] {
+            let camera = Orbit::preset(view, &layout).transform();
+            let proj = Mat4::perspective_rh(std::f32::consts::FRAC_PI_4, 1280.0 / 720.0, 0.1, 1000.0);
+            // Each item's near and far edges (half a square either way along the board).
+            let edges = points.iter().flat_map(|p| [*p + Vec3::Z * 0.5, *p - Vec3::Z * 0.5]);
+            let lowest = edges
+                .map(|p| proj.project_point3(camera.to_matrix().inverse().transform_point3(p)))
+                .inspect(|ndc| assert!(ndc.x.abs() < 1.0 && ndc.y.abs() < 1.0, "{variant}: {ndc} is off the picture"))
+                .map(|ndc| (1.0 - ndc.y) / 2.0 * 720.0)
+                .fold(0.0f32, f32::max);
+            assert!(lowest < 645.0, "{variant} {view:?}: a board item reaches {lowest:.0} px down, under the buttons");
+        }
+    }
+}
