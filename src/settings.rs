@@ -62,6 +62,8 @@ pub struct Settings {
     pub ui_scale: f32,
     /// No camera travel; moves, flips and slides shown at once with a brief highlight.
     pub reduced_motion: bool,
+    /// CTOR: a person's turn ends by itself when ending it is all that is left.
+    pub auto_end_turn: bool,
     pub window: Option<WindowPlace>,
 }
 
@@ -75,6 +77,7 @@ impl Default for Settings {
             invert_camera: false,
             ui_scale: 1.0,
             reduced_motion: false,
+            auto_end_turn: false,
             window: None,
         }
     }

@@ -25,6 +25,10 @@ enum HudText {
 #[derive(Component)]
 struct Chooser;
 
+/// CTOR's *End turn* button, marked when ending the turn is all that is left.
+#[derive(Component)]
+pub struct EndTurnButton;
+
 /// The replay's column of moves that can be clicked to jump there.
 #[derive(Component)]
 struct ReplayMoves;
@@ -54,7 +58,13 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(OnEnter(Mode::Replay), spawn_timeline)
         .add_systems(
             Update,
-            (refresh_texts, refresh_chooser, secret_screens, replay_moves.run_if(in_state(Mode::Replay)))
+            (
+                refresh_texts,
+                refresh_chooser,
+                secret_screens,
+                end_turn_left,
+                replay_moves.run_if(in_state(Mode::Replay)),
+            )
                 .in_set(TableSystems::Present),
         );
 }
@@ -72,11 +82,11 @@ fn text(s: impl Into<String>, size: f32, colour: Color) -> impl Bundle {
     (Text::new(s), TextFont { font_size: FontSize::Px(size), ..default() }, TextColor(colour), Pickable::IGNORE)
 }
 
-fn spawn_button(parent: &mut ChildSpawnerCommands, label: &str, action: Action) {
-    spawn_button_sized(parent, label, action, 15.0);
+fn spawn_button(parent: &mut ChildSpawnerCommands, label: &str, action: Action) -> Entity {
+    spawn_button_sized(parent, label, action, 15.0)
 }
 
-fn spawn_button_sized(parent: &mut ChildSpawnerCommands, label: &str, action: Action, size: f32) {
+fn spawn_button_sized(parent: &mut ChildSpawnerCommands, label: &str, action: Action, size: f32) -> Entity {
     parent
         .spawn((
             Button,
@@ -124,7 +134,37 @@ fn spawn_button_sized(parent: &mut ChildSpawnerCommands, label: &str, action: Ac
                     Action::Speed => *speed = speed.next(),
                 }
             },
-        );
+        )
+        .id()
+}
+
+/// The colour of a button that marks what is left to do.
+const ONLY_LEFT: Color = Color::srgb(0.2, 0.45, 0.15);
+
+/// When ending the turn is all a person can still do in CTOR, *End turn* is marked (its
+/// colour and its words; see [`Session::only_end_left`]).
+#[allow(clippy::type_complexity)]
+fn end_turn_left(
+    session: Option<Res<Session>>,
+    mut buttons: Query<(&mut BackgroundColor, &Children), With<EndTurnButton>>,
+    mut texts: Query<&mut Text>,
+) {
+    let Some(session) = session else { return };
+    let only = session.only_end_left();
+    let (colour, words) =
+        if only { (ONLY_LEFT, "\u{25B6} End turn") } else { (Color::srgba(0.12, 0.1, 0.08, 0.85), "End turn") };
+    for (mut bg, children) in &mut buttons {
+        if bg.0 != colour {
+            bg.0 = colour;
+        }
+        for child in children {
+            if let Ok(mut t) = texts.get_mut(*child)
+                && t.0 != words
+            {
+                t.0 = words.to_string();
+            }
+        }
+    }
 }
 
 /// A panel's look, and its lifetime: the table's screen.
@@ -229,13 +269,18 @@ fn spawn_buttons(commands: &mut Commands, game: &AnyGame, spectator: bool) {
                 spawn_button(p, "Paste", Action::Cmd(Command::Paste));
             }
             match game {
-                AnyGame::Volterra(_) => spawn_button(p, "Heights", Action::Labels),
-                AnyGame::Ctor(_) if spectator => spawn_button(p, "Numbers", Action::Labels),
+                AnyGame::Volterra(_) => {
+                    spawn_button(p, "Heights", Action::Labels);
+                }
+                AnyGame::Ctor(_) if spectator => {
+                    spawn_button(p, "Numbers", Action::Labels);
+                }
                 AnyGame::Ctor(_) => {
                     spawn_button(p, "Numbers", Action::Labels);
                     spawn_button(p, "My secrets", Action::Secret(SecretCommand::ShowMine));
                     spawn_button(p, "Landing", Action::Cmd(Command::Landing));
-                    spawn_button(p, "End turn", Action::Cmd(Command::EndTurn));
+                    let end = spawn_button(p, "End turn", Action::Cmd(Command::EndTurn));
+                    p.commands().entity(end).insert(EndTurnButton);
                 }
                 _ => {}
             }
@@ -303,7 +348,7 @@ fn spawn_secret_screens(commands: &mut Commands) {
             DespawnOnExit(Screen::Playing),
         ))
         .with_children(|p| {
-            spawn_button(p, "Done: these are our 5 secret squares", Action::Secret(SecretCommand::Done))
+            spawn_button(p, "Done: these are our 5 secret squares", Action::Secret(SecretCommand::Done));
         });
 }
 

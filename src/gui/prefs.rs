@@ -31,6 +31,7 @@ pub enum Setting {
     Invert,
     UiScale(bool),
     ReducedMotion,
+    AutoEndTurn,
     Close,
 }
 
@@ -44,6 +45,7 @@ impl Setting {
             Setting::Invert => s.invert_camera = !s.invert_camera,
             Setting::UiScale(up) => s.step_ui_scale(up),
             Setting::ReducedMotion => s.reduced_motion = !s.reduced_motion,
+            Setting::AutoEndTurn => s.auto_end_turn = !s.auto_end_turn,
             Setting::Close => open.0 = false,
         }
     }
@@ -66,6 +68,9 @@ impl Setting {
             Setting::UiScale(false) => format!("UI scale: {:.0}%  -", s.ui_scale * 100.0),
             Setting::UiScale(true) => "+".into(),
             Setting::ReducedMotion => format!("Reduced motion: {}", on(s.reduced_motion)),
+            Setting::AutoEndTurn => {
+                format!("CTOR: end the turn by itself when nothing else is left: {}", on(s.auto_end_turn))
+            }
             Setting::Close => "Close (S)".into(),
         }
     }
@@ -271,13 +276,14 @@ fn spawn_panel(mut commands: Commands) {
         ))
         .with_children(|p| {
             p.spawn((Text::new("Settings"), TextFont { font_size: FontSize::Px(24.0), ..default() }));
-            let rows: [&[Setting]; 6] = [
+            let rows: [&[Setting]; 7] = [
                 &[Setting::Animation],
                 &[Setting::Quality],
                 &[Setting::Sensitivity(false), Setting::Sensitivity(true)],
                 &[Setting::Invert],
                 &[Setting::UiScale(false), Setting::UiScale(true)],
                 &[Setting::ReducedMotion],
+                &[Setting::AutoEndTurn],
             ];
             for row in rows {
                 p.spawn((Node { flex_direction: FlexDirection::Row, ..default() }, Pickable::IGNORE)).with_children(

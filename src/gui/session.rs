@@ -141,6 +141,11 @@ impl Session {
     }
 
     /// Whether a person chooses the move now.
+    /// CTOR: a person is to move in a live game and ending the turn is all that is left.
+    pub fn only_end_left(&self) -> bool {
+        self.person_to_move() && self.replay.is_none() && matches!(&self.game, AnyGame::Ctor(g) if g.only_end_left())
+    }
+
     pub fn person_to_move(&self) -> bool {
         self.to_move() == Some(PlayerKind::Person)
     }
@@ -446,7 +451,12 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<Highlights>()
         .add_systems(
             Update,
-            (pick_clicks.run_if(in_state(Mode::Live)), computer_turn, autoplay.run_if(in_state(Mode::Replay)))
+            (
+                pick_clicks.run_if(in_state(Mode::Live)),
+                computer_turn,
+                autoplay.run_if(in_state(Mode::Replay)),
+                end_turn_by_itself.run_if(in_state(Mode::Live)),
+            )
                 .in_set(TableSystems::Pick),
         )
         .add_systems(
@@ -455,6 +465,26 @@ pub(super) fn plugin(app: &mut App) {
                 .chain()
                 .in_set(TableSystems::Rules),
         );
+}
+
+/// With the setting on, a person's CTOR turn ends by itself once the table rests and ending
+/// it is all that is left (the same *End turn* the button sends, once for each position).
+fn end_turn_by_itself(
+    session: Option<Res<Session>>,
+    settings: Option<Res<crate::settings::Settings>>,
+    tweens: Query<(), With<super::animate::Tween>>,
+    mut cmds: MessageWriter<Command>,
+    mut ended: Local<Option<String>>,
+) {
+    let Some(session) = session else { return };
+    if !settings.is_some_and(|s| s.auto_end_turn) || !tweens.is_empty() || !session.only_end_left() {
+        return;
+    }
+    let here = session.game.to_string();
+    if ended.as_deref() != Some(&here) {
+        *ended = Some(here);
+        cmds.write(Command::EndTurn);
+    }
 }
 
 /// True while pieces are moving: clicks wait, clocks stop.

@@ -558,6 +558,12 @@ impl Ctor {
         Some(CtorMove::Landing(a.min(b), a.max(b), d))
     }
 
+    /// Whether ending the turn is all the side to move can still do (no Put, Move or Landing
+    /// is left to it), in a game not over.
+    pub fn only_end_left(&self) -> bool {
+        self.over().is_none() && Game::count_moves(self) == 1
+    }
+
     /// Every legal operation except the Landings (which can number tens of thousands).
     pub fn moves_without_landings(&self) -> Vec<CtorMove> {
         let mut g = self.clone();

@@ -183,3 +183,29 @@ fn the_board_is_never_under_the_button_bar() {
         }
     }
 }
+
+/// CTOR: when ending the turn is all a person can still do, the table knows it (the *End
+/// turn* button is marked from it); with the setting on, the turn ends by itself, once.
+#[test]
+fn a_ctor_turn_with_nothing_left_but_its_end_is_marked_or_ends_by_itself() {
+    use tablero::gui::session::PlayerKind;
+    use tablero::rules::{Cell, Game, Side};
+    for auto in [false, true] {
+        let mut app = tablero::gui::headless_app(tablero::rules::Variant::Ctor8.initial(), [PlayerKind::Person; 2]);
+        app.insert_resource(Settings { auto_end_turn: auto, ..Settings::default() });
+        app.update();
+        assert!(!session(&app).only_end_left(), "the first turn has a Put to make");
+        crate::table::click(&mut app, Cell::new(3, 3));
+        crate::table::settle(&mut app);
+        let s = session(&app);
+        assert_eq!(s.history.len(), if auto { 2 } else { 1 }, "the Put{}", if auto { ", then the end" } else { "" });
+        if auto {
+            assert_eq!(s.history[1].1.to_string(), "E");
+            assert_eq!(s.game.side_to_move(), Side::Second);
+            assert!(!s.only_end_left(), "White's turn has its Puts");
+        } else {
+            assert!(s.only_end_left(), "one Put was all the first turn allows");
+            assert_eq!(s.game.side_to_move(), Side::First, "the turn waits for End turn");
+        }
+    }
+}
