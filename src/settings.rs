@@ -64,6 +64,10 @@ pub struct Settings {
     pub reduced_motion: bool,
     /// CTOR: a person's turn ends by itself when ending it is all that is left.
     pub auto_end_turn: bool,
+    /// Tips at the table in a first game of each variant.
+    pub tips: bool,
+    /// The tips already shown (`variant:moment`), each shown once.
+    pub tips_seen: Vec<String>,
     pub window: Option<WindowPlace>,
 }
 
@@ -78,6 +82,8 @@ impl Default for Settings {
             ui_scale: 1.0,
             reduced_motion: false,
             auto_end_turn: false,
+            tips: true,
+            tips_seen: Vec::new(),
             window: None,
         }
     }
@@ -119,6 +125,9 @@ impl Settings {
         }
         if !within(s.ui_scale, UI_SCALE) {
             return Err(format!("ui_scale {} is not from {} to {}", s.ui_scale, UI_SCALE.0, UI_SCALE.1));
+        }
+        if s.tips_seen.len() > 1000 {
+            return Err(format!("{} tips seen (there are far fewer)", s.tips_seen.len()));
         }
         if let Some(w) = s.window
             && !((320..=16384).contains(&w.width) && (240..=16384).contains(&w.height))

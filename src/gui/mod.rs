@@ -22,6 +22,7 @@ pub mod render;
 pub mod session;
 pub mod sets;
 pub mod table;
+pub mod tips;
 
 pub use offscreen::{Offscreen, bench_table, cascade_position, screenshot};
 
@@ -277,6 +278,7 @@ fn window_app(setup: impl FnOnce(&mut App)) -> Result<(), String> {
             broadcast::plugin,
             prefs::plugin,
             guide::plugin,
+            tips::plugin,
         ))
         .insert_resource(settings)
         .insert_resource(prefs::ConfigDir(Some(dir)))
@@ -344,7 +346,7 @@ pub fn headless_app_with(session: Session) -> App {
 pub fn headless_menu_app(folder: std::path::PathBuf) -> App {
     let mut app = headless_base();
     app.insert_resource(session::SaveFolder(Some(folder)));
-    app.add_plugins((CorePlugin, menu::plugin, broadcast::plugin, prefs::plugin, guide::plugin));
+    app.add_plugins((CorePlugin, menu::plugin, broadcast::plugin, prefs::plugin, guide::plugin, tips::plugin));
     app.update();
     app.update();
     app

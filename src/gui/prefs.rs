@@ -32,6 +32,7 @@ pub enum Setting {
     UiScale(bool),
     ReducedMotion,
     AutoEndTurn,
+    Tips,
     Close,
 }
 
@@ -46,6 +47,13 @@ impl Setting {
             Setting::UiScale(up) => s.step_ui_scale(up),
             Setting::ReducedMotion => s.reduced_motion = !s.reduced_motion,
             Setting::AutoEndTurn => s.auto_end_turn = !s.auto_end_turn,
+            // Switched on again, every tip shows again.
+            Setting::Tips => {
+                s.tips = !s.tips;
+                if s.tips {
+                    s.tips_seen.clear();
+                }
+            }
             Setting::Close => open.0 = false,
         }
     }
@@ -68,6 +76,7 @@ impl Setting {
             Setting::UiScale(false) => format!("UI scale: {:.0}%  -", s.ui_scale * 100.0),
             Setting::UiScale(true) => "+".into(),
             Setting::ReducedMotion => format!("Reduced motion: {}", on(s.reduced_motion)),
+            Setting::Tips => format!("Tips in a first game: {}", on(s.tips)),
             Setting::AutoEndTurn => {
                 format!("CTOR: end the turn by itself when nothing else is left: {}", on(s.auto_end_turn))
             }
@@ -276,7 +285,7 @@ fn spawn_panel(mut commands: Commands) {
         ))
         .with_children(|p| {
             p.spawn((Text::new("Settings"), TextFont { font_size: FontSize::Px(24.0), ..default() }));
-            let rows: [&[Setting]; 7] = [
+            let rows: [&[Setting]; 8] = [
                 &[Setting::Animation],
                 &[Setting::Quality],
                 &[Setting::Sensitivity(false), Setting::Sensitivity(true)],
@@ -284,6 +293,7 @@ fn spawn_panel(mut commands: Commands) {
                 &[Setting::UiScale(false), Setting::UiScale(true)],
                 &[Setting::ReducedMotion],
                 &[Setting::AutoEndTurn],
+                &[Setting::Tips],
             ];
             for row in rows {
                 p.spawn((Node { flex_direction: FlexDirection::Row, ..default() }, Pickable::IGNORE)).with_children(

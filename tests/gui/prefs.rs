@@ -209,3 +209,64 @@ fn a_ctor_turn_with_nothing_left_but_its_end_is_marked_or_ends_by_itself() {
         }
     }
 }
+
+/// The tip shown at the table, if any.
+fn tip(app: &mut App) -> Option<String> {
+    let world = app.world_mut();
+    world.query::<&Text>().iter(world).map(|t| t.0.clone()).find(|t| t.starts_with("Tip: "))
+}
+
+/// First-game tips: in a person's first game of a variant the table says what to click next,
+/// each tip once; a second game of the same variant shows none, another variant shows its
+/// own, and switched off none show.
+#[test]
+fn first_game_tips_show_once_for_each_game_and_can_be_switched_off() {
+    use tablero::gui::session::{Command, PlayerKind};
+    use tablero::rules::{Cell, Side};
+    let dir = fresh_dir("tips");
+    let mut app = tablero::gui::headless_menu_app(dir.clone());
+    crate::saving::press_player(&mut app, Side::Second, PlayerKind::Random);
+    press(&mut app, "Start");
+    app.update();
+    assert!(tip(&mut app).is_some_and(|t| t.contains("click one of your stones")), "{:?}", tip(&mut app));
+    let c = |s: &str| s.parse::<Cell>().unwrap();
+    crate::table::click(&mut app, c("e3"));
+    app.update();
+    app.update();
+    assert!(tip(&mut app).is_some_and(|t| t.contains("green squares")), "{:?}", tip(&mut app));
+    crate::table::click(&mut app, c("e4"));
+    app.update();
+    app.update();
+    // Reached alone or with its line: the list asks, with its own tip.
+    if let Some((_, part)) = crate::table::picking(&app).choices.first().cloned() {
+        assert!(tip(&mut app).is_some_and(|t| t.contains("list")), "{:?}", tip(&mut app));
+        app.world_mut().write_message(Command::Choose(part));
+        app.update();
+    }
+    assert_eq!(crate::table::session(&app).history.len(), 1, "{}", crate::table::notice(&app));
+    crate::table::settle(&mut app);
+    app.update();
+    let seen = settings(&app).tips_seen;
+    assert!(seen.contains(&"ordo:start".to_string()) && seen.contains(&"ordo:chosen".to_string()), "{seen:?}");
+    assert_eq!(tip(&mut app), None, "the person's turn again: the start tip was shown already");
+
+    // A second Ordo game: no tips; Crossings: its own.
+    app.world_mut().write_message(Command::NewGame);
+    app.update();
+    app.update();
+    press(&mut app, "Start");
+    app.update();
+    assert_eq!(tip(&mut app), None);
+    app.world_mut().write_message(Command::NewGame);
+    app.update();
+    app.update();
+    press(&mut app, "Crossings");
+    press(&mut app, "Start");
+    app.update();
+    assert!(tip(&mut app).is_some_and(|t| t.contains("phalanx")), "{:?}", tip(&mut app));
+    // Switched off: gone at once.
+    app.world_mut().resource_mut::<Settings>().tips = false;
+    app.update();
+    assert_eq!(tip(&mut app), None);
+    let _ = std::fs::remove_dir_all(dir);
+}
