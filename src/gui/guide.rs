@@ -151,7 +151,9 @@ fn spawn_panel(mut commands: Commands) {
                 position_type: PositionType::Absolute,
                 top: px(8),
                 right: px(8),
-                width: px(304),
+                // Narrow enough to stay beside the board at 1280 x 720 (the widest boards end
+                // about 255 px from the window's right edge).
+                width: px(262),
                 flex_direction: FlexDirection::Column,
                 padding: UiRect::all(px(8)),
                 display: Display::None,
@@ -163,23 +165,23 @@ fn spawn_panel(mut commands: Commands) {
             RulesPanel,
         ))
         .with_children(|p| {
-            p.spawn((Text::new(""), small(18.0), Pickable::IGNORE, RulesTitle));
+            p.spawn((Text::new(""), small(17.0), Pickable::IGNORE, RulesTitle));
             p.spawn((
                 ImageNode::default(),
-                Node { width: px(256), height: px(160), margin: UiRect::vertical(px(4)), ..default() },
+                Node { width: px(246), height: px(154), margin: UiRect::vertical(px(4)), ..default() },
                 Pickable::IGNORE,
                 RulesPicture,
             ));
             p.spawn((
                 Text::new(""),
-                small(12.0),
+                small(11.5),
                 TextColor(Color::srgb(0.85, 0.8, 0.65)),
                 Pickable::IGNORE,
                 RulesCaption,
             ));
             p.spawn((
                 Text::new(""),
-                small(12.5),
+                small(11.5),
                 Node { margin: UiRect::top(px(6)), ..default() },
                 Pickable::IGNORE,
                 RulesText,
