@@ -96,6 +96,11 @@ impl Picker {
         if game.outcome().is_some() {
             return Pick::Refused("the game is over: start a new game or undo".into());
         }
+        if let AnyGame::Ctor(g) = game
+            && g.only_end_left()
+        {
+            return Pick::Refused("nothing is left this turn but to end it: press End turn".into());
+        }
         if self.landing {
             return self.click_landing(game, at);
         }

@@ -104,3 +104,37 @@ fn volterra_setup_and_refusals() {
     let Pick::Refused(why) = p.click(&v, "c4".parse().unwrap()) else { panic!() };
     assert!(why.contains("no free side"), "{why}");
 }
+
+/// CTOR: with nothing left but the end of the turn, every click on the field says so, and
+/// `only_end_left` is exact: it holds exactly when `E` is the only legal operation.
+#[test]
+fn a_ctor_turn_with_only_its_end_left_says_so() {
+    use tablero::rules::ctor::Ctor;
+    let start = "ctor8 ......../......../......../......../......../......../......../........ b 1 P1M0L0 1v1 0";
+    let game: AnyGame = start.parse().unwrap();
+    let AnyGame::Ctor(g) = &game else { panic!() };
+    assert!(!g.only_end_left());
+    let mut after = game.clone();
+    after.play(&after.parse_move("P28").unwrap()).unwrap();
+    let AnyGame::Ctor(g) = &after else { panic!() };
+    assert!(g.only_end_left());
+    let mut picker = Picker::default();
+    for cell in [Cell::new(3, 4), Cell::new(0, 0), Cell::new(7, 7)] {
+        match picker.click(&after, cell) {
+            Pick::Refused(why) => assert!(why.contains("End turn"), "{why}"),
+            other => panic!("{other:?}"),
+        }
+    }
+    // Over many random positions, the test agrees with the list of moves.
+    let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(3);
+    let mut g: Ctor = start.parse().unwrap();
+    for _ in 0..400 {
+        if g.outcome().is_some() {
+            break;
+        }
+        let listed = g.legal_moves();
+        assert_eq!(g.only_end_left(), listed.len() == 1, "{g}");
+        let mv = g.random_move(&mut rng).unwrap();
+        g.play(&mv).unwrap();
+    }
+}
