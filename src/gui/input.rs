@@ -53,7 +53,10 @@ fn keys(
     mut cmds: MessageWriter<Command>,
     mut labels: ResMut<ShowLabels>,
     mut eval: ResMut<super::eval::Evaluation>,
+    picking: Option<Res<super::session::Picking>>,
 ) {
+    // While the list of moves is open, the number keys answer it (see `keyboard`).
+    let listing = picking.is_some_and(|p| !p.choices.is_empty());
     if input.just_pressed(KeyCode::KeyE) {
         eval.shown = !eval.shown;
     }
@@ -63,7 +66,7 @@ fn keys(
         (KeyCode::Digit2, View::Second),
         (KeyCode::KeyR, View::Reset),
     ] {
-        if input.just_pressed(key) {
+        if input.just_pressed(key) && !(listing && matches!(key, KeyCode::Digit1 | KeyCode::Digit2)) {
             views.write(view);
         }
     }

@@ -15,6 +15,7 @@ pub mod film;
 pub mod guide;
 pub mod hud;
 pub mod input;
+pub mod keyboard;
 pub mod menu;
 pub mod offscreen;
 pub mod prefs;
@@ -279,6 +280,7 @@ fn window_app(setup: impl FnOnce(&mut App)) -> Result<(), String> {
             prefs::plugin,
             guide::plugin,
             tips::plugin,
+            keyboard::plugin,
         ))
         .insert_resource(settings)
         .insert_resource(prefs::ConfigDir(Some(dir)))

@@ -6,6 +6,7 @@ mod broadcast;
 mod common;
 mod eval;
 mod feed;
+mod keyboard;
 mod prefs;
 mod render;
 mod saving;
