@@ -83,7 +83,7 @@ fn text(s: impl Into<String>, size: f32, colour: Color) -> impl Bundle {
 }
 
 fn spawn_button(parent: &mut ChildSpawnerCommands, label: &str, action: Action) -> Entity {
-    spawn_button_sized(parent, label, action, 15.0)
+    spawn_button_sized(parent, label, action, 13.0)
 }
 
 fn spawn_button_sized(parent: &mut ChildSpawnerCommands, label: &str, action: Action, size: f32) -> Entity {
@@ -91,8 +91,8 @@ fn spawn_button_sized(parent: &mut ChildSpawnerCommands, label: &str, action: Ac
         .spawn((
             Button,
             Node {
-                padding: UiRect::axes(px(10), px(5)),
-                margin: UiRect::all(px(3)),
+                padding: UiRect::axes(px(7), px(5)),
+                margin: UiRect::all(px(2)),
                 border_radius: BorderRadius::all(px(6)),
                 ..default()
             },
@@ -151,8 +151,11 @@ fn end_turn_left(
 ) {
     let Some(session) = session else { return };
     let only = session.only_end_left();
-    let (colour, words) =
-        if only { (ONLY_LEFT, "\u{25B6} End turn") } else { (Color::srgba(0.12, 0.1, 0.08, 0.85), "End turn") };
+    let (colour, words) = if only {
+        (ONLY_LEFT, "\u{25B6} End turn (Space)")
+    } else {
+        (Color::srgba(0.12, 0.1, 0.08, 0.85), "End turn (Space)")
+    };
     for (mut bg, children) in &mut buttons {
         if bg.0 != colour {
             bg.0 = colour;
@@ -241,45 +244,45 @@ fn spawn_buttons(commands: &mut Commands, game: &AnyGame, spectator: bool) {
         ))
         .with_children(|p| {
             if !spectator {
-                spawn_button(p, "Undo", Action::Cmd(Command::Undo));
-                spawn_button(p, "Redo", Action::Cmd(Command::Redo));
-                spawn_button(p, "New game", Action::Cmd(Command::NewGame));
+                spawn_button(p, "Undo (U)", Action::Cmd(Command::Undo));
+                spawn_button(p, "Redo (Ctrl+Y)", Action::Cmd(Command::Redo));
+                spawn_button(p, "New game (Ctrl+N)", Action::Cmd(Command::NewGame));
             }
-            spawn_button(p, "Speed", Action::Speed);
+            spawn_button(p, "Speed (F)", Action::Speed);
             p.spawn((
                 text("", 14.0, Color::WHITE),
                 HudText::Speed,
                 Node { margin: UiRect::right(px(12)), ..default() },
             ));
-            spawn_button(p, "Top view", Action::View(View::Top));
-            spawn_button(p, &format!("{} view", names[0]), Action::View(View::First));
-            spawn_button(p, &format!("{} view", names[1]), Action::View(View::Second));
-            spawn_button(p, "Reset view", Action::View(View::Reset));
+            spawn_button(p, "Top view (T)", Action::View(View::Top));
+            spawn_button(p, &format!("{} view (1)", names[0]), Action::View(View::First));
+            spawn_button(p, &format!("{} view (2)", names[1]), Action::View(View::Second));
+            spawn_button(p, "Reset view (R)", Action::View(View::Reset));
             if !spectator {
-                spawn_button(p, "Hint", Action::Cmd(Command::Hint));
-                spawn_button(p, "Pause computer", Action::Cmd(Command::PauseComputer));
-                spawn_button(p, "Computer pace", Action::Cmd(Command::ComputerPace));
+                spawn_button(p, "Hint (I)", Action::Cmd(Command::Hint));
+                spawn_button(p, "Pause computer (P)", Action::Cmd(Command::PauseComputer));
+                spawn_button(p, "Computer pace (C)", Action::Cmd(Command::ComputerPace));
             }
             spawn_button(p, "Evaluation (E)", Action::Eval);
             spawn_button(p, "Settings (S)", Action::Settings);
             spawn_button(p, "Rules (F1)", Action::Rules);
-            spawn_button(p, "Export", Action::Cmd(Command::Export));
-            spawn_button(p, "Copy position", Action::Cmd(Command::CopyPosition));
+            spawn_button(p, "Export (X)", Action::Cmd(Command::Export));
+            spawn_button(p, "Copy position (Ctrl+C)", Action::Cmd(Command::CopyPosition));
             if !spectator {
-                spawn_button(p, "Paste", Action::Cmd(Command::Paste));
+                spawn_button(p, "Paste (Ctrl+V)", Action::Cmd(Command::Paste));
             }
             match game {
                 AnyGame::Volterra(_) => {
-                    spawn_button(p, "Heights", Action::Labels);
+                    spawn_button(p, "Heights (H)", Action::Labels);
                 }
                 AnyGame::Ctor(_) if spectator => {
-                    spawn_button(p, "Numbers", Action::Labels);
+                    spawn_button(p, "Numbers (N)", Action::Labels);
                 }
                 AnyGame::Ctor(_) => {
-                    spawn_button(p, "Numbers", Action::Labels);
-                    spawn_button(p, "My secrets", Action::Secret(SecretCommand::ShowMine));
-                    spawn_button(p, "Landing", Action::Cmd(Command::Landing));
-                    let end = spawn_button(p, "End turn", Action::Cmd(Command::EndTurn));
+                    spawn_button(p, "Numbers (N)", Action::Labels);
+                    spawn_button(p, "My secrets (M)", Action::Secret(SecretCommand::ShowMine));
+                    spawn_button(p, "Landing (L)", Action::Cmd(Command::Landing));
+                    let end = spawn_button(p, "End turn (Space)", Action::Cmd(Command::EndTurn));
                     p.commands().entity(end).insert(EndTurnButton);
                 }
                 _ => {}

@@ -46,7 +46,11 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 /// Keys: camera views (T, 1, 2, R), undo (Ctrl+Z or U), redo (Ctrl+Y), cancel (Escape),
-/// heights or square numbers (H or N), pause the computer (P), the evaluation bar (E).
+/// heights or square numbers (H or N), pause the computer (P), the evaluation bar (E), a new
+/// game (Ctrl+N), the animation speed (F), a hint (I), the computer's pace (C), export (X),
+/// copy the position (Ctrl+C), paste (Ctrl+V), CTOR's own secret squares (M). Each button
+/// shows its key.
+#[allow(clippy::too_many_arguments)]
 fn keys(
     input: Res<ButtonInput<KeyCode>>,
     mut views: MessageWriter<View>,
@@ -54,6 +58,8 @@ fn keys(
     mut labels: ResMut<ShowLabels>,
     mut eval: ResMut<super::eval::Evaluation>,
     picking: Option<Res<super::session::Picking>>,
+    mut speed: ResMut<super::animate::Speed>,
+    mut secret: MessageWriter<super::ctor_table::SecretCommand>,
 ) {
     // While the list of moves is open, the number keys answer it (see `keyboard`).
     let listing = picking.is_some_and(|p| !p.choices.is_empty());
@@ -77,13 +83,31 @@ fn keys(
     if input.just_pressed(KeyCode::KeyY) && ctrl {
         cmds.write(Command::Redo);
     }
+    for (key, with_ctrl, command) in [
+        (KeyCode::KeyN, true, Command::NewGame),
+        (KeyCode::KeyC, true, Command::CopyPosition),
+        (KeyCode::KeyV, true, Command::Paste),
+        (KeyCode::KeyI, false, Command::Hint),
+        (KeyCode::KeyC, false, Command::ComputerPace),
+        (KeyCode::KeyX, false, Command::Export),
+    ] {
+        if input.just_pressed(key) && ctrl == with_ctrl {
+            cmds.write(command);
+        }
+    }
+    if input.just_pressed(KeyCode::KeyF) {
+        *speed = speed.next();
+    }
+    if input.just_pressed(KeyCode::KeyM) {
+        secret.write(super::ctor_table::SecretCommand::ShowMine);
+    }
     if input.just_pressed(KeyCode::Escape) {
         cmds.write(Command::Cancel);
     }
     if input.just_pressed(KeyCode::KeyP) {
         cmds.write(Command::PauseComputer);
     }
-    if input.just_pressed(KeyCode::KeyH) || input.just_pressed(KeyCode::KeyN) {
+    if input.just_pressed(KeyCode::KeyH) || input.just_pressed(KeyCode::KeyN) && !ctrl {
         labels.0 = !labels.0;
     }
 }
