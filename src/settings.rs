@@ -235,7 +235,7 @@ impl Quality {
         }
     }
 
-    pub fn name(self) -> &'static str {
+    pub fn label(self) -> &'static str {
         match self {
             Quality::Auto => "auto",
             Quality::Full => "full",

@@ -1,7 +1,7 @@
 //! The rules at hand: a panel (`F1`, or the *Rules* buttons of the menu and the table) that
 //! says in a few lines how the chosen game is played and won, its options, and how the move
 //! list writes its moves, with a picture of a position rendered by tablero itself
-//! (`assets/rules/make.sh`). It sits at the right edge and takes no clicks from the board, so a
+//! (`assets/pictures.sh`). It sits at the right edge and takes no clicks from the board, so a
 //! move being chosen stays as it is; the full text is docs/rules.md.
 
 use super::Screen;
@@ -15,50 +15,62 @@ pub struct Page {
     pub text: &'static str,
 }
 
-const ORDO: &str = "\
-Goal: a stone of yours on the far row, or every enemy stone captured.
-Your stones must stay one group (touching at a side or a corner) after each of your moves.
-A turn: slide one stone any distance forward, diagonally forward or sideways; landing on an enemy captures it. Or move an ordo (your stones side by side in a straight line): a row moves forward, a column sideways, all the same distance, never capturing.
-Split by a capture, you must join up again at once (backward moves allowed then); if you cannot, you lose.";
+/// Ordo Classic's and Ordo X's move notation: the last line of both pages.
+macro_rules! ordo_notation {
+    () => {
+        "- Moves list: c2-c5 a stone, e4xe5 a capture, c2:d2-c4 an ordo (its two ends, then where the first lands); in Ordo X c2-a2,a2-a4 sideways then forward, and ^f6 names the group that stays."
+    };
+}
 
-const ORDO_X: &str = "\
-Goal: a stone of yours on the far row, or every enemy stone captured.
-Your stones stay one group. A capture that splits the enemy removes all but its largest part (if parts tie, the capturer chooses).
-Any ordo moves forward, diagonally forward or sideways.
-A sideways move must be followed in the same turn by a forward one: a turn is one forward move, or sideways then forward.";
+const ORDO: &str = concat!(
+    "\
+- Goal: a stone of yours on the far row, or every enemy stone captured.
+- Your stones must stay one group (touching at a side or a corner) after each of your moves.
+- A turn: slide one stone any distance forward, diagonally forward or sideways; landing on an enemy captures it. Or move an ordo (your stones side by side in a straight line): a row moves forward, a column sideways, all the same distance, never capturing.
+- Split by a capture, you must join up again at once (backward moves allowed then); if you cannot, you lose.
+",
+    ordo_notation!()
+);
 
-const ORDO_NOTATION: &str = "\
-Moves list: c2-c5 a stone, e4xe5 a capture, c2:d2-c4 an ordo (its two ends, then where the first lands); in Ordo X c2-a2,a2-a4 sideways then forward, and ^f6 names the group that stays.";
+const ORDO_X: &str = concat!(
+    "\
+- Goal: a stone of yours on the far row, or every enemy stone captured.
+- Your stones stay one group. A capture that splits the enemy removes all but its largest part (if parts tie, the capturer chooses).
+- Any ordo moves forward, diagonally forward or sideways.
+- A sideways move must be followed in the same turn by a forward one: a turn is one forward move, or sideways then forward.
+",
+    ordo_notation!()
+);
 
 const CROSSINGS: &str = "\
-Goal: cross to the far row and make it stick. After your crossing the opponent has one move: unless it crosses too, you win.
-A turn: one stone steps to any empty neighbour; or a phalanx of L stones in a line moves along it 1 to L squares (exactly L with the exact phalanx option).
-The front stone may capture the first enemy it meets if the enemy line there is shorter than L.
-A crossed stone (gold ring) is locked: it never moves and cannot be captured.
-Draws: threefold repetition, 100 moves without capture or crossing, no move.
-Moves list: b2-c3 a stone, a1:a2-a4 a phalanx (rear, front, where the front lands), c1:c2xc4 a capture.";
+- Goal: cross to the far row and make it stick. After your crossing the opponent has one move: unless it crosses too, you win.
+- A turn: one stone steps to any empty neighbour; or a phalanx of L stones in a line moves along it 1 to L squares (exactly L with the exact phalanx option).
+- The front stone may capture the first enemy it meets if the enemy line there is shorter than L.
+- A crossed stone (gold ring) is locked: it never moves and cannot be captured.
+- Draws: threefold repetition, 100 moves without capture or crossing, no move.
+- Moves list: b2-c3 a stone, a1:a2-a4 a phalanx (rear, front, where the front lands), c1:c2xc4 a capture.";
 
 const VOLTERRA: &str = "\
-Goal: the taller towers when the game ends. Then each side lists its towers tallest first; the first difference decides.
-A turn is two actions in either order: step your pawn to a neighbouring tower of your colour, and build: lift the top tile (or two) of your tower next to your pawn that has a free side, onto another tower next to your pawn. Emptied cells become holes.
-After a build, every part of the board without a pawn is removed.
-The game ends when the player to move cannot make a whole turn.
-Option build near the source: the tiles go next to the tower they come from.
-Moves list: Pb3-a4 a step, a3-b4 a build of one tile, a3=b4 of two; a turn joins its two actions with a comma.";
+- Goal: the taller towers when the game ends. Then each side lists its towers tallest first; the first difference decides.
+- A turn is two actions in either order: step your pawn to a neighbouring tower of your colour, and build: lift the top tile (or two) of your tower next to your pawn that has a free side, onto another tower next to your pawn. Emptied cells become holes.
+- After a build, every part of the board without a pawn is removed.
+- The game ends when the player to move cannot make a whole turn.
+- Option build near the source: the tiles go next to the tower they come from.
+- Moves list: Pb3-a4 a step, a3-b4 a build of one tile, a3=b4 of two; a turn joins its two actions with a comma.";
 
 const VOLTERRA_FREE: &str = "\
-First the players lay out the board: in turn, each lays a tile of their colour on an empty cell until the grid is full; then each puts their pawn on a tower of their own colour (+b2 lays a tile, @c3 puts the pawn).
-Then it plays as Volterra: a turn is a step of your pawn and a build, in either order; parts without a pawn are removed; the taller towers win when the player to move has no whole turn.
-Moves list: Pb3-a4 a step, a3-b4 a build of one tile, a3=b4 of two.";
+- First the players lay out the board: in turn, each lays a tile of their colour on an empty cell until the grid is full; then each puts their pawn on a tower of their own colour (+b2 lays a tile, @c3 puts the pawn).
+- Then it plays as Volterra: a turn is a step of your pawn and a build, in either order; parts without a pawn are removed; the taller towers win when the player to move has no whole turn.
+- Moves list: Pb3-a4 a step, a3-b4 a build of one tile, a3=b4 of two.";
 
 const CTOR: &str = "\
-Goal: more discs than the other team when the field is full.
-The field is a torus: its edges join; the border shows copies of the opposite edges.
-A turn, within its allowance and in any order, then End turn: Put a disc on an empty square; Move one a step along a rank or file; Landing: take two of yours off, put one anywhere empty.
-A disc with 5 or more of its 8 neighbours of the other colour turns over by itself, in a cascade.
-The first turns only Put (1 disc, then 2).
-Options: teams, landings a turn, secret squares (an enemy disc put there turns to you), the sand-glass.
-Moves list: P12 a Put, M27-28 a Move, L12,27>33 a Landing, E the end of the turn (squares numbered from the top left).";
+- Goal: more discs than the other team when the field is full.
+- The field is a torus: its edges join; the border shows copies of the opposite edges.
+- A turn, within its allowance and in any order, then End turn: Put a disc on an empty square; Move one a step along a rank or file; Landing: take two of yours off, put one anywhere empty.
+- A disc with 5 or more of its 8 neighbours of the other colour turns over by itself, in a cascade.
+- The first turns only Put (1 disc, then 2).
+- Options: teams, landings a turn, secret squares (an enemy disc put there turns to you), the sand-glass.
+- Moves list: P12 a Put, M27-28 a Move, L12,27>33 a Landing, E the end of the turn (squares numbered from the top left).";
 
 /// The page of a variant.
 pub fn page(variant: Variant) -> Page {
@@ -117,10 +129,14 @@ struct RulesPicture;
 struct Pictures(Vec<(Variant, Handle<Image>)>);
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<RulesOpen>()
-        .init_resource::<Pictures>()
-        .add_systems(Startup, spawn_panel)
-        .add_systems(Update, (keys, refresh).chain());
+    app.init_resource::<RulesOpen>().init_resource::<Pictures>().add_systems(Startup, spawn_panel).add_systems(
+        Update,
+        (keys.run_if(resource_exists::<ButtonInput<KeyCode>>), show, fill.run_if(rules_open)).chain(),
+    );
+}
+
+fn rules_open(open: Res<RulesOpen>) -> bool {
+    open.0
 }
 
 /// The game the panel explains: the one at the table, else the one chosen in the menu.
@@ -129,16 +145,14 @@ fn shown_variant(
     session: Option<&super::session::Session>,
     choice: Option<&super::menu::MenuChoice>,
 ) -> Variant {
-    match (screen.get(), session, choice) {
-        (Screen::Playing, Some(s), _) => crate::rules::Game::variant(&s.game),
-        (_, _, Some(c)) => c.variant(),
-        (_, Some(s), None) => crate::rules::Game::variant(&s.game),
-        _ => Variant::Ordo,
+    match (screen.get(), session) {
+        (Screen::Playing, Some(s)) => crate::rules::Game::variant(&s.game),
+        _ => choice.map_or(Variant::Ordo, |c| c.variant()),
     }
 }
 
-fn keys(input: Option<Res<ButtonInput<KeyCode>>>, mut open: ResMut<RulesOpen>) {
-    if input.is_some_and(|i| i.just_pressed(KeyCode::F1)) {
+fn keys(input: Res<ButtonInput<KeyCode>>, mut open: ResMut<RulesOpen>) {
+    if input.just_pressed(KeyCode::F1) {
         open.0 = !open.0;
     }
 }
@@ -196,30 +210,30 @@ fn spawn_panel(mut commands: Commands) {
         });
 }
 
-#[allow(clippy::type_complexity, clippy::too_many_arguments)]
-fn refresh(
-    open: Res<RulesOpen>,
-    screen: Res<State<Screen>>,
-    session: Option<Res<super::session::Session>>,
-    choice: Option<Res<super::menu::MenuChoice>>,
-    mut pictures: ResMut<Pictures>,
-    mut images: ResMut<Assets<Image>>,
-    mut panels: Query<&mut Node, With<RulesPanel>>,
-    mut pics: Query<&mut ImageNode, With<RulesPicture>>,
-    mut texts: Query<(&mut Text, Has<RulesTitle>, Has<RulesCaption>, Has<RulesText>)>,
-    mut last: Local<Option<Variant>>,
-) {
+/// The panel shows while it is open.
+fn show(open: Res<RulesOpen>, mut panels: Query<&mut Node, With<RulesPanel>>) {
     let display = if open.0 { Display::Flex } else { Display::None };
     for mut node in &mut panels {
         if node.display != display {
             node.display = display;
         }
     }
-    if !open.0 {
-        return;
-    }
+}
+
+/// The open panel says the rules of the game it explains (its texts stay while it is closed).
+#[allow(clippy::type_complexity, clippy::too_many_arguments)]
+fn fill(
+    screen: Res<State<Screen>>,
+    session: Option<Res<super::session::Session>>,
+    choice: Option<Res<super::menu::MenuChoice>>,
+    mut pictures: ResMut<Pictures>,
+    mut images: ResMut<Assets<Image>>,
+    mut pics: Query<&mut ImageNode, With<RulesPicture>>,
+    mut texts: Query<(&mut Text, Has<RulesTitle>, Has<RulesCaption>, Has<RulesText>)>,
+    mut last: Local<Option<Variant>>,
+) {
     let variant = shown_variant(&screen, session.as_deref(), choice.as_deref());
-    if *last == Some(variant) && !open.is_changed() {
+    if *last == Some(variant) {
         return;
     }
     *last = Some(variant);
@@ -227,18 +241,7 @@ fn refresh(
     let handle = match pictures.0.iter().find(|(v, _)| *v == variant) {
         Some((_, h)) => h.clone(),
         None => {
-            use bevy::asset::RenderAssetUsages;
-            use bevy::image::{CompressedImageFormats, ImageSampler, ImageType};
-            let h = Image::from_buffer(
-                page.picture,
-                ImageType::Extension("png"),
-                CompressedImageFormats::NONE,
-                true,
-                ImageSampler::default(),
-                RenderAssetUsages::default(),
-            )
-            .map(|i| images.add(i))
-            .unwrap_or_default();
+            let h = super::bundled_png(&mut images, page.picture);
             pictures.0.push((variant, h.clone()));
             h
         }
@@ -254,9 +257,7 @@ fn refresh(
         } else if caption {
             page.caption.to_string()
         } else if text {
-            let notation = if matches!(variant, Variant::Ordo | Variant::OrdoX) { ORDO_NOTATION } else { "" };
-            let text = format!("{}\n{notation}", page.text);
-            text.trim_end().lines().map(|l| format!("- {l}")).collect::<Vec<_>>().join("\n")
+            page.text.to_string()
         } else {
             continue;
         };

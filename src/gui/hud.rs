@@ -62,7 +62,8 @@ pub(super) fn plugin(app: &mut App) {
                 refresh_texts,
                 refresh_chooser,
                 secret_screens,
-                end_turn_left,
+                end_turn_left
+                    .run_if(resource_exists_and_changed::<Session>.or_else(any_match_filter::<Added<EndTurnButton>>)),
                 replay_moves.run_if(in_state(Mode::Replay)),
             )
                 .in_set(TableSystems::Present),

@@ -22,7 +22,7 @@ struct CursorMark;
 pub fn plugin(app: &mut App) {
     app.init_resource::<Cursor>()
         .add_systems(OnEnter(Screen::Playing), spawn_mark)
-        .add_systems(Update, keys.in_set(TableSystems::Input))
+        .add_systems(Update, keys.run_if(resource_exists::<ButtonInput<KeyCode>>).in_set(TableSystems::Input))
         .add_systems(Update, show.in_set(TableSystems::Present));
 }
 
@@ -81,14 +81,14 @@ fn cycle(cells: &[Cell], now: Option<Cell>, back: bool) -> Option<Cell> {
 
 #[allow(clippy::too_many_arguments)]
 fn keys(
-    input: Option<Res<ButtonInput<KeyCode>>>,
+    input: Res<ButtonInput<KeyCode>>,
     session: Option<Res<Session>>,
     picking: Res<Picking>,
     mut cursor: ResMut<Cursor>,
     mut clicks: MessageWriter<CellClicked>,
     mut cmds: MessageWriter<Command>,
 ) {
-    let (Some(input), Some(session)) = (input, session) else { return };
+    let Some(session) = session else { return };
     let game = picking.shown(&session.game);
     // The arrows: a1 first, then a cell at a time, staying on the board.
     for (key, df, dr) in [

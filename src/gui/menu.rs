@@ -8,7 +8,7 @@ use crate::rules::{AnyGame, Side, Variant};
 use bevy::prelude::*;
 
 /// The games the table offers, one card each: the variant, one line saying what it is, and
-/// its picture (rendered by tablero itself: `assets/menu/make.sh`).
+/// its picture (rendered by tablero itself: `assets/pictures.sh`).
 const GAMES: [(Variant, &str, &[u8]); 7] = [
     (Variant::Ordo, "Keep your stones together and reach the far row.", include_bytes!("../../assets/menu/ordo.png")),
     (Variant::OrdoX, "Ordo with freer lines: sideways, then forward.", include_bytes!("../../assets/menu/ordo-x.png")),
@@ -163,27 +163,6 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(Update, refresh.run_if(in_state(Screen::Menu)));
 }
 
-/// Decodes the games' pictures, bundled in the binary (once: they stay in the assets).
-fn load_pictures(images: &mut Assets<Image>) -> Vec<Handle<Image>> {
-    use bevy::asset::RenderAssetUsages;
-    use bevy::image::{CompressedImageFormats, ImageSampler, ImageType};
-    GAMES
-        .iter()
-        .map(|(_, _, png)| {
-            Image::from_buffer(
-                png,
-                ImageType::Extension("png"),
-                CompressedImageFormats::NONE,
-                true,
-                ImageSampler::default(),
-                RenderAssetUsages::default(),
-            )
-            .map(|image| images.add(image))
-            .unwrap_or_default()
-        })
-        .collect()
-}
-
 fn button(p: &mut ChildSpawnerCommands, text: String, f: impl Fn(&mut MenuChoice) + Send + Sync + 'static) -> Entity {
     styled_button(p, &text, 15.0, (5.0, 2.0), CHOICE)
         .observe(move |_: On<Pointer<Click>>, mut choice: ResMut<MenuChoice>| f(&mut choice))
@@ -280,8 +259,9 @@ fn spawn_menu(
     mut images: ResMut<Assets<Image>>,
     mut pictures: Local<Vec<Handle<Image>>>,
 ) {
+    // Decoded once: they stay in the assets.
     if pictures.is_empty() {
-        *pictures = load_pictures(&mut images);
+        *pictures = GAMES.iter().map(|(_, _, png)| super::bundled_png(&mut images, png)).collect();
     }
     let picture = |variant: &str| -> Handle<Image> {
         let i = GAMES.iter().position(|g| g.0.name() == variant).unwrap_or(0);

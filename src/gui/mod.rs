@@ -128,6 +128,23 @@ impl Plugin for CorePlugin {
     }
 }
 
+/// A PNG bundled in the binary (the menu's and the rules panel's pictures) as an image asset;
+/// the default (blank) image if it cannot be read.
+pub(crate) fn bundled_png(images: &mut Assets<Image>, png: &[u8]) -> Handle<Image> {
+    use bevy::asset::RenderAssetUsages;
+    use bevy::image::{CompressedImageFormats, ImageSampler, ImageType};
+    Image::from_buffer(
+        png,
+        ImageType::Extension("png"),
+        CompressedImageFormats::NONE,
+        true,
+        ImageSampler::default(),
+        RenderAssetUsages::default(),
+    )
+    .map(|image| images.add(image))
+    .unwrap_or_default()
+}
+
 /// The font of every label (DejaVu Sans Mono 2.37, under the Bitstream Vera licence: see
 /// `assets/fonts/LICENSE-DejaVu.txt`).
 pub const FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSansMono.ttf");

@@ -66,7 +66,7 @@ impl Setting {
                 format!("Animation: {} (instant: reduced motion)", s.animation.label())
             }
             Setting::Animation => format!("Animation: {}", s.animation.label()),
-            Setting::Quality => format!("Quality: {} (from the next start)", s.quality.name()),
+            Setting::Quality => format!("Quality: {} (from the next start)", s.quality.label()),
             Setting::Sensitivity(false) => format!("Camera sensitivity: {:.0}%  -", s.camera_sensitivity * 100.0),
             Setting::Sensitivity(true) => "+".into(),
             Setting::Invert => format!("Invert the camera: {}", on(s.invert_camera)),
@@ -100,7 +100,18 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<SettingsTrouble>()
         .add_systems(Startup, (apply_at_start, spawn_panel))
         .init_resource::<UiScale>()
-        .add_systems(Update, (keys, follow_speed, apply, follow_window, save, refresh_panel).chain())
+        .add_systems(
+            Update,
+            (
+                keys.run_if(resource_exists::<ButtonInput<KeyCode>>),
+                follow_speed,
+                apply,
+                follow_window,
+                save,
+                refresh_panel,
+            )
+                .chain(),
+        )
         .add_systems(Last, save_on_exit);
 }
 
@@ -155,11 +166,10 @@ fn apply_at_start(
 
 /// `S` opens and closes the panel, `F11` switches full screen.
 fn keys(
-    input: Option<Res<ButtonInput<KeyCode>>>,
+    input: Res<ButtonInput<KeyCode>>,
     mut open: ResMut<SettingsOpen>,
     mut windows: Query<&mut Window, With<PrimaryWindow>>,
 ) {
-    let Some(input) = input else { return };
     if input.just_pressed(KeyCode::KeyS) {
         open.0 = !open.0;
     }

@@ -25,18 +25,11 @@ pub enum PlayerKind {
 }
 
 impl PlayerKind {
-    /// Every choice, in the order the menu cycles through them.
+    /// Every choice, in the order the menu shows them.
     pub fn all() -> Vec<PlayerKind> {
         let mut v = vec![PlayerKind::Person, PlayerKind::Random];
         v.extend((0..crate::ai::LEVELS.len()).map(PlayerKind::Ai));
         v
-    }
-
-    /// The next choice in the menu.
-    pub fn next(self) -> PlayerKind {
-        let all = PlayerKind::all();
-        let i = all.iter().position(|k| *k == self).unwrap_or(0);
-        all[(i + 1) % all.len()]
     }
 
     fn kind(self) -> crate::record::Kind {
@@ -140,12 +133,12 @@ impl Session {
             .then(|| self.players[self.game.side_to_move().index()])
     }
 
-    /// Whether a person chooses the move now.
     /// CTOR: a person is to move in a live game and ending the turn is all that is left.
     pub fn only_end_left(&self) -> bool {
         self.person_to_move() && self.replay.is_none() && matches!(&self.game, AnyGame::Ctor(g) if g.only_end_left())
     }
 
+    /// Whether a person chooses the move now.
     pub fn person_to_move(&self) -> bool {
         self.to_move() == Some(PlayerKind::Person)
     }
@@ -455,7 +448,7 @@ pub(super) fn plugin(app: &mut App) {
                 pick_clicks.run_if(in_state(Mode::Live)),
                 computer_turn,
                 autoplay.run_if(in_state(Mode::Replay)),
-                end_turn_by_itself.run_if(in_state(Mode::Live)),
+                end_turn_by_itself.run_if(in_state(Mode::Live).and_then(auto_end_turn).and_then(not(animating))),
             )
                 .in_set(TableSystems::Pick),
         )
@@ -471,20 +464,20 @@ pub(super) fn plugin(app: &mut App) {
 /// it is all that is left (the same *End turn* the button sends, once for each position).
 fn end_turn_by_itself(
     session: Option<Res<Session>>,
-    settings: Option<Res<crate::settings::Settings>>,
-    tweens: Query<(), With<super::animate::Tween>>,
     mut cmds: MessageWriter<Command>,
     mut ended: Local<Option<String>>,
 ) {
-    let Some(session) = session else { return };
-    if !settings.is_some_and(|s| s.auto_end_turn) || !tweens.is_empty() || !session.only_end_left() {
-        return;
-    }
+    let Some(session) = session.filter(|s| s.only_end_left()) else { return };
     let here = session.game.to_string();
     if ended.as_deref() != Some(&here) {
         *ended = Some(here);
         cmds.write(Command::EndTurn);
     }
+}
+
+/// The setting that ends a CTOR turn by itself is on.
+fn auto_end_turn(settings: Option<Res<crate::settings::Settings>>) -> bool {
+    settings.is_some_and(|s| s.auto_end_turn)
 }
 
 /// True while pieces are moving: clicks wait, clocks stop.

@@ -5,7 +5,7 @@
 
 use super::session::{Highlights, Picking, Session};
 use super::{Mode, Screen, TableSystems};
-use crate::rules::{AnyGame, Game, Variant};
+use crate::rules::{Game, Variant};
 use crate::settings::Settings;
 use bevy::prelude::*;
 
@@ -78,12 +78,7 @@ pub fn moment(session: &Session, picking: &Picking, marks: &Highlights) -> Optio
     if !marks.selected.is_empty() && !marks.targets.is_empty() {
         return Some(Moment::Chosen);
     }
-    let fresh = match &session.game {
-        // A CTOR turn: only at its start.
-        AnyGame::Ctor(_) => picking.picker.parts.is_empty() && marks.selected.is_empty(),
-        _ => marks.selected.is_empty() && picking.picker.parts.is_empty(),
-    };
-    fresh.then_some(Moment::Start)
+    (marks.selected.is_empty() && picking.picker.parts.is_empty()).then_some(Moment::Start)
 }
 
 /// The tip line.
@@ -91,8 +86,10 @@ pub fn moment(session: &Session, picking: &Picking, marks: &Highlights) -> Optio
 struct TipLine;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(OnEnter(Screen::Playing), spawn_line)
-        .add_systems(Update, follow.run_if(in_state(Mode::Live)).in_set(TableSystems::Present));
+    app.add_systems(OnEnter(Screen::Playing), spawn_line).add_systems(
+        Update,
+        follow.run_if(in_state(Mode::Live).and_then(resource_exists::<Settings>)).in_set(TableSystems::Present),
+    );
 }
 
 fn spawn_line(mut commands: Commands) {
@@ -123,12 +120,12 @@ fn follow(
     session: Option<Res<Session>>,
     picking: Res<Picking>,
     marks: Res<Highlights>,
-    settings: Option<ResMut<Settings>>,
+    mut settings: ResMut<Settings>,
     mut line: Query<(&mut Text, &ChildOf), With<TipLine>>,
     mut nodes: Query<&mut Node>,
     mut shown: Local<Option<String>>,
 ) {
-    let (Some(session), Some(mut settings)) = (session, settings) else { return };
+    let Some(session) = session else { return };
     let variant = session.game.variant();
     let now = moment(&session, &picking, &marks).map(|m| (key(variant, m), m));
     // The tip shown before has done its work once the moment changes.
