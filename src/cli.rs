@@ -125,7 +125,8 @@ usage:
   tablero review <record.json> [--top K]     the K moves (5) that lost most by the computer's estimate
   tablero bench [--quick]                    perft speed of every variant (nodes per second)
   tablero bench --ai                         how long the strongest level takes per move, over a game
-  tablero screenshot \"<position>\" --out <file.png> [--size WxH]   renders a position off-screen
+  tablero screenshot \"<position>\" --out <file.png> [--size WxH] [--palette classic|okabe-ito]
+                                             renders a position off-screen
   tablero bench-table [--frames N]           frame time and memory of the 3D table
   tablero [play \"<position>\"]                opens the 3D table (the menu, or that position)
   tablero replay <record.json>               opens a record in the 3D table to watch or play on

@@ -109,21 +109,25 @@ fn gui_command(args: &[String]) -> Option<Result<(), String>> {
 #[cfg(feature = "gui")]
 fn screenshot(args: &[String]) -> Result<(), String> {
     use tablero::rules::AnyGame;
-    let usage = "usage: tablero screenshot \"<position>\" --out <file.png> [--size WxH]";
+    let usage = "usage: tablero screenshot \"<position>\" --out <file.png> [--size WxH] [--palette classic|okabe-ito]";
     let Some((position, flags)) = args.split_first() else { return Err(usage.into()) };
     let game: AnyGame = position.parse().map_err(|e: tablero::rules::PositionError| e.to_string())?;
-    let (mut out, mut size) = (None, (1280u32, 720u32));
+    let (mut out, mut size, mut palette) = (None, (1280u32, 720u32), tablero::settings::Palette::Classic);
     let mut it = flags.iter();
     while let Some(flag) = it.next() {
         let value = it.next().ok_or_else(|| format!("{flag} needs a value; {usage}"))?;
         match flag.as_str() {
             "--out" => out = Some(std::path::PathBuf::from(value)),
             "--size" => size = self::size("--size", value)?,
+            "--palette" => {
+                palette = serde_json::from_value(serde_json::Value::String(value.clone()))
+                    .map_err(|_| format!("--palette '{}' is not classic or okabe-ito", tablero::rules::quote(value)))?
+            }
             other => return Err(format!("unknown option '{}'; {usage}", tablero::rules::quote(other))),
         }
     }
     let out = out.ok_or_else(|| format!("--out is missing; {usage}"))?;
-    tablero::gui::screenshot(game, &out, size.0, size.1)
+    tablero::gui::screenshot(game, &out, size.0, size.1, palette)
 }
 
 /// `tablero film <record.json> --out <file.gif|file.mp4> [--size WxH] [--fps N] [--pace S] [--frames-dir DIR]`

@@ -31,6 +31,19 @@ pub enum Quality {
     Software,
 }
 
+/// The colours of the pieces and highlights: tablero's own, or the Okabe–Ito palette that
+/// people with any kind of colour blindness tell apart. In both, one side's pieces also
+/// carry a mark that is not a colour (a pip on the stones, a ring on CTOR's white face, a
+/// corner inlay on Volterra's dark tiles).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "gui", derive(bevy::prelude::Resource))]
+#[serde(rename_all = "kebab-case")]
+pub enum Palette {
+    #[default]
+    Classic,
+    OkabeIto,
+}
+
 /// The window as it was last left.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -54,6 +67,7 @@ pub struct Settings {
     pub format: u32,
     pub animation: Animation,
     pub quality: Quality,
+    pub palette: Palette,
     /// How far the camera turns, pans and zooms for a movement of the mouse (1 as made).
     pub camera_sensitivity: f32,
     /// Dragging up tilts the camera down instead of up, and left turns it right.
@@ -77,6 +91,7 @@ impl Default for Settings {
             format: FORMAT,
             animation: Animation::Normal,
             quality: Quality::Auto,
+            palette: Palette::Classic,
             camera_sensitivity: 1.0,
             invert_camera: false,
             ui_scale: 1.0,
@@ -240,6 +255,22 @@ impl Quality {
             Quality::Auto => "auto",
             Quality::Full => "full",
             Quality::Software => "software",
+        }
+    }
+}
+
+impl Palette {
+    pub fn next(self) -> Palette {
+        match self {
+            Palette::Classic => Palette::OkabeIto,
+            Palette::OkabeIto => Palette::Classic,
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Palette::Classic => "tablero's own",
+            Palette::OkabeIto => "Okabe–Ito, colour-blind safe (Ordo's white stones are orange)",
         }
     }
 }

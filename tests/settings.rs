@@ -1,7 +1,7 @@
 //! The player's settings file: read back as written, defaults when there is none, and a
 //! broken, unknown or out-of-range file reported in one line, kept aside, never fatal.
 
-use tablero::settings::{Animation, Quality, Settings, WindowPlace, file};
+use tablero::settings::{Animation, Palette, Quality, Settings, WindowPlace, file};
 
 fn dir(name: &str) -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("tablero-settings-{name}-{}", std::process::id()));
@@ -17,6 +17,7 @@ fn settings_are_read_back_as_saved_and_default_when_absent() {
     let mut s = Settings {
         animation: Animation::Fast,
         quality: Quality::Software,
+        palette: Palette::OkabeIto,
         invert_camera: true,
         reduced_motion: true,
         window: Some(WindowPlace { width: 1600, height: 900, x: Some(40), y: Some(-20), fullscreen: true }),
@@ -28,6 +29,7 @@ fn settings_are_read_back_as_saved_and_default_when_absent() {
     s.save(&d).unwrap();
     assert_eq!(Settings::load(&d), (s.clone(), None));
     assert_eq!((s.camera_sensitivity, s.ui_scale), (1.5, 1.5));
+    assert!(s.to_json().contains(r#""palette": "okabe-ito""#), "{}", s.to_json());
     // Only the file is left: the write went through a temporary file, renamed.
     let names: Vec<_> = std::fs::read_dir(&d).unwrap().flatten().map(|e| e.file_name()).collect();
     assert_eq!(names, vec![std::ffi::OsString::from("settings.json")]);
@@ -41,7 +43,7 @@ fn settings_are_read_back_as_saved_and_default_when_absent() {
 
 #[test]
 fn a_broken_settings_file_is_reported_kept_aside_and_replaced_by_defaults() {
-    let cases: [(&str, &[u8], &str); 8] = [
+    let cases: [(&str, &[u8], &str); 9] = [
         ("json", b"{ this is not json", "key must be a string"),
         ("unknown", br#"{"volume": 3}"#, "unknown field `volume`"),
         ("scale", br#"{"ui_scale": 3.5}"#, "ui_scale 3.5 is not from 1 to 2"),
@@ -53,6 +55,7 @@ fn a_broken_settings_file_is_reported_kept_aside_and_replaced_by_defaults() {
         ),
         ("format", br#"{"format": 9}"#, "format 9"),
         ("quality", br#"{"quality": "ultra"}"#, "unknown variant `ultra`"),
+        ("palette", br#"{"palette": "rainbow"}"#, "unknown variant `rainbow`"),
         ("binary", &[0xff, 0xfe, 0x00, 0x01], "not UTF-8"),
     ];
     for (name, text, why) in cases {

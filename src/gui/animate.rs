@@ -54,6 +54,20 @@ impl Tween {
     }
 }
 
+/// A brief highlight where a piece changed at once (the animation is instant, as under
+/// reduced motion): a glowing ring around it that fades without moving.
+#[derive(Component, Clone, Debug)]
+pub struct Flash {
+    pub elapsed: f32,
+}
+
+/// Seconds a flash takes to fade.
+pub const FLASH: f32 = 0.9;
+
+/// The ring's mesh, made once.
+#[derive(Resource)]
+struct FlashMesh(Handle<Mesh>);
+
 /// How often the settled scene did not match the rules and had to be rebuilt (0 when all is well).
 #[derive(Resource, Default, Debug)]
 pub struct Resyncs(pub u32);
@@ -61,11 +75,72 @@ pub struct Resyncs(pub u32);
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Speed>()
         .init_resource::<Resyncs>()
-        .add_systems(Update, (tick, come_to_rest).chain().in_set(TableSystems::Animate));
+        .add_systems(Startup, |mut commands: Commands, mut meshes: ResMut<Assets<Mesh>>| {
+            let ring = Extrusion::new(Annulus::new(0.43, 0.58), 0.05).mesh().resolution(32);
+            commands.insert_resource(FlashMesh(meshes.add(ring)));
+        })
+        .add_systems(Update, (tick, come_to_rest).chain().in_set(TableSystems::Animate))
+        .add_systems(Update, fade.in_set(TableSystems::Present));
 }
 
-fn tick(mut commands: Commands, time: Res<Time>, mut q: Query<(Entity, &mut Transform, &mut Tween)>) {
+/// A flash around `at` (and one where the piece left, `from`, when it moved).
+fn flash(commands: &mut Commands, mesh: &FlashMesh, materials: &mut Assets<StandardMaterial>, at: Vec3, from: Vec3) {
+    let from = from.with_y(at.y);
+    let places: &[Vec3] = if from.distance(at) > 0.5 { &[at, from] } else { &[at] };
+    for &p in places {
+        let material = materials.add(StandardMaterial {
+            base_color: Color::srgba(1.0, 0.72, 0.0, 1.0),
+            alpha_mode: AlphaMode::Blend,
+            unlit: true,
+            ..default()
+        });
+        commands.spawn((
+            Mesh3d(mesh.0.clone()),
+            MeshMaterial3d(material),
+            Transform::from_translation(p).with_rotation(Quat::from_rotation_x(std::f32::consts::FRAC_PI_2)),
+            Pickable::IGNORE,
+            Flash { elapsed: 0.0 },
+            super::table::BoardItem,
+        ));
+    }
+}
+
+/// Flashes hold a moment, fade out and go.
+fn fade(
+    mut commands: Commands,
+    time: Res<Time>,
+    mut flashes: Query<(Entity, &mut Flash, &MeshMaterial3d<StandardMaterial>)>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+) {
+    for (e, mut f, mat) in &mut flashes {
+        // A long first frame (the window was resting) does not skip the flash.
+        f.elapsed += time.delta_secs().min(0.1);
+        if f.elapsed >= FLASH {
+            commands.entity(e).despawn();
+        } else if let Some(mut m) = materials.get_mut(&mat.0) {
+            let hold = 0.4;
+            m.base_color.set_alpha(((1.0 - f.elapsed / FLASH) / (1.0 - hold)).min(1.0));
+        }
+    }
+}
+
+fn tick(
+    mut commands: Commands,
+    time: Res<Time>,
+    speed: Res<Speed>,
+    ring: Option<Res<FlashMesh>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+    mut q: Query<(Entity, &mut Transform, &mut Tween)>,
+) {
     for (e, mut tf, mut tween) in &mut q {
+        // An instant change is shown by a flash where it happened.
+        if *speed == Speed::Instant
+            && tween.elapsed == 0.0
+            && let Some(ring) = &ring
+            && (tween.from.distance(tween.to) > 1e-3 || tween.turn.is_some())
+        {
+            flash(&mut commands, ring, &mut materials, tween.to, tween.from);
+        }
         tween.elapsed += time.delta_secs();
         if tween.elapsed >= tween.delay {
             let k = tween.progress();

@@ -168,8 +168,16 @@ fn target_image(width: u32, height: u32) -> Image {
 }
 
 /// Renders a position off-screen (no window, no display needed) and writes a PNG.
-pub fn screenshot(game: AnyGame, out: &std::path::Path, width: u32, height: u32) -> Result<(), String> {
-    Offscreen::new(game, [PlayerKind::Person, PlayerKind::Person], width, height)?.save(out)
+pub fn screenshot(
+    game: AnyGame,
+    out: &std::path::Path,
+    width: u32,
+    height: u32,
+    palette: crate::settings::Palette,
+) -> Result<(), String> {
+    let mut view = Offscreen::new(game, [PlayerKind::Person, PlayerKind::Person], width, height)?;
+    view.app.insert_resource(palette);
+    view.save(out)
 }
 
 /// A CTOR 10 × 10 position (black to move) where one Put sets off a cascade of at least

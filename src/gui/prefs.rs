@@ -1,6 +1,6 @@
 //! The settings at the table ([`crate::settings`]): read before the window opens (its size,
 //! place and full screen come from them), applied (animation speed, UI scale, the camera,
-//! reduced motion, the quality profile at start), changed in the settings panel (`S` or the
+//! reduced motion, the palette, the quality profile at start), changed in the settings panel (`S` or the
 //! *Settings* buttons), and saved as soon as one changes (the window's size and place when it
 //! closes, or with the next change). `F11` switches full screen.
 
@@ -27,6 +27,7 @@ pub struct SettingsTrouble(pub Option<String>);
 pub enum Setting {
     Animation,
     Quality,
+    Palette,
     Sensitivity(bool),
     Invert,
     UiScale(bool),
@@ -42,6 +43,7 @@ impl Setting {
         match self {
             Setting::Animation => s.animation = s.animation.next(),
             Setting::Quality => s.quality = s.quality.next(),
+            Setting::Palette => s.palette = s.palette.next(),
             Setting::Sensitivity(up) => s.step_sensitivity(up),
             Setting::Invert => s.invert_camera = !s.invert_camera,
             Setting::UiScale(up) => s.step_ui_scale(up),
@@ -67,6 +69,7 @@ impl Setting {
             }
             Setting::Animation => format!("Animation: {}", s.animation.label()),
             Setting::Quality => format!("Quality: {} (from the next start)", s.quality.label()),
+            Setting::Palette => format!("Colours: {}", s.palette.label()),
             Setting::Sensitivity(false) => format!("Camera sensitivity: {:.0}%  -", s.camera_sensitivity * 100.0),
             Setting::Sensitivity(true) => "+".into(),
             Setting::Invert => format!("Invert the camera: {}", on(s.invert_camera)),
@@ -202,6 +205,7 @@ fn apply(
     settings: Res<Settings>,
     mut speed: ResMut<Speed>,
     mut scale: ResMut<UiScale>,
+    palette: Option<ResMut<crate::settings::Palette>>,
     windows: Query<Ref<Window>, With<PrimaryWindow>>,
 ) {
     let window = windows.iter().next();
@@ -211,6 +215,11 @@ fn apply(
     let want = effective_speed(&settings);
     if *speed != want {
         *speed = want;
+    }
+    if let Some(mut palette) = palette
+        && *palette != settings.palette
+    {
+        *palette = settings.palette;
     }
     let fit = fitting_scale(settings.ui_scale, window.as_deref());
     if scale.0 != fit {
@@ -295,9 +304,10 @@ fn spawn_panel(mut commands: Commands) {
         ))
         .with_children(|p| {
             p.spawn((Text::new("Settings"), TextFont { font_size: FontSize::Px(24.0), ..default() }));
-            let rows: [&[Setting]; 8] = [
+            let rows: [&[Setting]; 9] = [
                 &[Setting::Animation],
                 &[Setting::Quality],
+                &[Setting::Palette],
                 &[Setting::Sensitivity(false), Setting::Sensitivity(true)],
                 &[Setting::Invert],
                 &[Setting::UiScale(false), Setting::UiScale(true)],

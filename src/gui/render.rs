@@ -298,11 +298,11 @@ pub enum Activity {
 const SETTLE: f32 = 1.0;
 
 /// Decides the table's activity each frame from what is going on.
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
 pub(super) fn activity(
     session: Option<Res<Session>>,
     mode: Res<State<Mode>>,
-    tweens: Query<(), With<super::animate::Tween>>,
+    tweens: Query<(), Or<(With<super::animate::Tween>, With<super::animate::Flash>)>>,
     thinking: Res<ComputerThinking>,
     weighing: Option<Res<super::eval::Weighing>>,
     pace: Res<super::session::ComputerPace>,

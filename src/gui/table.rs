@@ -102,14 +102,19 @@ pub(super) fn plugin(app: &mut App) {
 
 /// A procedural wood grain: rings along the texture's length, a little seeded noise across.
 pub fn wood(base: [f32; 3], size: u32) -> Image {
+    wood_grain(base, size, 38.0, 0.14)
+}
+
+/// Wood with `rings` growth rings across the image, `contrast` deep.
+pub fn wood_grain(base: [f32; 3], size: u32, rings: f32, contrast: f32) -> Image {
     let mut noise = rand::rngs::StdRng::seed_from_u64(12345);
     let mut data = Vec::with_capacity((size * size * 4) as usize);
     for y in 0..size {
         for x in 0..size {
             let fx = x as f32 / size as f32;
             let fy = y as f32 / size as f32;
-            let ring = (fy * 38.0 + (fx * 6.0).sin() * 1.6 + (fx * 23.0).sin() * 0.25).sin() * 0.5 + 0.5;
-            let shade = 0.82 + 0.14 * ring + 0.05 * noise.random::<f32>();
+            let ring = (fy * rings + (fx * 6.0).sin() * 1.6 + (fx * 23.0).sin() * 0.25).sin() * 0.5 + 0.5;
+            let shade = 0.96 - contrast + contrast * ring + 0.05 * noise.random::<f32>();
             for c in base {
                 data.push(((c * shade).clamp(0.0, 1.0) * 255.0) as u8);
             }

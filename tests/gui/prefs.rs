@@ -276,3 +276,45 @@ fn first_game_tips_show_once_for_each_game_and_can_be_switched_off() {
     assert_eq!(tip(&mut app), None);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// *Colours* switches the palette at the table at once: the stones and the highlights take the
+/// Okabe–Ito colours, the choice is saved, and switching back restores tablero's own.
+#[test]
+fn the_palette_recolours_the_table_at_once_and_is_saved() {
+    use tablero::gui::sets::Colours;
+    use tablero::gui::sets::stones::Stone;
+    use tablero::rules::Game;
+    use tablero::settings::Palette;
+    let dir = fresh_dir("palette");
+    let config = dir.join("config");
+    let mut app = tablero::gui::headless_menu_app(dir.clone());
+    app.insert_resource(ConfigDir(Some(config.clone())));
+    press(&mut app, "Start");
+    app.update();
+    let colours = |app: &mut App| -> Vec<(usize, Color)> {
+        let world = app.world_mut();
+        let stones: Vec<(usize, Handle<StandardMaterial>)> = world
+            .query::<(&Stone, &MeshMaterial3d<StandardMaterial>)>()
+            .iter(world)
+            .map(|(s, m)| (s.side.index(), m.0.clone()))
+            .collect();
+        let materials = world.resource::<Assets<StandardMaterial>>();
+        stones.into_iter().map(|(side, m)| (side, materials.get(&m).unwrap().base_color)).collect()
+    };
+    assert_eq!(session(&app).game.variant(), tablero::rules::Variant::Ordo);
+    for palette in [Palette::OkabeIto, Palette::Classic] {
+        app.insert_resource(SettingsOpen(true));
+        press_setting(&mut app, Setting::Palette);
+        press_setting(&mut app, Setting::Close);
+        app.update();
+        assert_eq!(settings(&app).palette, palette);
+        assert_eq!(Settings::load(&config).0.palette, palette, "saved");
+        let want = Colours::of(palette).ordo;
+        let seen = colours(&mut app);
+        assert!(seen.len() >= 40, "{} stones", seen.len());
+        for (side, colour) in seen {
+            assert_eq!(colour, want[side], "{palette:?}: a stone of side {side}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}

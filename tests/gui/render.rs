@@ -224,3 +224,141 @@ fn a_film_of_a_short_record_is_a_gif_that_decodes() {
     assert!(!out2.exists() && !dir.join("bad.gif.part").exists(), "nothing written");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A piece's top face as the camera sees it, in grey (0 to 255): the grey of most of it, and
+/// how much its pixels vary (its pattern: a pip, a ring, an inlay, grain).
+#[derive(Clone, Copy, Debug)]
+struct Face {
+    /// The grey of most of the face (its median: the body, not a small mark).
+    body: f32,
+    spread: f32,
+}
+
+/// Renders `game` in `palette` (full profile, 640 x 360) and reads the top face of every
+/// piece on the board, by side: Ordo and Crossings stones, the top tile of every Volterra
+/// tower, CTOR discs by the face they show.
+fn faces_by_side(
+    game: tablero::rules::AnyGame,
+    palette: tablero::settings::Palette,
+    name: &str,
+) -> Option<[Vec<Face>; 2]> {
+    use bevy::prelude::*;
+    use tablero::gui::Offscreen;
+    use tablero::gui::render::Quality;
+    use tablero::gui::session::PlayerKind;
+    use tablero::gui::sets::{pine, stones, torus};
+    let (w, h) = (640usize, 360usize);
+    let mut view = match Offscreen::with_quality(game, [PlayerKind::Person; 2], w as u32, h as u32, Some(Quality::Full))
+    {
+        Ok(v) => v,
+        Err(why) if !must_render() => {
+            eprintln!("skipping the render test: {why}");
+            return None;
+        }
+        Err(why) => panic!("{why}"),
+    };
+    view.app.insert_resource(palette);
+    let out = std::env::temp_dir().join(format!("tablero-test-grey-{name}-{palette:?}.png"));
+    view.save(&out).unwrap();
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&out).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let n = info.color_type.samples();
+    let grey = |x: usize, y: usize| {
+        let p = &buf[(y * w + x) * n..];
+        0.299 * p[0] as f32 + 0.587 * p[1] as f32 + 0.114 * p[2] as f32
+    };
+    let world = view.app.world_mut();
+    let (camera, eye) =
+        world.query::<(&Camera, &GlobalTransform)>().iter(world).next().map(|(c, g)| (c.clone(), *g)).unwrap();
+    // Points of a top face around its centre: a disc of `r`, or a square of half side `r`.
+    let face = |centre: Vec3, r: f32, round: bool| -> Face {
+        let mut v = Vec::new();
+        for i in -6..=6 {
+            for j in -6..=6 {
+                let (dx, dz) = (i as f32 / 6.0 * r, j as f32 / 6.0 * r);
+                if round && dx * dx + dz * dz > r * r {
+                    continue;
+                }
+                let Ok(p) = camera.world_to_viewport(&eye, centre + Vec3::new(dx, 0.0, dz)) else { continue };
+                let (x, y) = (p.x.round() as usize, p.y.round() as usize);
+                if x < w && y < h {
+                    v.push(grey(x, y));
+                }
+            }
+        }
+        let mean = v.iter().sum::<f32>() / v.len() as f32;
+        let spread = (v.iter().map(|g| (g - mean).powi(2)).sum::<f32>() / v.len() as f32).sqrt();
+        v.sort_by(f32::total_cmp);
+        Face { body: v[v.len() / 2], spread }
+    };
+    let mut sides = [Vec::new(), Vec::new()];
+    for (s, g) in world.query::<(&stones::Stone, &GlobalTransform)>().iter(world) {
+        if s.cell.is_some() {
+            let top = g.translation() + Vec3::Y * stones::STONE_H / 2.0;
+            sides[s.side.index()].push(face(top, stones::STONE_R * 0.85, true));
+        }
+    }
+    let mut towers: std::collections::HashMap<_, (u8, tablero::rules::Side, Vec3)> = Default::default();
+    for (t, g) in world.query::<(&pine::Tile, &GlobalTransform)>().iter(world) {
+        if let Some(c) = t.cell
+            && towers.get(&c).is_none_or(|(level, _, _)| t.level > *level)
+        {
+            towers.insert(c, (t.level, t.side, g.translation()));
+        }
+    }
+    for (_, side, at) in towers.into_values() {
+        sides[side.index()].push(face(at + Vec3::Y * pine::THICK / 2.0, pine::TILE * 0.45, false));
+    }
+    for (d, g) in world.query::<(&torus::Disc, &GlobalTransform)>().iter(world) {
+        if d.cell.is_some() {
+            let top = g.translation() + Vec3::Y * torus::DISC_H / 2.0;
+            sides[d.up.index()].push(face(top, torus::DISC_R * 0.85, true));
+        }
+    }
+    Some(sides)
+}
+
+/// In either palette, the two sides' pieces differ in grey (as a person who sees no colour,
+/// or a greyscale stream, sees them): clearly in brightness, and by the mark one side wears
+/// (the pip, the ring, the inlay), which shows as a pattern the other side does not have.
+#[test]
+fn both_sides_pieces_differ_in_greyscale_in_every_palette() {
+    use tablero::rules::Variant;
+    use tablero::settings::Palette;
+    let ctor = "ctor10 .BWWWW.WBB/BBW.B..B.B/BB......BB/........BB/...B....../.....B.B.B/W.B.....BB/B.W....W.B/B...W....B/BBB.WWWWBB w 48 P2M1L1 1v1 0";
+    let cases = [
+        ("ordo", Variant::Ordo.initial()),
+        ("crossings", Variant::Crossings.initial()),
+        ("volterra", "volterra D,L,D,L/L,D,L,D/D,Ll,Dd,L/L,D,L,D/D,L,D,L l".parse().unwrap()),
+        ("ctor", ctor.parse().unwrap()),
+    ];
+    for palette in [Palette::Classic, Palette::OkabeIto] {
+        for (name, game) in &cases {
+            let Some(sides) = faces_by_side(game.clone(), palette, name) else { return };
+            let avg = |v: &[Face], f: fn(&Face) -> f32| v.iter().map(f).sum::<f32>() / v.len().max(1) as f32;
+            let [a, b] = &sides;
+            assert!(
+                a.len() >= 8 && b.len() >= 8,
+                "{name} {palette:?}: pieces of both sides seen: {} and {}",
+                a.len(),
+                b.len()
+            );
+            let (mean_a, mean_b) = (avg(a, |f| f.body), avg(b, |f| f.body));
+            let (spread_a, spread_b) = (avg(a, |f| f.spread), avg(b, |f| f.spread));
+            eprintln!("{name} {palette:?}: grey {mean_a:.0} and {mean_b:.0}, spread {spread_a:.1} and {spread_b:.1}");
+            assert!(
+                (mean_a - mean_b).abs() >= 40.0,
+                "{name} {palette:?}: the sides' greys {mean_a:.0} and {mean_b:.0} are too close"
+            );
+            // The mark (always on the second side: CTOR's white face, Volterra's dark tiles, the
+            // second side's stones): its faces vary clearly more than the plain side's.
+            let (marked, plain) = (spread_b, spread_a);
+            assert!(
+                marked >= plain + 8.0,
+                "{name} {palette:?}: the mark does not show: spread {marked:.1} against {plain:.1}"
+            );
+        }
+    }
+}

@@ -886,3 +886,67 @@ fn labels_over_the_board_come_and_stay() {
     app.update();
     assert_eq!(count::<SquareNumber>(&mut app), 64, "back after a rebuild");
 }
+
+/// Under reduced motion the animation is instant: a move is shown at once, with a brief flash
+/// where it happened (where the stone left and where it now stands, where a disc was put)
+/// that fades without moving and then goes; at normal speed nothing flashes.
+#[test]
+fn an_instant_move_flashes_where_it_happened_and_the_flash_fades() {
+    use tablero::gui::animate::{FLASH, Flash};
+    use tablero::gui::render::Activity;
+    let flashes = |app: &mut App| -> Vec<Vec3> {
+        let world = app.world_mut();
+        world.query_filtered::<&Transform, With<Flash>>().iter(world).map(|t| t.translation).collect()
+    };
+    for speed in [Speed::Instant, Speed::Normal] {
+        let mut app = table(Variant::Ordo.initial(), PEOPLE);
+        app.insert_resource(speed);
+        settle(&mut app);
+        click(&mut app, c("e3"));
+        click(&mut app, c("e4"));
+        assert_eq!(session(&app).history.len(), 1, "{}", notice(&app));
+        let layout = *app.world().resource::<Layout>();
+        if speed == Speed::Normal {
+            let mut seen = 0;
+            while moving(&mut app) {
+                seen += flashes(&mut app).len();
+                app.update();
+            }
+            assert_eq!(seen, 0, "nothing flashes while the stone slides");
+            continue;
+        }
+        // Shown at once: the next frame has nothing moving and the stone on its square.
+        app.update();
+        assert!(!moving(&mut app), "an instant move does not slide");
+        assert_scene_matches(&mut app);
+        let at = flashes(&mut app);
+        assert_eq!(at.len(), 2, "a flash where the stone left and one where it stands: {at:?}");
+        for cell in ["e3", "e4"] {
+            let p = cell_pos(&layout, c(cell));
+            assert!(at.iter().any(|f| (f.xz() - p.xz()).length() < 1e-3), "a flash on {cell}: {at:?}");
+        }
+        assert_eq!(*app.world().resource::<Activity>(), Activity::Moving, "the table draws while it fades");
+        // It fades in place, and is gone after FLASH seconds (frames of 50 ms).
+        let alpha = |app: &mut App| {
+            let world = app.world_mut();
+            let handle = world
+                .query_filtered::<&MeshMaterial3d<StandardMaterial>, With<Flash>>()
+                .iter(world)
+                .next()
+                .map(|m| m.0.clone());
+            handle.and_then(|h| world.resource::<Assets<StandardMaterial>>().get(&h).map(|m| m.base_color.alpha()))
+        };
+        let first = alpha(&mut app).unwrap();
+        for _ in 0..12 {
+            app.update();
+        }
+        assert!(alpha(&mut app).unwrap() < first - 0.1, "the flash fades");
+        assert_eq!(flashes(&mut app), at, "the flash does not move");
+        for _ in 0..(FLASH / 0.05) as usize + 2 {
+            app.update();
+        }
+        assert!(flashes(&mut app).is_empty(), "the flash is gone");
+        app.update();
+        assert_eq!(*app.world().resource::<Activity>(), Activity::Resting);
+    }
+}

@@ -14,6 +14,79 @@ use super::table::{BoardItem, Layout};
 use crate::rules::{Game, Variant};
 use bevy::prelude::*;
 
+pub use crate::settings::Palette;
+
+/// A highlight's look: its colour and its glow.
+#[derive(Clone, Copy, Debug)]
+pub struct Glow {
+    pub base: Color,
+    pub emissive: LinearRgba,
+}
+
+/// The colours a palette gives the pieces and the highlights. Both palettes keep one side's
+/// pieces lighter than the other's, and the sets add a mark that is not a colour.
+#[derive(Clone, Copy, Debug)]
+pub struct Colours {
+    /// Ordo's two sides (white and blue; orange and blue).
+    pub ordo: [Color; 2],
+    /// Crossings' two sides (red and black; vermillion and black).
+    pub crossings: [Color; 2],
+    /// Where the chosen piece may go.
+    pub target: Glow,
+    /// The chosen piece.
+    pub selected: Glow,
+    /// A stone that would be captured.
+    pub capturable: Glow,
+}
+
+impl Colours {
+    pub fn of(palette: Palette) -> Colours {
+        let glow = |base: Color, e: [f32; 3]| Glow { base, emissive: LinearRgba::rgb(e[0], e[1], e[2]) };
+        match palette {
+            Palette::Classic => Colours {
+                ordo: [Color::srgb(0.93, 0.91, 0.84), Color::srgb(0.10, 0.25, 0.70)],
+                crossings: [Color::srgb(0.72, 0.08, 0.06), Color::srgb(0.06, 0.06, 0.07)],
+                target: glow(Color::srgb(0.35, 0.8, 0.35), [0.05, 0.35, 0.05]),
+                selected: glow(Color::srgb(1.0, 0.85, 0.2), [0.8, 0.6, 0.0]),
+                capturable: glow(Color::srgb(0.9, 0.2, 0.2), [0.9, 0.1, 0.1]),
+            },
+            // Okabe & Ito, "Color Universal Design" (2008): orange, blue, vermillion, sky
+            // blue, yellow, reddish purple.
+            Palette::OkabeIto => Colours {
+                ordo: [Color::srgb_u8(0xE6, 0x9F, 0x00), Color::srgb_u8(0x00, 0x72, 0xB2)],
+                crossings: [Color::srgb_u8(0xD5, 0x5E, 0x00), Color::srgb(0.06, 0.06, 0.07)],
+                target: glow(Color::srgb_u8(0x56, 0xB4, 0xE9), [0.03, 0.2, 0.4]),
+                selected: glow(Color::srgb_u8(0xF0, 0xE4, 0x42), [0.7, 0.65, 0.05]),
+                capturable: glow(Color::srgb_u8(0xCC, 0x79, 0xA7), [0.6, 0.15, 0.4]),
+            },
+        }
+    }
+}
+
+/// Gives a material a colour (and a glow), touching it only when it changes.
+pub fn recolour(
+    materials: &mut Assets<StandardMaterial>,
+    handle: &Handle<StandardMaterial>,
+    base: Color,
+    emissive: Option<LinearRgba>,
+) {
+    let Some(m) = materials.get(handle) else { return };
+    if m.base_color == base && emissive.is_none_or(|e| m.emissive == e) {
+        return;
+    }
+    if let Some(mut m) = materials.get_mut(handle) {
+        m.base_color = base;
+        if let Some(e) = emissive {
+            m.emissive = e;
+        }
+    }
+}
+
+/// Paints a highlight material in its palette look.
+pub fn reglow(materials: &mut Assets<StandardMaterial>, handle: &Handle<StandardMaterial>, glow: Glow) {
+    recolour(materials, handle, glow.base, Some(glow.emissive));
+}
+
 /// The set on the table.
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Room {
@@ -104,6 +177,7 @@ pub struct Verifying;
 pub(super) fn plugin(app: &mut App) {
     use super::table::Rebuild;
     app.init_resource::<Room>()
+        .init_resource::<Palette>()
         .add_systems(Update, clear_for_rebuild.run_if(on_message::<Rebuild>).in_set(super::TableSystems::Clear))
         .add_plugins((stones::plugin, pine::plugin, torus::plugin));
 }

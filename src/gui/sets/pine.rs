@@ -7,7 +7,7 @@ use super::{Room, add_room};
 use crate::gui::animate::{Speed, Tween};
 use crate::gui::input::{OnCell, pickable};
 use crate::gui::session::{Highlights, MovesToPlan, Picking, Session};
-use crate::gui::table::{BoardItem, Layout, Marks, ShowLabels, cell_pos, highlight, with_mark, wood};
+use crate::gui::table::{BoardItem, Layout, Marks, ShowLabels, cell_pos, highlight, with_mark, wood_grain};
 use crate::rules::volterra::Volterra;
 use crate::rules::{AnyGame, Cell, Effect, Side};
 use bevy::asset::RenderAssetUsages;
@@ -17,7 +17,7 @@ use std::collections::HashMap;
 
 /// A tile is 5 cm square: one world unit. Its thickness, and the pawn's height (3 cm).
 pub const THICK: f32 = 0.2;
-const TILE: f32 = 0.97;
+pub const TILE: f32 = 0.97;
 const PAWN_H: f32 = 0.6;
 /// Seconds for a pawn's hop and a build's arc at normal speed.
 const HOP: f32 = 0.35;
@@ -71,7 +71,14 @@ pub struct PineSet {
     felt: Handle<StandardMaterial>,
     target: Handle<StandardMaterial>,
     selected: Handle<StandardMaterial>,
+    /// The pale inlay in a corner of each dark tile (top and bottom face).
+    inlay: Handle<Mesh>,
+    inlay_colour: Handle<StandardMaterial>,
 }
+
+/// The inlay's radius and how far from the tile's centre it sits (along both axes).
+const INLAY_R: f32 = 0.075;
+const INLAY_AT: f32 = TILE / 2.0 - 0.16;
 
 /// The centre of a tile at a level of a cell.
 pub fn tile_pos(layout: &Layout, c: Cell, level: u8) -> Vec3 {
@@ -135,7 +142,7 @@ fn pawn_profile() -> Vec<(f32, f32)> {
 }
 
 pub(crate) fn plugin(app: &mut App) {
-    app.add_systems(Startup, setup);
+    app.add_systems(Startup, setup).add_systems(Update, follow_palette.run_if(resource_changed::<super::Palette>));
     add_room(app, Room::Pine, build, plan, verify, (paint, heights));
 }
 
@@ -145,9 +152,10 @@ fn setup(
     mut materials: ResMut<Assets<StandardMaterial>>,
     mut images: ResMut<Assets<Image>>,
 ) {
-    let pine = |images: &mut Assets<Image>, base: [f32; 3]| images.add(wood(base, 128));
-    let light = pine(&mut images, [0.93, 0.80, 0.56]);
-    let dark = pine(&mut images, [0.40, 0.23, 0.11]);
+    // The dark pine's grain is closer and stronger than the light's: the tiles differ in their
+    // grain as well as their colour.
+    let light = images.add(wood_grain([0.93, 0.80, 0.56], 128, 38.0, 0.14));
+    let dark = images.add(wood_grain([0.40, 0.23, 0.11], 128, 64.0, 0.3));
     let mat = |m: &mut Assets<StandardMaterial>, tex: Handle<Image>| {
         m.add(StandardMaterial { base_color_texture: Some(tex), perceptual_roughness: 0.75, ..default() })
     };
@@ -178,9 +186,23 @@ fn setup(
             perceptual_roughness: 0.95,
             ..default()
         }),
-        target: glow(&mut materials, Color::srgb(0.4, 0.85, 0.4), LinearRgba::rgb(0.05, 0.4, 0.05)),
-        selected: glow(&mut materials, Color::srgb(1.0, 0.85, 0.3), LinearRgba::rgb(0.7, 0.5, 0.0)),
+        // The palette's colours are given by `follow_palette`.
+        target: glow(&mut materials, Color::WHITE, LinearRgba::BLACK),
+        selected: glow(&mut materials, Color::WHITE, LinearRgba::BLACK),
+        inlay: meshes.add(Cylinder::new(INLAY_R, THICK * 0.98 + 0.008).mesh().resolution(16)),
+        inlay_colour: materials.add(StandardMaterial {
+            base_color: Color::srgb(0.96, 0.9, 0.74),
+            perceptual_roughness: 0.6,
+            ..default()
+        }),
     });
+}
+
+/// The highlights in the palette's colours (at start, and when it changes).
+fn follow_palette(palette: Res<super::Palette>, set: Res<PineSet>, mut materials: ResMut<Assets<StandardMaterial>>) {
+    let c = super::Colours::of(*palette);
+    super::reglow(&mut materials, &set.target, c.target);
+    super::reglow(&mut materials, &set.selected, c.selected);
 }
 
 /// Builds the set for the shown position after the board was cleared.
@@ -240,6 +262,16 @@ fn spawn_tile(commands: &mut Commands, set: &PineSet, tile: Tile, at: Vec3) -> E
     ));
     pickable::<Tile>(&mut e);
     with_mark(&mut e, set.tile.clone());
+    if tile.side == Side::Second {
+        // Through the tile, showing on both faces, in the same corner of every level.
+        let corner = Quat::from_rotation_y(-turn) * Vec3::new(INLAY_AT, 0.0, INLAY_AT);
+        e.with_child((
+            Mesh3d(set.inlay.clone()),
+            MeshMaterial3d(set.inlay_colour.clone()),
+            Transform::from_translation(corner),
+            Pickable::IGNORE,
+        ));
+    }
     e.id()
 }
 
@@ -262,7 +294,7 @@ fn plan(
     mut commands: Commands,
     mut tiles: Query<(Entity, &mut Tile), Without<Pawn>>,
     mut pawns: Query<(Entity, &mut Pawn), Without<Tile>>,
-    mut transforms: Query<&mut Transform>,
+    transforms: Query<&Transform>,
     layout: Res<Layout>,
     set: Res<PineSet>,
     speed: Res<Speed>,
@@ -347,17 +379,13 @@ fn plan(
             }
         }
         for (e, to, delay, duration, lift) in tweens {
-            let Ok(mut tf) = transforms.get_mut(e) else {
+            let Ok(tf) = transforms.get(e) else {
                 // Spawned by this plan: its transform arrives with the commands.
                 commands.entity(e).insert(Tween { lift, ..Tween::falling(to, 2.0, delay, duration) });
                 continue;
             };
-            let from = tf.translation;
-            if duration <= 0.0 {
-                tf.translation = to;
-            } else {
-                commands.entity(e).insert(Tween::slide(from, to, delay, duration, lift));
-            }
+            // Instant too (a tween of no time): the change is flashed and the scene checked.
+            commands.entity(e).insert(Tween::slide(tf.translation, to, delay, duration, lift));
         }
     }
 }

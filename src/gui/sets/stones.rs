@@ -1,6 +1,8 @@
 //! Stones on a chequered board (Ordo, Ordo X, Crossings): flat round stones slide, a line
 //! together; captured stones are lifted to the side of the table, Ordo X's cut-off groups
-//! leave one after another; a Crossings stone that crossed wears a gold ring.
+//! leave one after another; a Crossings stone that crossed wears a gold ring. The second
+//! side's stones carry a pale pip in their centre, so that the sides differ by more than
+//! their colour (in either palette).
 
 use super::{Room, add_room};
 use crate::gui::animate::{LIFT, SLIDE, Speed, Tween};
@@ -12,8 +14,8 @@ use bevy::prelude::*;
 use std::collections::HashMap;
 
 /// Stone size: radius and thickness, in squares.
-const STONE_R: f32 = 0.38;
-const STONE_H: f32 = 0.16;
+pub const STONE_R: f32 = 0.38;
+pub const STONE_H: f32 = 0.16;
 
 /// A square of the board.
 #[derive(Component, Clone, Copy, Debug)]
@@ -69,14 +71,22 @@ pub struct StoneSet {
     last: Handle<StandardMaterial>,
     hover_square: Handle<StandardMaterial>,
     frame: Handle<StandardMaterial>,
+    /// The pip on the second side's stones.
+    pip: Handle<Mesh>,
+    pip_colour: Handle<StandardMaterial>,
 }
+
+/// The pip's radius and height, and the glow of a stone under the pointer.
+const PIP_R: f32 = STONE_R * 0.3;
+const PIP_H: f32 = 0.012;
+const HOVER: [[f32; 3]; 2] = [[0.15, 0.15, 0.1], [0.12, 0.12, 0.3]];
 
 fn colours(variant: Variant) -> usize {
     if variant == Variant::Crossings { 1 } else { 0 }
 }
 
 pub(crate) fn plugin(app: &mut App) {
-    app.add_systems(Startup, setup);
+    app.add_systems(Startup, setup).add_systems(Update, follow_palette.run_if(resource_changed::<super::Palette>));
     add_room(app, Room::Stones, build, plan, verify, paint);
 }
 
@@ -84,22 +94,20 @@ fn setup(mut commands: Commands, mut meshes: ResMut<Assets<Mesh>>, mut materials
     let mut mat = |c: Color, rough: f32| {
         materials.add(StandardMaterial { base_color: c, perceptual_roughness: rough, ..default() })
     };
-    let [o1, o2] = [Color::srgb(0.93, 0.91, 0.84), Color::srgb(0.10, 0.25, 0.70)];
-    let [c1, c2] = [Color::srgb(0.72, 0.08, 0.06), Color::srgb(0.06, 0.06, 0.07)];
-    let stones = [[mat(o1, 0.35), mat(o2, 0.35)], [mat(c1, 0.35), mat(c2, 0.3)]];
+    // The palette's colours are given by `follow_palette`.
+    let stones =
+        [[mat(Color::WHITE, 0.35), mat(Color::WHITE, 0.35)], [mat(Color::WHITE, 0.35), mat(Color::WHITE, 0.3)]];
     let light = mat(Color::srgb(0.86, 0.74, 0.55), 0.8);
     let dark = mat(Color::srgb(0.62, 0.45, 0.28), 0.8);
     let frame = mat(Color::srgb(0.32, 0.19, 0.09), 0.6);
+    let pip_colour = mat(Color::srgb(0.86, 0.86, 0.82), 0.5);
     let mut glow = |c: Color, e: LinearRgba| {
         materials.add(StandardMaterial { base_color: c, emissive: e, perceptual_roughness: 0.5, ..default() })
     };
-    let hover = [
-        [glow(o1, LinearRgba::rgb(0.15, 0.15, 0.1)), glow(o2, LinearRgba::rgb(0.1, 0.15, 0.4))],
-        [glow(c1, LinearRgba::rgb(0.4, 0.1, 0.05)), glow(c2, LinearRgba::rgb(0.15, 0.15, 0.15))],
-    ];
-    let selected = glow(Color::srgb(1.0, 0.85, 0.2), LinearRgba::rgb(0.8, 0.6, 0.0));
-    let capturable = glow(Color::srgb(0.9, 0.2, 0.2), LinearRgba::rgb(0.9, 0.1, 0.1));
-    let target = glow(Color::srgb(0.35, 0.8, 0.35), LinearRgba::rgb(0.05, 0.35, 0.05));
+    let hover = [0, 1].map(|_| [0, 1].map(|_| glow(Color::WHITE, LinearRgba::BLACK)));
+    let selected = glow(Color::WHITE, LinearRgba::BLACK);
+    let capturable = glow(Color::WHITE, LinearRgba::BLACK);
+    let target = glow(Color::WHITE, LinearRgba::BLACK);
     let last = glow(Color::srgb(0.9, 0.8, 0.45), LinearRgba::rgb(0.15, 0.12, 0.0));
     let hover_square = glow(Color::srgb(0.9, 0.85, 0.7), LinearRgba::rgb(0.1, 0.1, 0.08));
     let gold = materials.add(StandardMaterial {
@@ -124,7 +132,29 @@ fn setup(mut commands: Commands, mut meshes: ResMut<Assets<Mesh>>, mut materials
         last,
         hover_square,
         frame,
+        pip: meshes.add(Cylinder::new(PIP_R, PIP_H).mesh().resolution(20)),
+        pip_colour,
     });
+}
+
+/// The stones and highlights in the palette's colours (at start, and when it changes).
+fn follow_palette(palette: Res<super::Palette>, set: Res<StoneSet>, mut materials: ResMut<Assets<StandardMaterial>>) {
+    let c = super::Colours::of(*palette);
+    for (game, colours) in [c.ordo, c.crossings].into_iter().enumerate() {
+        for side in 0..2 {
+            super::recolour(&mut materials, &set.stones[game][side], colours[side], None);
+            let e = HOVER[side];
+            super::recolour(
+                &mut materials,
+                &set.hover[game][side],
+                colours[side],
+                Some(LinearRgba::rgb(e[0], e[1], e[2])),
+            );
+        }
+    }
+    super::reglow(&mut materials, &set.selected, c.selected);
+    super::reglow(&mut materials, &set.capturable, c.capturable);
+    super::reglow(&mut materials, &set.target, c.target);
 }
 
 /// Builds the board and stones of the shown position, with captured stones beside the board.
@@ -204,6 +234,14 @@ fn spawn_stone(
     ));
     pickable::<Stone>(&mut stone);
     with_mark(&mut stone, set.stone.clone());
+    if side == Side::Second {
+        stone.with_child((
+            Mesh3d(set.pip.clone()),
+            MeshMaterial3d(set.pip_colour.clone()),
+            Transform::from_xyz(0.0, (STONE_H + PIP_H) / 2.0, 0.0),
+            Pickable::IGNORE,
+        ));
+    }
     stone.id()
 }
 
@@ -294,14 +332,10 @@ fn plan(
             }
         }
         for (e, cell, to, delay, duration, lift) in targets {
-            let Ok((_, mut stone, mut tf)) = stones.get_mut(e) else { continue };
+            let Ok((_, mut stone, tf)) = stones.get_mut(e) else { continue };
             stone.cell = cell;
-            if duration <= 0.0 {
-                tf.translation = to;
-                commands.entity(e).remove::<Tween>();
-            } else {
-                commands.entity(e).insert(Tween::slide(tf.translation, to, delay, duration, lift));
-            }
+            // Instant too (a tween of no time): the change is flashed and the scene checked.
+            commands.entity(e).insert(Tween::slide(tf.translation, to, delay, duration, lift));
         }
     }
 }

@@ -1,7 +1,8 @@
 //! CTOR's torus: the N × N field with its edge squares coloured, the auxiliary border drawn a
 //! little apart whose duplicate discs always show what their originals show, and two-sided
 //! discs (black face, white face) that flip with a half-turn, one after another in the
-//! rules' cascade order.
+//! rules' cascade order. The white face carries a raised grey ring, so that the faces differ
+//! by more than their colour.
 
 use super::{Room, add_room};
 use crate::gui::animate::{Speed, Tween};
@@ -13,8 +14,8 @@ use crate::rules::{AnyGame, Cell, Effect, Side};
 use bevy::prelude::*;
 use std::collections::HashMap;
 
-const DISC_R: f32 = 0.4;
-const DISC_H: f32 = 0.1;
+pub const DISC_R: f32 = 0.4;
+pub const DISC_H: f32 = 0.1;
 /// How far the border ring stands apart from the field.
 const GAP: f32 = 0.35;
 const DROP: f32 = 0.3;
@@ -58,7 +59,13 @@ pub struct TorusSet {
     border: Handle<StandardMaterial>,
     target: Handle<StandardMaterial>,
     selected: Handle<StandardMaterial>,
+    /// The raised ring on the white face.
+    ring: Handle<Mesh>,
+    ring_colour: Handle<StandardMaterial>,
 }
+
+/// The ring's height above the white face.
+const RING_H: f32 = 0.012;
 
 /// The face-up rotation of a disc: black on top is the identity.
 pub fn face(up: Side) -> Quat {
@@ -86,7 +93,7 @@ pub fn border_pos(layout: &Layout, (file, rank): (i8, i8)) -> Vec3 {
 }
 
 pub(crate) fn plugin(app: &mut App) {
-    app.add_systems(Startup, setup);
+    app.add_systems(Startup, setup).add_systems(Update, follow_palette.run_if(resource_changed::<super::Palette>));
     add_room(app, Room::Torus, build, plan, verify, (paint, numbers));
 }
 
@@ -97,16 +104,10 @@ fn setup(mut commands: Commands, mut meshes: ResMut<Assets<Mesh>>, mut materials
     let field = mat(Color::srgb(0.82, 0.74, 0.58), 0.8);
     let edge = mat(Color::srgb(0.55, 0.68, 0.78), 0.8);
     let border = mat(Color::srgb(0.42, 0.36, 0.30), 0.9);
-    let target = materials.add(StandardMaterial {
-        base_color: Color::srgb(0.4, 0.85, 0.4),
-        emissive: LinearRgba::rgb(0.05, 0.4, 0.05),
-        ..default()
-    });
-    let selected = materials.add(StandardMaterial {
-        base_color: Color::srgb(1.0, 0.8, 0.3),
-        emissive: LinearRgba::rgb(0.6, 0.4, 0.0),
-        ..default()
-    });
+    // The palette's colours are given by `follow_palette`.
+    let ring_colour = mat(Color::srgb(0.5, 0.5, 0.5), 0.5);
+    let target = materials.add(StandardMaterial::default());
+    let selected = materials.add(StandardMaterial::default());
     commands.insert_resource(TorusSet {
         half: meshes.add(Cylinder::new(DISC_R, DISC_H / 2.0)),
         square: meshes.add(Cuboid::new(0.96, 0.04, 0.96)),
@@ -116,7 +117,16 @@ fn setup(mut commands: Commands, mut meshes: ResMut<Assets<Mesh>>, mut materials
         border,
         target,
         selected,
+        ring: meshes.add(Extrusion::new(Annulus::new(DISC_R * 0.5, DISC_R * 0.7), RING_H).mesh().resolution(28)),
+        ring_colour,
     });
+}
+
+/// The highlights in the palette's colours (at start, and when it changes).
+fn follow_palette(palette: Res<super::Palette>, set: Res<TorusSet>, mut materials: ResMut<Assets<StandardMaterial>>) {
+    let c = super::Colours::of(*palette);
+    super::reglow(&mut materials, &set.target, c.target);
+    super::reglow(&mut materials, &set.selected, c.selected);
 }
 
 fn build(
@@ -172,7 +182,8 @@ fn build(
     }
 }
 
-/// A two-sided disc: a black half on top of a white half, turned over to show white.
+/// A two-sided disc: a black half on top of a white half with its ring, turned over to show
+/// white.
 fn disc_halves(set: &TorusSet) -> impl Bundle {
     children![
         (
@@ -185,6 +196,13 @@ fn disc_halves(set: &TorusSet) -> impl Bundle {
             Mesh3d(set.half.clone()),
             MeshMaterial3d(set.faces[1].clone()),
             Transform::from_xyz(0.0, -DISC_H / 4.0, 0.0),
+            Pickable::IGNORE
+        ),
+        (
+            Mesh3d(set.ring.clone()),
+            MeshMaterial3d(set.ring_colour.clone()),
+            Transform::from_xyz(0.0, -(DISC_H + RING_H) / 2.0, 0.0)
+                .with_rotation(Quat::from_rotation_x(std::f32::consts::FRAC_PI_2)),
             Pickable::IGNORE
         ),
     ]
