@@ -270,7 +270,7 @@ impl Palette {
     pub fn label(self) -> &'static str {
         match self {
             Palette::Classic => "tablero's own",
-            Palette::OkabeIto => "Okabe–Ito, colour-blind safe (Ordo's white stones are orange)",
+            Palette::OkabeIto => "Okabe–Ito, colour-blind safe",
         }
     }
 }

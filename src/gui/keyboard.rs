@@ -4,6 +4,10 @@
 //! piece chosen, to the next square it can go to; `Shift+Tab` goes back), the number keys
 //! answer the list when a click fits several moves, `Space` ends a CTOR turn and `L` starts a
 //! Landing. The cursor is an orange frame around its cell, shown once a key has moved it.
+//!
+//! In the menu, and in the settings panel while it is open, `Tab` and the arrows walk the
+//! buttons shown (`Shift+Tab`, up and left go back), and `Enter` or `Space` presses the one
+//! reached, through the same click its mouse press sends; it wears an orange outline.
 
 use super::session::{Command, Picking, Session};
 use super::table::{CellClicked, Layout, PLAYER_ONLY, cell_pos};
@@ -19,11 +23,134 @@ pub struct Cursor(pub Option<Cell>);
 #[derive(Component)]
 struct CursorMark;
 
+/// The button the keyboard has reached (in the menu, or in the settings panel while it is
+/// open), if a key has reached one.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ButtonFocus(pub Option<Entity>);
+
 pub fn plugin(app: &mut App) {
+    let keyboard = resource_exists::<ButtonInput<KeyCode>>;
     app.init_resource::<Cursor>()
+        .init_resource::<ButtonFocus>()
         .add_systems(OnEnter(Screen::Playing), spawn_mark)
-        .add_systems(Update, keys.run_if(resource_exists::<ButtonInput<KeyCode>>).in_set(TableSystems::Input))
-        .add_systems(Update, show.in_set(TableSystems::Present));
+        .add_systems(Update, keys.run_if(keyboard.and_then(not(settings_open))).in_set(TableSystems::Input))
+        .add_systems(Update, show.in_set(TableSystems::Present))
+        .add_systems(
+            Update,
+            (button_keys.run_if(keyboard.and_then(settings_open.or_else(in_state(Screen::Menu)))), outline_focus)
+                .chain(),
+        );
+}
+
+/// The settings panel is open: the keys walk its buttons, not the board.
+fn settings_open(open: Option<Res<super::prefs::SettingsOpen>>) -> bool {
+    open.is_some_and(|o| o.0)
+}
+
+/// Whether a UI entity is shown: neither it nor a parent is hidden or out of the layout.
+fn shown(e: Entity, nodes: &Query<(Option<&Node>, Option<&Visibility>, Option<&ChildOf>)>) -> bool {
+    let mut at = Some(e);
+    while let Some(x) = at {
+        let Ok((node, vis, parent)) = nodes.get(x) else { return true };
+        if node.is_some_and(|n| n.display == Display::None) || vis == Some(&Visibility::Hidden) {
+            return false;
+        }
+        at = parent.map(|p| p.parent());
+    }
+    true
+}
+
+/// `Tab`, the arrows, `Enter` and `Space` over the buttons shown, in the order they are laid
+/// out (the UI tree's order: down each column, the columns left to right).
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+fn button_keys(
+    mut commands: Commands,
+    input: Res<ButtonInput<KeyCode>>,
+    open: Option<Res<super::prefs::SettingsOpen>>,
+    mut focus: ResMut<ButtonFocus>,
+    buttons: Query<Has<super::prefs::Setting>, With<Button>>,
+    roots: Query<Entity, (With<Node>, Without<ChildOf>)>,
+    children: Query<&Children>,
+    nodes: Query<(Option<&Node>, Option<&Visibility>, Option<&ChildOf>)>,
+) {
+    let in_panel = open.is_some_and(|o| o.0);
+    // The buttons in the tree's order; only the panel's while it is open.
+    let mut order = Vec::new();
+    let mut roots: Vec<Entity> = roots.iter().collect();
+    roots.sort();
+    let mut stack: Vec<Entity> = roots.into_iter().rev().collect();
+    while let Some(e) = stack.pop() {
+        if let Ok(setting) = buttons.get(e)
+            && setting == in_panel
+            && shown(e, &nodes)
+        {
+            order.push(e);
+        }
+        if let Ok(kids) = children.get(e) {
+            stack.extend(kids.iter().rev());
+        }
+    }
+    if focus.0.is_some_and(|f| !order.contains(&f)) {
+        focus.0 = None;
+    }
+    if order.is_empty() {
+        return;
+    }
+    let back = input.pressed(KeyCode::ShiftLeft) || input.pressed(KeyCode::ShiftRight);
+    let step = if input.just_pressed(KeyCode::Tab) {
+        Some(back)
+    } else if input.any_just_pressed([KeyCode::ArrowDown, KeyCode::ArrowRight]) {
+        Some(false)
+    } else if input.any_just_pressed([KeyCode::ArrowUp, KeyCode::ArrowLeft]) {
+        Some(true)
+    } else {
+        None
+    };
+    if let Some(back) = step {
+        let n = order.len();
+        let i = focus.0.and_then(|f| order.iter().position(|e| *e == f));
+        let j = match (i, back) {
+            (None, false) => 0,
+            (None, true) => n - 1,
+            (Some(i), false) => (i + 1) % n,
+            (Some(i), true) => (i + n - 1) % n,
+        };
+        focus.0 = Some(order[j]);
+    }
+    if input.any_just_pressed([KeyCode::Enter, KeyCode::NumpadEnter, KeyCode::Space])
+        && let Some(e) = focus.0
+    {
+        commands.trigger(keyboard_click(e));
+    }
+}
+
+/// The click a mouse press on `target` sends, sent by a key instead.
+pub fn keyboard_click(target: Entity) -> Pointer<Click> {
+    use bevy::camera::NormalizedRenderTarget;
+    use bevy::picking::backend::HitData;
+    use bevy::picking::pointer::{Location, PointerId};
+    let location = Location { target: NormalizedRenderTarget::None { width: 1, height: 1 }, position: Vec2::ZERO };
+    let hit = HitData::new(Entity::PLACEHOLDER, 0.0, None, None);
+    let click = Click { button: PointerButton::Primary, hit, duration: std::time::Duration::ZERO, count: 1 };
+    Pointer::new(PointerId::Mouse, location, click, target)
+}
+
+/// The button reached wears an orange outline.
+fn outline_focus(mut commands: Commands, focus: Res<ButtonFocus>, mut had: Local<Option<Entity>>) {
+    if !focus.is_changed() || *had == focus.0 {
+        return;
+    }
+    if let Some(old) = had.take()
+        && let Ok(mut e) = commands.get_entity(old)
+    {
+        e.try_remove::<Outline>();
+    }
+    if let Some(new) = focus.0
+        && let Ok(mut e) = commands.get_entity(new)
+    {
+        e.try_insert(Outline::new(px(3), px(1), Color::srgb(1.0, 0.55, 0.0)));
+        *had = Some(new);
+    }
 }
 
 fn spawn_mark(

@@ -446,6 +446,14 @@ fn spawn_menu(
                     small_button(games, "Settings (S)", CHOICE).observe(
                         |_: On<Pointer<Click>>, mut open: ResMut<super::prefs::SettingsOpen>| open.0 = !open.0,
                     );
+                    // The menu by keyboard (keyboard.rs).
+                    games.spawn((
+                        Text::new("Keys: Tab or the arrows walk the buttons, Enter presses one; F1 the rules, S the settings."),
+                        TextFont { font_size: FontSize::Px(12.0), ..default() },
+                        TextColor(Color::srgb(0.85, 0.8, 0.7)),
+                        Node { max_width: px(300), margin: UiRect::top(px(10)), ..default() },
+                        Pickable::IGNORE,
+                    ));
                 });
             });
             p.spawn((label("", 16.0), MenuLabel));

@@ -365,7 +365,15 @@ pub fn headless_app_with(session: Session) -> App {
 pub fn headless_menu_app(folder: std::path::PathBuf) -> App {
     let mut app = headless_base();
     app.insert_resource(session::SaveFolder(Some(folder)));
-    app.add_plugins((CorePlugin, menu::plugin, broadcast::plugin, prefs::plugin, guide::plugin, tips::plugin));
+    app.add_plugins((
+        CorePlugin,
+        menu::plugin,
+        broadcast::plugin,
+        prefs::plugin,
+        guide::plugin,
+        tips::plugin,
+        keyboard::plugin,
+    ));
     app.update();
     app.update();
     app

@@ -81,7 +81,7 @@ impl Setting {
             Setting::ReducedMotion => format!("Reduced motion: {}", on(s.reduced_motion)),
             Setting::Tips => format!("Tips in a first game: {}", on(s.tips)),
             Setting::AutoEndTurn => {
-                format!("CTOR: end the turn by itself when nothing else is left: {}", on(s.auto_end_turn))
+                format!("CTOR: end a turn with nothing else left: {}", on(s.auto_end_turn))
             }
             Setting::Close => "Close (S)".into(),
         }

@@ -1,11 +1,12 @@
-//! Play by keyboard: a whole game of every variant played by key events alone (arrows to
-//! the cells, Enter, the number keys for the list, Space to end a CTOR turn), each move the
+//! Play by keyboard: a whole game of every variant, chosen in the menu and played by key
+//! events alone (Tab and Enter over the menu's buttons; arrows to the cells, Enter, the
+//! number keys for the list, L for a CTOR Landing, Space to end a CTOR turn), each move the
 //! one meant, the table's record right after every move.
 
 use crate::table::{picking, session, settle};
 use bevy::prelude::*;
 use rand::{Rng, SeedableRng, rngs::StdRng};
-use tablero::gui::keyboard::Cursor;
+use tablero::gui::keyboard::{ButtonFocus, Cursor};
 use tablero::gui::session::PlayerKind;
 use tablero::rules::{AnyGame, AnyMove, Cell, Game, Variant};
 
@@ -58,6 +59,13 @@ fn play_by_keys(app: &mut App, game: &AnyGame, mv: &AnyMove) {
         key(app, KeyCode::Space);
         return;
     }
+    if let Some((a, b, d)) = game.landing_cells(mv) {
+        key(app, KeyCode::KeyL);
+        for c in [a, b, d] {
+            go_and_enter(app, c);
+        }
+        return;
+    }
     if let Some(c) = game.click_cell(mv) {
         go_and_enter(app, c);
         return;
@@ -73,24 +81,77 @@ fn play_by_keys(app: &mut App, game: &AnyGame, mv: &AnyMove) {
     }
 }
 
+/// The words on the button the keyboard has reached in the menu.
+fn focused(app: &mut App) -> Option<String> {
+    let e = app.world().resource::<ButtonFocus>().0?;
+    let world = app.world_mut();
+    let mut words = String::new();
+    let mut stack = vec![e];
+    while let Some(x) = stack.pop() {
+        if let Some(t) = world.get::<Text>(x) {
+            words.push_str(&t.0);
+        }
+        if let Some(kids) = world.get::<Children>(x) {
+            stack.extend(kids.iter());
+        }
+    }
+    Some(words)
+}
+
+/// Tab (Shift+Tab when `back`) until the button reached passes `want`, then Enter.
+fn tab_to_and_press(app: &mut App, back: bool, what: &str, want: impl Fn(&mut App) -> bool) {
+    for _ in 0..80 {
+        if back {
+            app.world_mut().resource_mut::<ButtonInput<KeyCode>>().press(KeyCode::ShiftLeft);
+        }
+        key(app, KeyCode::Tab);
+        app.world_mut().resource_mut::<ButtonInput<KeyCode>>().release(KeyCode::ShiftLeft);
+        if want(app) {
+            key(app, KeyCode::Enter);
+            return;
+        }
+    }
+    panic!("Tab never reached {what}");
+}
+
 #[test]
-fn a_whole_game_of_every_variant_is_played_by_keys_alone() {
+fn a_whole_game_of_every_variant_is_chosen_and_played_by_keys_alone() {
+    use tablero::gui::menu::{MenuChoice, PlayerButton};
+    use tablero::rules::Side;
+    let mut landings = 0;
     for variant in Variant::ALL {
-        let mut app = tablero::gui::headless_app(variant.initial(), [PlayerKind::Person; 2]);
-        app.add_plugins(tablero::gui::keyboard::plugin);
+        let dir = crate::saving::fresh_dir(&format!("keys-{variant}"));
+        let mut app = tablero::gui::headless_menu_app(dir.clone());
         app.init_resource::<ButtonInput<KeyCode>>();
-        app.world_mut().run_schedule(bevy::state::state::OnEnter(tablero::gui::Screen::Playing));
+        app.update();
+        // The menu: the game's card, a person for the second side, Start.
+        tab_to_and_press(&mut app, false, variant.title(), |app| focused(app).as_deref() == Some(variant.title()));
+        assert_eq!(app.world().resource::<MenuChoice>().variant(), variant, "Enter chose the card");
+        tab_to_and_press(&mut app, false, "the second side's Person", |app| {
+            let e = app.world().resource::<ButtonFocus>().0;
+            e.and_then(|e| app.world().get::<PlayerButton>(e).copied())
+                == Some(PlayerButton { side: Side::Second, kind: PlayerKind::Person })
+        });
+        assert_eq!(app.world().resource::<MenuChoice>().players, [PlayerKind::Person; 2]);
+        tab_to_and_press(&mut app, true, "Start", |app| focused(app).as_deref() == Some("Start"));
+        app.update();
+        assert_eq!(*app.world().resource::<State<tablero::gui::Screen>>().get(), tablero::gui::Screen::Playing);
+        assert_eq!(session(&app).game.variant(), variant, "{variant}: the game chosen by keys");
         app.update();
         let mut rng = StdRng::seed_from_u64(7);
         let mut played = 0;
         while session(&app).game.outcome().is_none() && played < 400 {
             let game = session(&app).game.clone();
-            // CTOR's Landings are left out (a Landing is started with L, then clicked alike).
+            // CTOR: now and then a Landing (there can be tens of thousands to choose from).
             let moves: Vec<AnyMove> = match &game {
-                AnyGame::Ctor(g) => g.moves_without_landings().into_iter().map(AnyMove::Ctor).collect(),
+                AnyGame::Ctor(g) => match g.random_landing(&mut rng).filter(|_| rng.random_bool(0.15)) {
+                    Some(l) => vec![AnyMove::Ctor(l)],
+                    None => g.moves_without_landings().into_iter().map(AnyMove::Ctor).collect(),
+                },
                 g => g.legal_moves(),
             };
             let mv = moves[rng.random_range(0..moves.len())].clone();
+            landings += game.landing_cells(&mv).is_some() as usize;
             let before = session(&app).history.len();
             play_by_keys(&mut app, &game, &mv);
             settle(&mut app);
@@ -101,7 +162,56 @@ fn a_whole_game_of_every_variant_is_played_by_keys_alone() {
         }
         println!("{variant}: {played} moves by keys, {:?}", session(&app).game.outcome().map(|o| o.reason));
         assert!(session(&app).game.outcome().is_some() || played == 400, "{variant}");
+        let _ = std::fs::remove_dir_all(dir);
     }
+    assert!(landings >= 2, "CTOR Landings were played by keys: {landings}");
+}
+
+/// In the menu, and in the settings panel while it is open, Tab walks only the buttons shown
+/// (a game's options only while it is chosen; only the panel's while it is open), round again
+/// after the last; Enter presses the one reached, which wears the outline.
+#[test]
+fn tab_walks_the_menu_buttons_shown_and_enter_presses_them() {
+    use tablero::gui::prefs::{Setting, SettingsOpen};
+    let dir = crate::saving::fresh_dir("keys-menu");
+    let mut app = tablero::gui::headless_menu_app(dir.clone());
+    app.init_resource::<ButtonInput<KeyCode>>();
+    app.update();
+    let mut walk = |app: &mut App| -> Vec<String> {
+        let mut seen = Vec::new();
+        for _ in 0..100 {
+            key(app, KeyCode::Tab);
+            let w = focused(app).unwrap();
+            if seen.first() == Some(&w) {
+                break;
+            }
+            seen.push(w);
+        }
+        seen
+    };
+    let ordo = walk(&mut app);
+    assert_eq!(ordo.first().map(String::as_str), Some("Ordo Classic"), "the first card first");
+    assert!(ordo.iter().any(|w| w == "Start") && ordo.iter().any(|w| w == "Settings (S)"), "{ordo:?}");
+    assert!(!ordo.iter().any(|w| w.starts_with("Teams")), "CTOR's options are not shown for Ordo: {ordo:?}");
+    let e = app.world().resource::<ButtonFocus>().0.unwrap();
+    assert!(app.world().get::<Outline>(e).is_some(), "the button reached wears the outline");
+    // Choose CTOR 8 x 8 by keys: its options are walked now.
+    tab_to_and_press(&mut app, false, "CTOR", |app| focused(app).as_deref() == Some("CTOR 8x8"));
+    app.update();
+    let ctor = walk(&mut app);
+    assert!(ctor.iter().any(|w| w.starts_with("Teams")), "{ctor:?}");
+    // The settings panel: only its buttons, and Enter changes a setting.
+    app.insert_resource(SettingsOpen(true));
+    app.update();
+    let panel = walk(&mut app);
+    assert!(panel.iter().all(|w| !w.starts_with("Start")), "{panel:?}");
+    assert!(panel.iter().any(|w| w.starts_with("Reduced motion")), "{panel:?}");
+    tab_to_and_press(&mut app, false, "Reduced motion", |app| {
+        let e = app.world().resource::<ButtonFocus>().0;
+        e.and_then(|e| app.world().get::<Setting>(e).copied()) == Some(Setting::ReducedMotion)
+    });
+    assert!(app.world().resource::<tablero::settings::Settings>().reduced_motion, "Enter pressed it");
+    let _ = std::fs::remove_dir_all(dir);
 }
 
 /// Tab walks the pieces that can move (Shift+Tab back), and once one is chosen, the squares
