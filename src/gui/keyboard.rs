@@ -120,12 +120,12 @@ fn button_keys(
     if input.any_just_pressed([KeyCode::Enter, KeyCode::NumpadEnter, KeyCode::Space])
         && let Some(e) = focus.0
     {
-        commands.trigger(keyboard_click(e));
+        commands.trigger(click_on(e));
     }
 }
 
-/// The click a mouse press on `target` sends, sent by a key instead.
-pub fn keyboard_click(target: Entity) -> Pointer<Click> {
+/// The click a mouse press on `target` sends (sent by a key instead, or by a test).
+pub fn click_on(target: Entity) -> Pointer<Click> {
     use bevy::camera::NormalizedRenderTarget;
     use bevy::picking::backend::HitData;
     use bevy::picking::pointer::{Location, PointerId};

@@ -177,7 +177,7 @@ fn tab_walks_the_menu_buttons_shown_and_enter_presses_them() {
     let mut app = tablero::gui::headless_menu_app(dir.clone());
     app.init_resource::<ButtonInput<KeyCode>>();
     app.update();
-    let mut walk = |app: &mut App| -> Vec<String> {
+    let walk = |app: &mut App| -> Vec<String> {
         let mut seen = Vec::new();
         for _ in 0..100 {
             key(app, KeyCode::Tab);

@@ -1,10 +1,6 @@
 //! The table, headless: clicks reach the scene's picking observers, time is stepped by hand.
 
-use bevy::camera::NormalizedRenderTarget;
-use bevy::picking::backend::HitData;
-use bevy::picking::pointer::{Location, PointerId};
 use bevy::prelude::*;
-use std::time::Duration;
 use tablero::gui::Mode;
 use tablero::gui::animate::{Resyncs, Speed, Tween};
 use tablero::gui::session::{Command, Notice, Picking, PlayerKind, Session};
@@ -52,10 +48,7 @@ pub(crate) fn click(app: &mut App, cell: Cell) {
 }
 
 pub(crate) fn click_entity(app: &mut App, target: Entity) {
-    let location = Location { target: NormalizedRenderTarget::None { width: 1280, height: 720 }, position: Vec2::ZERO };
-    let hit = HitData::new(Entity::PLACEHOLDER, 0.0, None, None);
-    let event = Click { button: PointerButton::Primary, hit, duration: Duration::from_millis(80), count: 1 };
-    app.world_mut().trigger(Pointer::new(PointerId::Mouse, location, event, target));
+    app.world_mut().trigger(tablero::gui::keyboard::click_on(target));
     app.update();
 }
 
