@@ -89,6 +89,7 @@ fn gui_command(args: &[String]) -> Option<Result<(), String>> {
                 .into(),
         )),
         [cmd, rest @ ..] if cmd == "screenshot" => Some(screenshot(rest)),
+        [cmd, rest @ ..] if cmd == "photo" => Some(photo(rest)),
         [cmd, rest @ ..] if cmd == "film" => Some(film(rest)),
         [cmd, rest @ ..] if cmd == "bench-table" => {
             let frames = match rest {
@@ -106,28 +107,64 @@ fn gui_command(args: &[String]) -> Option<Result<(), String>> {
     }
 }
 
+/// A picture command's arguments: the position, then `--out`, `--size` (from `size` unless
+/// given) and the command's own flags (`own` takes a flag and its value, and says whether it
+/// knew the flag).
 #[cfg(feature = "gui")]
-fn screenshot(args: &[String]) -> Result<(), String> {
-    use tablero::rules::AnyGame;
-    let usage = "usage: tablero screenshot \"<position>\" --out <file.png> [--size WxH] [--palette classic|okabe-ito]";
+fn picture_args(
+    args: &[String],
+    usage: &str,
+    mut size: (u32, u32),
+    own: &mut dyn FnMut(&str, &str) -> Result<bool, String>,
+) -> Result<(tablero::rules::AnyGame, std::path::PathBuf, (u32, u32)), String> {
     let Some((position, flags)) = args.split_first() else { return Err(usage.into()) };
-    let game: AnyGame = position.parse().map_err(|e: tablero::rules::PositionError| e.to_string())?;
-    let (mut out, mut size, mut palette) = (None, (1280u32, 720u32), tablero::settings::Palette::Classic);
+    let game: tablero::rules::AnyGame = position.parse().map_err(|e: tablero::rules::PositionError| e.to_string())?;
+    let mut out = None;
     let mut it = flags.iter();
     while let Some(flag) = it.next() {
         let value = it.next().ok_or_else(|| format!("{flag} needs a value; {usage}"))?;
         match flag.as_str() {
             "--out" => out = Some(std::path::PathBuf::from(value)),
             "--size" => size = self::size("--size", value)?,
-            "--palette" => {
-                palette = serde_json::from_value(serde_json::Value::String(value.clone()))
-                    .map_err(|_| format!("--palette '{}' is not classic or okabe-ito", tablero::rules::quote(value)))?
-            }
+            other if own(other, value)? => {}
             other => return Err(format!("unknown option '{}'; {usage}", tablero::rules::quote(other))),
         }
     }
     let out = out.ok_or_else(|| format!("--out is missing; {usage}"))?;
+    Ok((game, out, size))
+}
+
+/// `tablero screenshot "<position>" --out <file.png> [--size WxH] [--palette NAME]`
+#[cfg(feature = "gui")]
+fn screenshot(args: &[String]) -> Result<(), String> {
+    let usage = "usage: tablero screenshot \"<position>\" --out <file.png> [--size WxH] [--palette classic|okabe-ito]";
+    let mut palette = tablero::settings::Palette::Classic;
+    let (game, out, size) = picture_args(args, usage, (1280, 720), &mut |flag, value| {
+        if flag != "--palette" {
+            return Ok(false);
+        }
+        palette = serde_json::from_value(serde_json::Value::String(value.to_string()))
+            .map_err(|_| format!("--palette '{}' is not classic or okabe-ito", tablero::rules::quote(value)))?;
+        Ok(true)
+    })?;
     tablero::gui::screenshot(game, &out, size.0, size.1, palette)
+}
+
+/// `tablero photo "<position>" --out <file.png> [--size WxH] [--view NAME]`
+#[cfg(feature = "gui")]
+fn photo(args: &[String]) -> Result<(), String> {
+    let usage = "usage: tablero photo \"<position>\" --out <file.png> [--size WxH] [--view first|second|top|macro]";
+    let mut view = "first".to_string();
+    let (game, out, size) = picture_args(args, usage, (3840, 2160), &mut |flag, value| {
+        let mine = flag == "--view";
+        if mine {
+            view = value.to_string();
+        }
+        Ok(mine)
+    })?;
+    tablero::gui::photo::photo(game, &out, bevy::math::UVec2::new(size.0, size.1), &view)?;
+    println!("{}: {}x{} from the {view} view", out.display(), size.0, size.1);
+    Ok(())
 }
 
 /// `tablero film <record.json> --out <file.gif|file.mp4> [--size WxH] [--fps N] [--pace S] [--frames-dir DIR]`

@@ -109,15 +109,19 @@ fn steer(
     motion: Res<AccumulatedMouseMotion>,
     scroll: Res<AccumulatedMouseScroll>,
     settings: Option<Res<crate::settings::Settings>>,
+    photo: Option<Res<super::photo::PhotoMode>>,
     mut cams: Query<(&mut Orbit, &mut Transform), With<PlayerCamera>>,
 ) {
+    // Photo mode lets the camera come closer and lower (a macro shot of a tower).
+    let (nearest, lowest) =
+        if photo.is_some_and(|p| p.0) { (super::photo::NEAREST_PHOTO, 0.03) } else { (super::photo::NEAREST, 0.15) };
     // The settings' sensitivity scales every movement; inverted, dragging turns the other way.
     let (k, sign) = settings.map_or((1.0, 1.0), |s| (s.camera_sensitivity, if s.invert_camera { -1.0 } else { 1.0 }));
     for (mut orbit, mut tf) in &mut cams {
         let delta = motion.delta * k;
         if buttons.pressed(MouseButton::Right) && delta != Vec2::ZERO {
             orbit.yaw -= sign * delta.x * 0.006;
-            orbit.pitch = (orbit.pitch + sign * delta.y * 0.006).clamp(0.15, 1.55);
+            orbit.pitch = (orbit.pitch + sign * delta.y * 0.006).clamp(lowest, 1.55);
         }
         if buttons.pressed(MouseButton::Middle) && delta != Vec2::ZERO {
             let right = tf.right().as_vec3();
@@ -131,7 +135,7 @@ fn steer(
                 MouseScrollUnit::Line => scroll.delta.y,
                 MouseScrollUnit::Pixel => scroll.delta.y / 40.0,
             } * k;
-            orbit.distance = (orbit.distance * (1.0 - lines * 0.08)).clamp(4.0, 40.0);
+            orbit.distance = (orbit.distance * (1.0 - lines * 0.08)).clamp(nearest, 40.0);
         }
         let want = orbit.transform();
         if *tf != want {

@@ -261,7 +261,7 @@ fn spawn_buttons(commands: &mut Commands, game: &AnyGame, spectator: bool) {
             spawn_button(p, "Reset view (R)", Action::View(View::Reset));
             if !spectator {
                 spawn_button(p, "Hint (I)", Action::Cmd(Command::Hint));
-                spawn_button(p, "Pause computer (P)", Action::Cmd(Command::PauseComputer));
+                spawn_button(p, "Pause computer (Ctrl+P)", Action::Cmd(Command::PauseComputer));
                 spawn_button(p, "Computer pace (C)", Action::Cmd(Command::ComputerPace));
             }
             spawn_button(p, "Evaluation (E)", Action::Eval);

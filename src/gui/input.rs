@@ -104,7 +104,8 @@ fn keys(
     if input.just_pressed(KeyCode::Escape) {
         cmds.write(Command::Cancel);
     }
-    if input.just_pressed(KeyCode::KeyP) {
+    // P alone is photo mode (photo.rs).
+    if input.just_pressed(KeyCode::KeyP) && ctrl {
         cmds.write(Command::PauseComputer);
     }
     if input.just_pressed(KeyCode::KeyH) || input.just_pressed(KeyCode::KeyN) && !ctrl {

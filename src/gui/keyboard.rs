@@ -33,7 +33,10 @@ pub fn plugin(app: &mut App) {
     app.init_resource::<Cursor>()
         .init_resource::<ButtonFocus>()
         .add_systems(OnEnter(Screen::Playing), spawn_mark)
-        .add_systems(Update, keys.run_if(keyboard.and_then(not(settings_open))).in_set(TableSystems::Input))
+        .add_systems(
+            Update,
+            keys.run_if(keyboard.and_then(not(settings_open)).and_then(not(photo_mode))).in_set(TableSystems::Input),
+        )
         .add_systems(Update, show.in_set(TableSystems::Present))
         .add_systems(
             Update,
@@ -45,6 +48,11 @@ pub fn plugin(app: &mut App) {
 /// The settings panel is open: the keys walk its buttons, not the board.
 fn settings_open(open: Option<Res<super::prefs::SettingsOpen>>) -> bool {
     open.is_some_and(|o| o.0)
+}
+
+/// Photo mode is on: Enter takes the photo.
+fn photo_mode(mode: Option<Res<super::photo::PhotoMode>>) -> bool {
+    mode.is_some_and(|m| m.0)
 }
 
 /// Whether a UI entity is shown: neither it nor a parent is hidden or out of the layout.

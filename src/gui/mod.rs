@@ -18,6 +18,7 @@ pub mod input;
 pub mod keyboard;
 pub mod menu;
 pub mod offscreen;
+pub mod photo;
 pub mod prefs;
 pub mod render;
 pub mod session;
@@ -298,6 +299,7 @@ fn window_app(setup: impl FnOnce(&mut App)) -> Result<(), String> {
             guide::plugin,
             tips::plugin,
             keyboard::plugin,
+            photo::plugin,
         ))
         .insert_resource(settings)
         .insert_resource(prefs::ConfigDir(Some(dir)))
@@ -373,6 +375,7 @@ pub fn headless_menu_app(folder: std::path::PathBuf) -> App {
         guide::plugin,
         tips::plugin,
         keyboard::plugin,
+        photo::plugin,
     ));
     app.update();
     app.update();

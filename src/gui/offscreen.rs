@@ -143,18 +143,22 @@ impl Offscreen {
             self.frame();
         }
         self.app.world_mut().spawn(Screenshot::image(self.image.clone())).observe(save_to_disk(out.to_path_buf()));
-        for _ in 0..30 {
+        // The picture is read back and encoded on other threads: wait for it (a busy machine
+        // can take seconds), drawing on meanwhile.
+        let started = std::time::Instant::now();
+        while started.elapsed() < std::time::Duration::from_secs(60) {
             self.frame();
             if std::fs::metadata(out).map(|m| m.len() > 0).unwrap_or(false) {
                 return Ok(());
             }
+            std::thread::sleep(std::time::Duration::from_millis(10));
         }
         Err(format!("the screenshot was not written to {}", out.display()))
     }
 }
 
 /// An image a camera can draw into and that can be read back.
-fn target_image(width: u32, height: u32) -> Image {
+pub(crate) fn target_image(width: u32, height: u32) -> Image {
     use bevy::asset::RenderAssetUsages;
     use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat, TextureUsages};
     let mut image = Image::new_uninit(

@@ -43,7 +43,7 @@ pub struct ScaledView {
 
 /// The full-size picture of a scaled view (of this 3D camera), under every panel.
 #[derive(Component)]
-struct Backdrop(Entity);
+pub struct Backdrop(Entity);
 
 /// The physical size of a camera's output.
 fn output_size(
@@ -303,6 +303,7 @@ pub(super) fn activity(
     session: Option<Res<Session>>,
     mode: Res<State<Mode>>,
     tweens: Query<(), Or<(With<super::animate::Tween>, With<super::animate::Flash>)>>,
+    photos: Query<(), Or<(With<super::photo::PhotoCamera>, With<super::photo::PhotoHint>)>>,
     thinking: Res<ComputerThinking>,
     weighing: Option<Res<super::eval::Weighing>>,
     pace: Res<super::session::ComputerPace>,
@@ -328,7 +329,7 @@ pub(super) fn activity(
         Mode::Secrets => false,
     });
     let directing = directing.is_some_and(|d| d.0);
-    let want = if !tweens.is_empty() || building || directing {
+    let want = if !tweens.is_empty() || !photos.is_empty() || building || directing {
         Activity::Moving
     } else if thinking.0 || waiting || weighing.is_some_and(|w| w.0) {
         Activity::Waiting

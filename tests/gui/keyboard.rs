@@ -11,7 +11,7 @@ use tablero::gui::session::PlayerKind;
 use tablero::rules::{AnyGame, AnyMove, Cell, Game, Variant};
 
 /// One key pressed and released, as the input system would (a frame each).
-fn key(app: &mut App, code: KeyCode) {
+pub(crate) fn key(app: &mut App, code: KeyCode) {
     app.world_mut().resource_mut::<ButtonInput<KeyCode>>().press(code);
     app.update();
     let mut input = app.world_mut().resource_mut::<ButtonInput<KeyCode>>();

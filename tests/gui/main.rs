@@ -7,6 +7,7 @@ mod common;
 mod eval;
 mod feed;
 mod keyboard;
+mod photo;
 mod prefs;
 mod render;
 mod saving;

@@ -24,14 +24,18 @@ fn render(position: &str, name: &str) -> Option<(u32, u32, Vec<u8>)> {
         }
         panic!("screenshot failed: {err}");
     }
-    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&out).unwrap()));
+    Some(read_png(&out))
+}
+
+/// A PNG's size and its pixels as RGB.
+fn read_png(path: &std::path::Path) -> (u32, u32, Vec<u8>) {
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
     let mut reader = decoder.read_info().unwrap();
     let mut buf = vec![0; reader.output_buffer_size().unwrap()];
     let info = reader.next_frame(&mut buf).unwrap();
     buf.truncate(info.buffer_size());
-    let channels = info.color_type.samples();
-    let rgb: Vec<u8> = buf.chunks(channels).flat_map(|p| [p[0], p[1], p[2]]).collect();
-    Some((info.width, info.height, rgb))
+    let rgb: Vec<u8> = buf.chunks(info.color_type.samples()).flat_map(|p| [p[0], p[1], p[2]]).collect();
+    (info.width, info.height, rgb)
 }
 
 /// Pixels in the middle of the picture (the board) that match a colour test.
@@ -164,13 +168,8 @@ fn the_software_profile_draws_the_table_smaller_and_scales_it_up() {
         } else {
             assert!(views.is_empty(), "the full profile draws at the output's resolution");
         }
-        let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&out).unwrap()));
-        let mut reader = decoder.read_info().unwrap();
-        let mut buf = vec![0; reader.output_buffer_size().unwrap()];
-        let info = reader.next_frame(&mut buf).unwrap();
-        assert_eq!((info.width, info.height), (800, 450), "{quality:?}: the picture is full size");
-        let rgb: Vec<u8> =
-            buf[..info.buffer_size()].chunks(info.color_type.samples()).flat_map(|p| [p[0], p[1], p[2]]).collect();
+        let (width, height, rgb) = read_png(&out);
+        assert_eq!((width, height), (800, 450), "{quality:?}: the picture is full size");
         let blue = count(800, 450, &rgb, |r, _, b| b > 150 && b as i32 > r as i32 + 60);
         assert!(blue > 1500, "{quality:?}: the blue stones show: {blue}");
     }
@@ -260,13 +259,9 @@ fn faces_by_side(
     view.app.insert_resource(palette);
     let out = std::env::temp_dir().join(format!("tablero-test-grey-{name}-{palette:?}.png"));
     view.save(&out).unwrap();
-    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&out).unwrap()));
-    let mut reader = decoder.read_info().unwrap();
-    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
-    let info = reader.next_frame(&mut buf).unwrap();
-    let n = info.color_type.samples();
+    let (_, _, rgb) = read_png(&out);
     let grey = |x: usize, y: usize| {
-        let p = &buf[(y * w + x) * n..];
+        let p = &rgb[(y * w + x) * 3..];
         0.299 * p[0] as f32 + 0.587 * p[1] as f32 + 0.114 * p[2] as f32
     };
     let world = view.app.world_mut();
@@ -361,4 +356,45 @@ fn both_sides_pieces_differ_in_greyscale_in_every_palette() {
             );
         }
     }
+}
+
+/// `tablero photo` renders a position from a named view at the size asked (no panels, no
+/// labels), and refuses an unknown view or a size past 3840 x 2160 in one line, writing nothing.
+#[test]
+fn a_photo_is_rendered_from_its_view_and_bad_requests_are_refused() {
+    let dir = std::env::temp_dir().join(format!("tablero-photo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let volterra = "volterra D,L,D,L/-,D,LL,D/-,Ll,DD,L/L,D,LDd,DL/-,-,D,L l";
+    let out = dir.join("macro.png");
+    let run = Command::new(env!("CARGO_BIN_EXE_tablero"))
+        .args(["photo", volterra, "--out", out.to_str().unwrap(), "--size", "640x360", "--view", "macro"])
+        .env("XDG_RUNTIME_DIR", std::env::temp_dir())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&run.stderr);
+    if !run.status.success() && err.contains("no Vulkan device") && !must_render() {
+        return eprintln!("skipping the photo test: {err}");
+    }
+    assert!(run.status.success(), "{err}");
+    let (width, height, rgb) = read_png(&out);
+    assert_eq!((width, height), (640, 360));
+    // Close up, the pine fills much of the picture.
+    let pine = count(640, 360, &rgb, light_pine) + count(640, 360, &rgb, dark_pine);
+    assert!(pine > 640 * 360 / 5, "the macro view is close to the tiles: {pine} pine pixels");
+    for (args, why) in [
+        (vec!["--view", "sideways"], "--view 'sideways' is not one of first, second, top, macro"),
+        (vec!["--size", "5000x3000"], "a photo is from 16x16 to 3840x2160, not 5000x3000"),
+    ] {
+        let bad = dir.join("bad.png");
+        let run = Command::new(env!("CARGO_BIN_EXE_tablero"))
+            .args(["photo", volterra, "--out", bad.to_str().unwrap()])
+            .args(args)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&run.stderr);
+        assert!(!run.status.success());
+        assert_eq!(err.trim(), format!("tablero: {why}"));
+        assert!(!bad.exists(), "nothing written");
+    }
+    let _ = std::fs::remove_dir_all(dir);
 }

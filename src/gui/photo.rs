@@ -1,0 +1,283 @@
+//! Photo mode: `P` at the table hides every control (panels, buttons, highlights, the
+//! keyboard's frame), lets the camera come closer and lower than in play (a macro shot of a
+//! tower), and `Enter` saves a picture of what the camera sees at up to 3840 × 2160 into the
+//! data folder's `photos/`; `P` again brings the controls back. `tablero photo` does the same
+//! headless ([`photo`]).
+
+use super::Screen;
+use super::camera::{Orbit, PlayerCamera};
+use super::table::Layout;
+use crate::rules::AnyGame;
+use bevy::prelude::*;
+use std::collections::HashMap;
+
+/// Whether photo mode is on.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PhotoMode(pub bool);
+
+/// The size of the pictures photo mode saves.
+pub const PHOTO_SIZE: UVec2 = UVec2::new(3840, 2160);
+
+/// How close the camera may come: in play, and in photo mode.
+pub const NEAREST: f32 = 4.0;
+pub const NEAREST_PHOTO: f32 = 1.2;
+
+/// The line photo mode shows for a moment (it is not in the pictures).
+#[derive(Component)]
+pub struct PhotoHint {
+    since: f32,
+}
+
+/// A camera drawing one photo; gone once the picture is written.
+#[derive(Component)]
+pub struct PhotoCamera;
+
+/// Where the last photo went, or why it could not be saved.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct LastPhoto(pub Option<Result<std::path::PathBuf, String>>);
+
+pub fn plugin(app: &mut App) {
+    app.init_resource::<PhotoMode>()
+        .init_resource::<LastPhoto>()
+        .add_systems(OnExit(Screen::Playing), |mut mode: ResMut<PhotoMode>| mode.0 = false)
+        .add_systems(
+            Update,
+            (keys.run_if(resource_exists::<ButtonInput<KeyCode>>), hint).chain().run_if(in_state(Screen::Playing)),
+        )
+        // After every system that shows or hides a panel or a label this frame.
+        .add_systems(
+            PostUpdate,
+            hide_controls
+                .run_if(in_state(Screen::Playing))
+                .before(bevy::camera::visibility::VisibilitySystems::VisibilityPropagate),
+        );
+}
+
+/// The photos' folder: `photos/` in the data folder.
+pub fn photo_dir() -> std::path::PathBuf {
+    crate::record::data_dir().join("photos")
+}
+
+#[allow(clippy::too_many_arguments)]
+fn keys(
+    mut commands: Commands,
+    input: Res<ButtonInput<KeyCode>>,
+    mut mode: ResMut<PhotoMode>,
+    mut last: ResMut<LastPhoto>,
+    mut images: ResMut<Assets<Image>>,
+    folder: Option<Res<super::session::SaveFolder>>,
+    layout: Res<Layout>,
+    cams: Query<&Transform, With<PlayerCamera>>,
+    mut orbits: Query<&mut Orbit, With<PlayerCamera>>,
+) {
+    let ctrl = input.pressed(KeyCode::ControlLeft) || input.pressed(KeyCode::ControlRight);
+    if input.just_pressed(KeyCode::KeyP) && !ctrl {
+        mode.0 = !mode.0;
+        if !mode.0 {
+            // Back in play: the camera no nearer than play allows.
+            for mut orbit in &mut orbits {
+                orbit.distance = orbit.distance.max(NEAREST);
+                orbit.pitch = orbit.pitch.max(0.15);
+            }
+        }
+        commands.spawn(hint_line(if mode.0 {
+            "Photo mode: drag and wheel to frame (closer than in play), Enter saves a 3840x2160 picture, P leaves"
+                .to_string()
+        } else {
+            "Photo mode left".to_string()
+        }));
+    }
+    if mode.0 && (input.just_pressed(KeyCode::Enter) || input.just_pressed(KeyCode::NumpadEnter)) {
+        // In the data folder the games are saved in (a test's own), else the user's.
+        let dir = match folder.as_ref().and_then(|f| f.0.clone()) {
+            Some(data) => data.join("photos"),
+            None => photo_dir(),
+        };
+        // What the player's camera sees (a table without one: the first player's view).
+        let view = cams
+            .iter()
+            .next()
+            .copied()
+            .unwrap_or_else(|| super::camera::Orbit::preset(super::camera::View::First, &layout).transform());
+        let result = take(&mut commands, &mut images, view, PHOTO_SIZE, &dir);
+        let line = match &result {
+            Ok(path) => format!("Saving the photo to {}", path.display()),
+            Err(why) => format!("The photo could not be saved: {why}"),
+        };
+        last.0 = Some(result);
+        commands.spawn(hint_line(line));
+    }
+}
+
+/// Starts drawing a picture from `view` into a new file in `dir`; the camera goes once the
+/// picture is written.
+fn take(
+    commands: &mut Commands,
+    images: &mut Assets<Image>,
+    view: Transform,
+    size: UVec2,
+    dir: &std::path::Path,
+) -> Result<std::path::PathBuf, String> {
+    use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let stamp =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis()).unwrap_or_default();
+    let path = dir.join(format!("tablero-{stamp}.png"));
+    let image = images.add(super::offscreen::target_image(size.x, size.y));
+    let cam = commands
+        .spawn((
+            Camera3d::default(),
+            Camera { order: -10, clear_color: ClearColorConfig::Custom(Color::srgb(0.16, 0.14, 0.13)), ..default() },
+            bevy::camera::RenderTarget::from(image.clone()),
+            Msaa::Sample4,
+            view,
+            super::table::broadcast_layers(false),
+            PhotoCamera,
+        ))
+        .id();
+    commands.spawn(Screenshot::image(image)).observe(save_to_disk(path.clone())).observe(
+        move |_: On<ScreenshotCaptured>, mut commands: Commands| {
+            if let Ok(mut c) = commands.get_entity(cam) {
+                c.despawn();
+            }
+        },
+    );
+    Ok(path)
+}
+
+fn hint_line(text: String) -> impl Bundle {
+    (
+        Text::new(text),
+        TextFont { font_size: FontSize::Px(15.0), ..default() },
+        Node { position_type: PositionType::Absolute, top: px(8), left: px(12), ..default() },
+        BackgroundColor(Color::srgba(0.0, 0.0, 0.0, 0.6)),
+        GlobalZIndex(40),
+        Pickable::IGNORE,
+        PhotoHint { since: 0.0 },
+        DespawnOnExit(Screen::Playing),
+    )
+}
+
+/// Photo mode's lines go after a few seconds; a newer one replaces an older.
+fn hint(mut commands: Commands, time: Res<Time<Real>>, mut hints: Query<(Entity, &mut PhotoHint)>) {
+    let mut newest: Option<(Entity, f32)> = None;
+    for (e, mut h) in &mut hints {
+        // A long first frame (the window was resting) does not skip the line.
+        h.since += time.delta_secs().min(0.1);
+        if newest.is_none_or(|(_, s)| h.since < s) {
+            newest = Some((e, h.since));
+        }
+    }
+    for (e, h) in &hints {
+        if h.since > 4.0 || newest.is_some_and(|(n, _)| n != e) {
+            commands.entity(e).despawn();
+        }
+    }
+}
+
+/// While photo mode is on, every panel and button is hidden (each keeps the visibility it is
+/// given meanwhile, and gets it back when photo mode ends), and so are the highlights and the
+/// keyboard's frame (the player camera sees what the broadcast sees: the board, the pieces
+/// and the table).
+#[allow(clippy::type_complexity)]
+fn hide_controls(
+    mode: Res<PhotoMode>,
+    mut roots: Query<
+        (Entity, &mut Visibility),
+        (With<Node>, Without<ChildOf>, Without<PhotoHint>, Without<super::render::Backdrop>),
+    >,
+    mut cams: Query<&mut bevy::camera::visibility::RenderLayers, With<PlayerCamera>>,
+    mut kept: Local<HashMap<Entity, Visibility>>,
+) {
+    if mode.0 {
+        for (e, mut vis) in &mut roots {
+            if *vis != Visibility::Hidden {
+                kept.insert(e, *vis);
+                *vis = Visibility::Hidden;
+            } else {
+                kept.entry(e).or_insert(Visibility::Hidden);
+            }
+        }
+    } else if !kept.is_empty() {
+        for (e, vis) in kept.drain() {
+            if let Ok((_, mut v)) = roots.get_mut(e) {
+                *v = vis;
+            }
+        }
+    }
+    let layers = if mode.0 { super::table::broadcast_layers(false) } else { super::table::player_layers() };
+    for mut l in &mut cams {
+        if *l != layers {
+            *l = layers.clone();
+        }
+    }
+}
+
+/// The views `tablero photo` knows.
+pub const VIEWS: [&str; 4] = ["first", "second", "top", "macro"];
+
+/// The camera of a named view of `game`: a player's view, the top view, or a close, low
+/// shot (Volterra's tallest tower, else the board's middle).
+pub fn view_of(name: &str, game: &AnyGame) -> Result<Orbit, String> {
+    use super::camera::View;
+    let layout = Layout::of(game);
+    match name {
+        "first" => Ok(Orbit::preset(View::First, &layout)),
+        "second" => Ok(Orbit::preset(View::Second, &layout)),
+        "top" => Ok(Orbit::preset(View::Top, &layout)),
+        "macro" => {
+            let (files, ranks) = game.board_size();
+            let cells = (0..ranks).flat_map(|r| (0..files).map(move |f| crate::rules::Cell::new(f, r)));
+            let tallest = match game {
+                AnyGame::Volterra(v) => {
+                    cells.filter_map(|c| v.tower(c).map(|t| (t.height, c))).max_by_key(|(h, c)| (*h, *c)).map(|x| x.1)
+                }
+                _ => None,
+            };
+            let (focus, height) = match tallest {
+                Some(c) => {
+                    let h = game_height(game, c);
+                    (super::table::cell_pos(&layout, c), h)
+                }
+                None => (Vec3::ZERO, 0.0),
+            };
+            Ok(Orbit { focus: focus.with_y(height * 0.5), yaw: 0.5, pitch: 0.42, distance: 2.6 + height })
+        }
+        other => Err(format!("--view '{}' is not one of {}", crate::rules::quote(other), VIEWS.join(", "))),
+    }
+}
+
+/// How tall the pieces on `c` stand (Volterra's towers), in world units.
+fn game_height(game: &AnyGame, c: crate::rules::Cell) -> f32 {
+    match game {
+        AnyGame::Volterra(v) => v.tower(c).map_or(0.0, |t| t.height as f32 * super::sets::pine::THICK),
+        _ => 0.0,
+    }
+}
+
+/// Renders a position off-screen in the full profile from a named view, and writes a PNG of
+/// `size` (at most 3840 × 2160).
+pub fn photo(game: AnyGame, out: &std::path::Path, size: UVec2, view: &str) -> Result<(), String> {
+    use super::session::PlayerKind;
+    if size.x > PHOTO_SIZE.x || size.y > PHOTO_SIZE.y || size.x < 16 || size.y < 16 {
+        return Err(format!("a photo is from 16x16 to {}x{}, not {}x{}", PHOTO_SIZE.x, PHOTO_SIZE.y, size.x, size.y));
+    }
+    let orbit = view_of(view, &game)?;
+    let mut shot = super::Offscreen::with_quality(
+        game,
+        [PlayerKind::Person; 2],
+        size.x,
+        size.y,
+        Some(super::render::Quality::Full),
+    )?;
+    let world = shot.app.world_mut();
+    let cams: Vec<Entity> = world.query_filtered::<Entity, With<Orbit>>().iter(world).collect();
+    for cam in cams {
+        // No highlights (what the broadcast sees) and no labels (no UI camera) in a photo.
+        world
+            .entity_mut(cam)
+            .insert((orbit, orbit.transform(), super::table::broadcast_layers(false)))
+            .remove::<IsDefaultUiCamera>();
+    }
+    shot.save(out)
+}

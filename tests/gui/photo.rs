@@ -1,0 +1,62 @@
+//! Photo mode: `P` hides every control and brings each back as it was, `Enter` draws a
+//! 3840 x 2160 picture into the photos folder, `Ctrl+P` still pauses the computer; `tablero
+//! photo` renders a position from a named view, and refuses a bad view or size in one line.
+
+use crate::keyboard::key;
+use bevy::prelude::*;
+use tablero::gui::photo::{LastPhoto, PHOTO_SIZE, PhotoCamera, PhotoMode};
+
+/// The root panels' visibility, by entity.
+fn roots(app: &mut App) -> Vec<(Entity, Visibility)> {
+    let world = app.world_mut();
+    let mut v: Vec<(Entity, Visibility)> = world
+        .query_filtered::<(Entity, &Visibility), (With<Node>, Without<ChildOf>)>()
+        .iter(world)
+        .map(|(e, v)| (e, *v))
+        .collect();
+    v.sort_by_key(|(e, _)| *e);
+    v
+}
+
+#[test]
+fn photo_mode_hides_every_control_and_gives_each_back() {
+    let dir = crate::saving::fresh_dir("photo");
+    let mut app = tablero::gui::headless_menu_app(dir.clone());
+    app.init_resource::<ButtonInput<KeyCode>>();
+    crate::saving::press(&mut app, "Start");
+    app.update();
+    let before = roots(&mut app);
+    assert!(before.iter().any(|(_, v)| *v != Visibility::Hidden), "some panel is shown at the table");
+    key(&mut app, KeyCode::KeyP);
+    assert!(app.world().resource::<PhotoMode>().0);
+    let hint = {
+        let world = app.world_mut();
+        world.query::<&Text>().iter(world).any(|t| t.0.starts_with("Photo mode:"))
+    };
+    assert!(hint, "a line says how photo mode works");
+    for (e, _) in &before {
+        assert_eq!(app.world().get::<Visibility>(*e), Some(&Visibility::Hidden), "every panel is hidden");
+    }
+    // Enter: a camera draws the picture at 3840 x 2160, into photos/ in the data folder.
+    key(&mut app, KeyCode::Enter);
+    let Some(Ok(path)) = app.world().resource::<LastPhoto>().0.clone() else { panic!("no photo") };
+    assert_eq!(path.parent(), Some(dir.join("photos").as_path()));
+    let world = app.world_mut();
+    let targets: Vec<bevy::camera::RenderTarget> =
+        world.query_filtered::<&bevy::camera::RenderTarget, With<PhotoCamera>>().iter(world).cloned().collect();
+    assert_eq!(targets.len(), 1, "one photo camera");
+    let bevy::camera::RenderTarget::Image(image) = &targets[0] else { panic!("the photo draws into an image") };
+    let size = world.resource::<Assets<Image>>().get(&image.handle).unwrap().size();
+    assert_eq!(size, PHOTO_SIZE);
+    // P again: every panel as it was.
+    key(&mut app, KeyCode::KeyP);
+    assert!(!app.world().resource::<PhotoMode>().0);
+    let after: Vec<(Entity, Visibility)> =
+        roots(&mut app).into_iter().filter(|(e, _)| before.iter().any(|b| b.0 == *e)).collect();
+    assert_eq!(after, before, "every panel back as it was");
+    // Ctrl+P is the computer's pause, not photo mode.
+    app.world_mut().resource_mut::<ButtonInput<KeyCode>>().press(KeyCode::ControlLeft);
+    key(&mut app, KeyCode::KeyP);
+    assert!(!app.world().resource::<PhotoMode>().0);
+    let _ = std::fs::remove_dir_all(dir);
+}
