@@ -80,7 +80,7 @@ pub(super) fn plugin(app: &mut App) {
             commands.insert_resource(FlashMesh(meshes.add(ring)));
         })
         .add_systems(Update, (tick, come_to_rest).chain().in_set(TableSystems::Animate))
-        .add_systems(Update, fade.in_set(TableSystems::Present));
+        .add_systems(Update, fade.run_if(any_with_component::<Flash>).in_set(TableSystems::Present));
 }
 
 /// A flash around `at` (and one where the piece left, `from`, when it moved).

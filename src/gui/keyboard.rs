@@ -40,7 +40,10 @@ pub fn plugin(app: &mut App) {
         .add_systems(Update, show.in_set(TableSystems::Present))
         .add_systems(
             Update,
-            (button_keys.run_if(keyboard.and_then(settings_open.or_else(in_state(Screen::Menu)))), outline_focus)
+            (
+                button_keys.run_if(keyboard.and_then(settings_open.or_else(in_state(Screen::Menu)))),
+                outline_focus.run_if(resource_changed::<ButtonFocus>),
+            )
                 .chain(),
         );
 }
@@ -145,7 +148,7 @@ pub fn click_on(target: Entity) -> Pointer<Click> {
 
 /// The button reached wears an orange outline.
 fn outline_focus(mut commands: Commands, focus: Res<ButtonFocus>, mut had: Local<Option<Entity>>) {
-    if !focus.is_changed() || *had == focus.0 {
+    if *had == focus.0 {
         return;
     }
     if let Some(old) = had.take()

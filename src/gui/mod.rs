@@ -291,15 +291,9 @@ fn window_app(setup: impl FnOnce(&mut App)) -> Result<(), String> {
             input::plugin,
             camera::plugin,
             hud::plugin,
-            menu::plugin,
             render::pacing,
             render::scaled_picking,
-            broadcast::plugin,
-            prefs::plugin,
-            guide::plugin,
-            tips::plugin,
-            keyboard::plugin,
-            photo::plugin,
+            people,
         ))
         .insert_resource(settings)
         .insert_resource(prefs::ConfigDir(Some(dir)))
@@ -361,14 +355,10 @@ pub fn headless_app_with(session: Session) -> App {
     app
 }
 
-/// The whole app without window, renderer or UI drawing, starting at the menu, saving its
-/// games under `folder` as the app saves them in the data folder: for tests that start games
-/// the way a player does (the menu's buttons are clicked through their observers).
-pub fn headless_menu_app(folder: std::path::PathBuf) -> App {
-    let mut app = headless_base();
-    app.insert_resource(session::SaveFolder(Some(folder)));
+/// What people use around the table, in the window and in the headless menu app alike: the
+/// menu, the broadcast, the settings, the rules panel, the tips, the keyboard, photo mode.
+fn people(app: &mut App) {
     app.add_plugins((
-        CorePlugin,
         menu::plugin,
         broadcast::plugin,
         prefs::plugin,
@@ -377,6 +367,15 @@ pub fn headless_menu_app(folder: std::path::PathBuf) -> App {
         keyboard::plugin,
         photo::plugin,
     ));
+}
+
+/// The whole app without window, renderer or UI drawing, starting at the menu, saving its
+/// games under `folder` as the app saves them in the data folder: for tests that start games
+/// the way a player does (the menu's buttons are clicked through their observers).
+pub fn headless_menu_app(folder: std::path::PathBuf) -> App {
+    let mut app = headless_base();
+    app.insert_resource(session::SaveFolder(Some(folder)));
+    app.add_plugins((CorePlugin, people));
     app.update();
     app.update();
     app

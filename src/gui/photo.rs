@@ -48,9 +48,14 @@ pub fn plugin(app: &mut App) {
         .add_systems(
             PostUpdate,
             hide_controls
-                .run_if(in_state(Screen::Playing))
+                .run_if(in_state(Screen::Playing).and_then(photo_on.or_else(resource_changed::<PhotoMode>)))
                 .before(bevy::camera::visibility::VisibilitySystems::VisibilityPropagate),
         );
+}
+
+/// Photo mode is on (every frame re-hides what a system showed meanwhile).
+fn photo_on(mode: Res<PhotoMode>) -> bool {
+    mode.0
 }
 
 /// The photos' folder: `photos/` in the data folder.
@@ -198,7 +203,7 @@ fn hide_controls(
                 kept.entry(e).or_insert(Visibility::Hidden);
             }
         }
-    } else if !kept.is_empty() {
+    } else {
         for (e, vis) in kept.drain() {
             if let Ok((_, mut v)) = roots.get_mut(e) {
                 *v = vis;
@@ -235,23 +240,12 @@ pub fn view_of(name: &str, game: &AnyGame) -> Result<Orbit, String> {
                 _ => None,
             };
             let (focus, height) = match tallest {
-                Some(c) => {
-                    let h = game_height(game, c);
-                    (super::table::cell_pos(&layout, c), h)
-                }
+                Some(c) => (super::table::cell_pos(&layout, c), super::sets::piece_top(game, c)),
                 None => (Vec3::ZERO, 0.0),
             };
             Ok(Orbit { focus: focus.with_y(height * 0.5), yaw: 0.5, pitch: 0.42, distance: 2.6 + height })
         }
         other => Err(format!("--view '{}' is not one of {}", crate::rules::quote(other), VIEWS.join(", "))),
-    }
-}
-
-/// How tall the pieces on `c` stand (Volterra's towers), in world units.
-fn game_height(game: &AnyGame, c: crate::rules::Cell) -> f32 {
-    match game {
-        AnyGame::Volterra(v) => v.tower(c).map_or(0.0, |t| t.height as f32 * super::sets::pine::THICK),
-        _ => 0.0,
     }
 }
 

@@ -120,6 +120,15 @@ impl Room {
     }
 }
 
+/// How high the pieces on `c` reach above the table, in world units (Volterra's towers; the
+/// flat pieces of the other sets count as none).
+pub fn piece_top(game: &crate::rules::AnyGame, c: crate::rules::Cell) -> f32 {
+    match game {
+        crate::rules::AnyGame::Volterra(v) => v.tower(c).map_or(0.0, |t| t.height as f32 * pine::THICK),
+        _ => 0.0,
+    }
+}
+
 /// A set's check of its scene once the table has settled: the position it must show, and the
 /// rebuild (counted) when it does not.
 #[derive(bevy::ecs::system::SystemParam)]
