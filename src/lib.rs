@@ -16,3 +16,4 @@ pub mod players;
 pub mod record;
 pub mod rules;
 pub mod settings;
+pub mod team;

@@ -62,6 +62,9 @@ pub struct RecordedMove {
     #[serde(rename = "move")]
     pub mv: String,
     pub at_ms: u64,
+    /// CTOR team play: the seat (from 0) in the moving team of the member who made it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub member: Option<u8>,
 }
 
 /// The end of the game: the winner's side name (`None` for a draw) and why.
@@ -118,6 +121,9 @@ pub struct Record {
     /// CTOR's secret squares of each team (black first), if the game had them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub secrets: Option<[Vec<u16>; 2]>,
+    /// CTOR team play: each team's members, who plays the Moves, and the seats' changes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub team: Option<crate::team::TeamRecord>,
     pub created_ms: u64,
 }
 
@@ -155,14 +161,17 @@ impl Record {
             moves: Vec::new(),
             result: None,
             secrets,
+            team: None,
             created_ms: now_ms(),
         }
     }
 
-    /// CTOR's secret squares of each team as a record holds them, if `start` has any.
+    /// CTOR's secret squares of each team as a record holds them, once both teams have
+    /// chosen theirs (while the second team is still choosing, the record has none: a record
+    /// with one team's squares would not load).
     pub fn secrets_of(start: &AnyGame) -> Option<[Vec<u16>; 2]> {
         match start {
-            AnyGame::Ctor(g) if !g.secrets(Side::First).is_empty() || !g.secrets(Side::Second).is_empty() => {
+            AnyGame::Ctor(g) if !g.secrets(Side::First).is_empty() && !g.secrets(Side::Second).is_empty() => {
                 Some([Side::First, Side::Second].map(|s| g.secrets(s).iter().map(|(sq, _)| *sq).collect()))
             }
             _ => None,
@@ -171,7 +180,7 @@ impl Record {
 
     /// Adds a move played, and the result if the game (`after` the move) is over.
     pub fn push(&mut self, mv: &str, after: &AnyGame) {
-        self.moves.push(RecordedMove { mv: mv.to_string(), at_ms: now_ms() });
+        self.moves.push(RecordedMove { mv: mv.to_string(), at_ms: now_ms(), member: None });
         self.result = RecordResult::of(after);
     }
 
@@ -282,6 +291,17 @@ impl Record {
                 said(&self.result),
                 said(&actual)
             )));
+        }
+        match &self.team {
+            Some(team) => team.check(&positions, &self.moves).map_err(RecordError)?,
+            None => {
+                if let Some(i) = self.moves.iter().position(|m| m.member.is_some()) {
+                    return Err(RecordError(format!(
+                        "move {}: `member` belongs to CTOR team games, and this record has no `team`",
+                        i + 1
+                    )));
+                }
+            }
         }
         Ok(positions)
     }

@@ -76,7 +76,7 @@ fn ctor_turn_counter_ends_the_game_instead_of_wrapping() {
     std::fs::create_dir_all(&dir).unwrap();
     let players = [("a", "human"), ("b", "human")].map(|(n, k)| (n.to_string(), k.to_string()));
     let mut rec = Record::new(&last.parse().unwrap(), players);
-    rec.moves.push(tablero::record::RecordedMove { mv: "E".into(), at_ms: 0 });
+    rec.moves.push(tablero::record::RecordedMove { mv: "E".into(), at_ms: 0, member: None });
     let path = dir.join("overflow.json");
     std::fs::write(&path, rec.to_json()).unwrap();
     refused(&["check", path.to_str().unwrap()], "move 1: illegal move 'E': the game is over");

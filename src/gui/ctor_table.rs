@@ -75,6 +75,12 @@ pub enum SecretCommand {
     Done,
     /// Show or hide the own unrevealed squares of the team on turn.
     ShowMine,
+    /// Team play: the member choosing has chosen their blind Puts (see `team`).
+    PutsDone,
+    /// Team play: the member in this seat leaves the team.
+    Leave(Side, u8),
+    /// Team play: a player joins the team.
+    Join(Side),
 }
 
 /// A secret square shown on the field.
@@ -136,7 +142,7 @@ fn setup(mut commands: Commands, mut meshes: ResMut<Assets<Mesh>>, mut materials
 
 /// A CTOR game with a sand-glass is at the table.
 fn timed(session: Option<Res<Session>>) -> bool {
-    session.is_some_and(|s| has_glass(&s))
+    session.is_some_and(|s| has_glass(&s) && !s.in_round())
 }
 
 fn has_glass(session: &Session) -> bool {

@@ -20,7 +20,14 @@ enum HudText {
     Moves,
     Speed,
     Banner,
+    /// CTOR team play: the members, their Puts left, the seat acting.
+    Seats,
 }
+
+/// CTOR team play: the buttons for members leaving and players joining, rebuilt when the
+/// seats change.
+#[derive(Component)]
+struct SeatButtons;
 
 #[derive(Component)]
 struct Chooser;
@@ -50,6 +57,8 @@ enum Action {
 enum SecretScreen {
     HandOver,
     Choosing,
+    /// Team play: a member chooses their blind Puts.
+    PutsChoosing,
 }
 
 pub(super) fn plugin(app: &mut App) {
@@ -62,6 +71,7 @@ pub(super) fn plugin(app: &mut App) {
                 refresh_texts,
                 refresh_chooser,
                 secret_screens,
+                seat_buttons.run_if(resource_exists_and_changed::<Session>),
                 end_turn_left
                     .run_if(resource_exists_and_changed::<Session>.or_else(any_match_filter::<Added<EndTurnButton>>)),
                 replay_moves.run_if(in_state(Mode::Replay)),
@@ -209,6 +219,7 @@ fn spawn_state_panel(commands: &mut Commands) {
             (text("", 22.0, Color::WHITE), HudText::Status),
             (text("", 15.0, Color::srgb(0.85, 0.85, 0.8)), HudText::Captured),
             (text("", 15.0, Color::srgb(1.0, 0.8, 0.4)), HudText::Message),
+            (text("", 14.0, Color::srgb(0.75, 0.85, 1.0)), HudText::Seats),
         ],
     ));
 }
@@ -354,6 +365,64 @@ fn spawn_secret_screens(commands: &mut Commands) {
         .with_children(|p| {
             spawn_button(p, "Done: these are our 5 secret squares", Action::Secret(SecretCommand::Done));
         });
+    commands
+        .spawn((
+            absolute(|n| {
+                n.top = px(200);
+                n.left = px(10);
+            }),
+            Visibility::Hidden,
+            SecretScreen::PutsChoosing,
+            DespawnOnExit(Screen::Playing),
+        ))
+        .with_children(|p| {
+            spawn_button(p, "Done: these are my Puts", Action::Secret(SecretCommand::PutsDone));
+        });
+    // Team play's seats, above the hand-over screen (a team changes at its hand-over).
+    commands.spawn((
+        absolute(|n| {
+            n.bottom = px(80);
+            n.right = px(10);
+            n.flex_direction = FlexDirection::Column;
+            n.align_items = AlignItems::FlexEnd;
+        }),
+        GlobalZIndex(5),
+        Pickable::IGNORE,
+        SeatButtons,
+        DespawnOnExit(Screen::Playing),
+    ));
+}
+
+/// The seats' buttons of a team game: each member may leave, a player may join each team
+/// (the table says why not when the rules do not allow it now).
+fn seat_buttons(
+    mut commands: Commands,
+    session: Res<Session>,
+    panels: Query<Entity, With<SeatButtons>>,
+    mut shown: Local<Option<[Vec<crate::record::PlayerInfo>; 2]>>,
+) {
+    let seats = if session.replay.is_some() || session.spectator { None } else { session.seats() };
+    if *shown == seats && !panels.is_empty() {
+        return;
+    }
+    *shown = seats.clone();
+    for panel in &panels {
+        commands.entity(panel).despawn_children();
+        let Some(seats) = &seats else { continue };
+        commands.entity(panel).with_children(|p| {
+            for side in [Side::First, Side::Second] {
+                p.spawn(Node { flex_direction: FlexDirection::Row, ..default() }).insert(Pickable::IGNORE).with_children(
+                    |row| {
+                        for (m, member) in seats[side.index()].iter().enumerate() {
+                            spawn_button(row, &format!("{} leaves", member.name), Action::Secret(SecretCommand::Leave(side, m as u8)));
+                        }
+                        let team = crate::team::team_name(side);
+                        spawn_button(row, &format!("Join {team}"), Action::Secret(SecretCommand::Join(side)));
+                    },
+                );
+            }
+        });
+    }
 }
 
 /// The replay's timeline and its column of moves to jump to, while a record is watched.
@@ -446,9 +515,19 @@ pub fn score_line(session: &Session, shown: &AnyGame, clock: f32) -> String {
 }
 
 /// The message line: the secret-square prompt, the replay's help, or the notice and a failing save.
-fn message_line(session: &Session, mode: Mode, notice: &Notice, table: &CtorTable) -> String {
+fn message_line(
+    session: &Session,
+    mode: Mode,
+    notice: &Notice,
+    table: &CtorTable,
+    round: &super::team::TeamRound,
+) -> String {
     match mode {
         Mode::Secrets => table.prompt(session.game.variant()).unwrap_or_default(),
+        Mode::Live if round.prompt(session).is_some() => {
+            let prompt = round.prompt(session).unwrap_or_default();
+            if notice.0.is_empty() { prompt } else { format!("{prompt}\n{}", notice.0) }
+        }
         Mode::Replay if notice.0.is_empty() => {
             "replay: step through the game with the timeline, or play on from here".into()
         }
@@ -465,6 +544,7 @@ fn refresh_texts(
     speed: Res<Speed>,
     pace: Res<super::session::ComputerPace>,
     table: Res<CtorTable>,
+    round: Res<super::team::TeamRound>,
     live: Res<super::feed::LiveFeed>,
     settings: Option<Res<crate::settings::Settings>>,
     mut texts: Query<(&HudText, &mut Text)>,
@@ -477,6 +557,7 @@ fn refresh_texts(
     if !changed
         && !speed.is_changed()
         && !table.is_changed()
+        && !round.is_changed()
         && !pace.is_changed()
         && !live.is_changed()
         && !settings.as_ref().is_some_and(|s| s.is_changed())
@@ -491,7 +572,8 @@ fn refresh_texts(
             HudText::Status if mode == Mode::Replay => format!("{}: replay", session.game.variant().title()),
             HudText::Status => status_line(&session.game, &session.players),
             HudText::Captured => score_line(&session, &shown, table.clock),
-            HudText::Message => message_line(&session, mode, &notice, &table),
+            HudText::Message => message_line(&session, mode, &notice, &table, &round),
+            HudText::Seats => super::team::seats_line(&session).unwrap_or_default(),
             HudText::Moves => move_list(&session),
             HudText::Speed => {
                 let reduced = if reduced { " (reduced motion)" } else { "" };
@@ -644,11 +726,22 @@ pub fn place_coords(
     }
 }
 
-fn secret_screens(table: Res<CtorTable>, mut screens: Query<(&SecretScreen, &mut Visibility)>) {
+fn secret_screens(
+    table: Res<CtorTable>,
+    round: Res<super::team::TeamRound>,
+    mode: Res<State<Mode>>,
+    mut screens: Query<(&SecretScreen, &mut Visibility)>,
+) {
+    use super::team::RoundPhase;
+    let live = *mode.get() == Mode::Live;
     for (screen, mut vis) in &mut screens {
         let show = match screen {
-            SecretScreen::HandOver => matches!(table.phase, SecretPhase::HandOver(_) | SecretPhase::Ready),
+            SecretScreen::HandOver => {
+                matches!(table.phase, SecretPhase::HandOver(_) | SecretPhase::Ready)
+                    || live && matches!(round.phase, RoundPhase::HandOver(..))
+            }
             SecretScreen::Choosing => matches!(table.phase, SecretPhase::Choosing(..)),
+            SecretScreen::PutsChoosing => live && matches!(round.phase, RoundPhase::Choosing(..)),
         };
         let want = if show { Visibility::Inherited } else { Visibility::Hidden };
         if *vis != want {

@@ -41,7 +41,9 @@ pub fn plugin(app: &mut App) {
         .add_systems(
             Update,
             (
-                button_keys.run_if(keyboard.and_then(settings_open.or_else(in_state(Screen::Menu)))),
+                button_keys.run_if(
+                    keyboard.and_then(settings_open.or_else(in_state(Screen::Menu))).and_then(not(super::menu::renaming)),
+                ),
                 outline_focus.run_if(resource_changed::<ButtonFocus>),
             )
                 .chain(),

@@ -104,6 +104,69 @@ impl MenuChoice {
     }
 }
 
+/// CTOR team play: the members the menu names, beyond the sides' first (whose kind is the
+/// side's player above), and who plays the Moves and Landings.
+#[derive(Resource, Clone, Debug)]
+pub struct MenuSeats {
+    pub names: [[String; 3]; 2],
+    /// Kinds of the second and third members (the first is `MenuChoice::players`).
+    pub kinds: [[PlayerKind; 3]; 2],
+    pub lead: crate::team::Lead,
+    /// The member whose name is being typed.
+    pub editing: Option<(Side, usize)>,
+}
+
+impl Default for MenuSeats {
+    fn default() -> MenuSeats {
+        let names = |team: &str| [1, 2, 3].map(|k| format!("{team} {k}"));
+        MenuSeats {
+            names: [names("Black"), names("White")],
+            kinds: [[PlayerKind::Person; 3]; 2],
+            lead: crate::team::Lead::Captain,
+            editing: None,
+        }
+    }
+}
+
+impl MenuSeats {
+    /// The seats of a team game with these team sizes (none when every team has one player).
+    pub fn team(&self, choice: &MenuChoice) -> Option<crate::team::TeamRecord> {
+        let sizes = TEAMS[choice.teams];
+        if sizes.iter().all(|s| *s < 2) || !matches!(choice.variant(), Variant::Ctor8 | Variant::Ctor10) {
+            return None;
+        }
+        let seats = [0, 1].map(|t| {
+            (0..sizes[t] as usize)
+                .map(|k| {
+                    let kind = if k == 0 { choice.players[t] } else { self.kinds[t][k] };
+                    crate::record::PlayerInfo { name: self.names[t][k].clone(), kind: kind.record_kind() }
+                })
+                .collect()
+        });
+        Some(crate::team::TeamRecord::new(seats, self.lead))
+    }
+}
+
+/// Whether a member's name is being typed in the menu (the keys then write it).
+pub fn renaming(seats: Option<Res<MenuSeats>>) -> bool {
+    seats.is_some_and(|s| s.editing.is_some())
+}
+
+/// A member's name or kind in the menu's team block.
+#[derive(Component, Clone, Copy)]
+struct SeatButton {
+    side: Side,
+    seat: usize,
+    name: bool,
+}
+
+/// The menu's team block: shown for CTOR games with a team of two or three.
+#[derive(Component)]
+struct SeatsBlock;
+
+#[derive(Component)]
+struct LeadButton;
+
 /// A game's card in the menu.
 #[derive(Component)]
 struct GameCard(usize);
@@ -159,8 +222,11 @@ struct MenuLabel;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<MenuChoice>()
+        .init_resource::<MenuSeats>()
+        // Typed names (registered by the input plugin in the window; here for headless menus).
+        .add_message::<bevy::input::keyboard::KeyboardInput>()
         .add_systems(OnEnter(Screen::Menu), spawn_menu)
-        .add_systems(Update, refresh.run_if(in_state(Screen::Menu)));
+        .add_systems(Update, (refresh, refresh_seats, type_name.run_if(renaming)).run_if(in_state(Screen::Menu)));
 }
 
 fn button(p: &mut ChildSpawnerCommands, text: String, f: impl Fn(&mut MenuChoice) + Send + Sync + 'static) -> Entity {
@@ -397,6 +463,7 @@ fn spawn_menu(
                         let id = button(opts, caption(&MenuChoice::default()), change);
                         opts.commands().entity(id).insert(GameOption { games, caption, on });
                     }
+                    spawn_seats(opts);
                 });
                 // Saved games: resume the newest unfinished one, or replay any of the last few;
                 // then what streamers use.
@@ -471,6 +538,153 @@ fn spawn_menu(
             ))
             .observe(start);
         });
+}
+
+/// CTOR's team block: each team's members, a name to click and type, and a kind to click
+/// through (person, random, the levels); who plays the Moves and Landings.
+fn spawn_seats(opts: &mut ChildSpawnerCommands) {
+    opts.spawn((
+        Node { flex_direction: FlexDirection::Column, align_items: AlignItems::Center, display: Display::None, ..default() },
+        SeatsBlock,
+        Pickable::IGNORE,
+    ))
+    .with_children(|block| {
+        block.spawn(label("Team members (click a name to type it)", 14.0));
+        block.spawn((Node { flex_direction: FlexDirection::Row, ..default() }, Pickable::IGNORE)).with_children(|row| {
+            for side in [Side::First, Side::Second] {
+                row.spawn((
+                    Node { flex_direction: FlexDirection::Column, align_items: AlignItems::Center, ..default() },
+                    Pickable::IGNORE,
+                ))
+                .with_children(|team| {
+                    for seat in 0..3 {
+                        team.spawn((
+                            Node { flex_direction: FlexDirection::Row, display: Display::None, ..default() },
+                            SeatButton { side, seat, name: false },
+                            Pickable::IGNORE,
+                        ))
+                        .with_children(|line| {
+                            for name in [true, false] {
+                                styled_button(line, "", 13.0, (2.0, 1.0), CHOICE)
+                                    .insert(SeatButton { side, seat, name })
+                                    .observe(
+                                        move |_: On<Pointer<Click>>,
+                                              mut seats: ResMut<MenuSeats>,
+                                              mut choice: ResMut<MenuChoice>| {
+                                            if name {
+                                                let me = Some((side, seat));
+                                                seats.editing = if seats.editing == me { None } else { me };
+                                                return;
+                                            }
+                                            seats.editing = None;
+                                            let all = PlayerKind::all();
+                                            let next = |k: PlayerKind| {
+                                                all[(all.iter().position(|x| *x == k).unwrap_or(0) + 1) % all.len()]
+                                            };
+                                            if seat == 0 {
+                                                choice.players[side.index()] = next(choice.players[side.index()]);
+                                            } else {
+                                                seats.kinds[side.index()][seat] = next(seats.kinds[side.index()][seat]);
+                                            }
+                                        },
+                                    );
+                            }
+                        });
+                    }
+                });
+            }
+        });
+        styled_button(block, "", 13.0, (2.0, 2.0), CHOICE).insert(LeadButton).observe(
+            |_: On<Pointer<Click>>, mut seats: ResMut<MenuSeats>| {
+                use crate::team::Lead;
+                seats.lead = if seats.lead == Lead::Captain { Lead::Rotation } else { Lead::Captain };
+            },
+        );
+    });
+}
+
+/// The team block follows the choice: shown for team games, a row per member, the captions.
+#[allow(clippy::type_complexity)]
+fn refresh_seats(
+    choice: Res<MenuChoice>,
+    seats: Res<MenuSeats>,
+    mut block: Query<&mut Node, (With<SeatsBlock>, Without<SeatButton>)>,
+    mut buttons: Query<(&SeatButton, &mut Node, Option<&Children>), Without<SeatsBlock>>,
+    lead: Query<&Children, With<LeadButton>>,
+    mut texts: Query<&mut Text>,
+) {
+    if !choice.is_changed() && !seats.is_changed() {
+        return;
+    }
+    let team = seats.team(&choice);
+    let shown = if team.is_some() { Display::Flex } else { Display::None };
+    for mut node in &mut block {
+        if node.display != shown {
+            node.display = shown;
+        }
+    }
+    let sizes = TEAMS[choice.teams];
+    let mut set = |children: &Children, caption: String| {
+        for child in children {
+            if let Ok(mut t) = texts.get_mut(*child)
+                && t.0 != caption
+            {
+                t.0 = caption.clone();
+            }
+        }
+    };
+    for (b, mut node, children) in &mut buttons {
+        let display = if b.seat < sizes[b.side.index()] as usize { Display::Flex } else { Display::None };
+        if node.display != display {
+            node.display = display;
+        }
+        let Some(children) = children else { continue };
+        let caption = if b.name {
+            let typing = if seats.editing == Some((b.side, b.seat)) { "_" } else { "" };
+            format!("{}{typing}", seats.names[b.side.index()][b.seat])
+        } else if b.seat == 0 {
+            kind_name(choice.players[b.side.index()])
+        } else {
+            kind_name(seats.kinds[b.side.index()][b.seat])
+        };
+        set(children, caption);
+    }
+    for children in &lead {
+        set(children, format!("Moves and Landings: {}", seats.lead.label()));
+    }
+}
+
+/// Typing a member's name: letters, digits and spaces (at most 16), Backspace takes one back,
+/// Enter or Escape ends.
+fn type_name(mut keys: MessageReader<bevy::input::keyboard::KeyboardInput>, mut seats: ResMut<MenuSeats>) {
+    use bevy::input::keyboard::Key;
+    for key in keys.read() {
+        if !key.state.is_pressed() {
+            continue;
+        }
+        let Some((side, seat)) = seats.editing else { return };
+        let name = &mut seats.names[side.index()][seat];
+        match &key.logical_key {
+            Key::Enter | Key::Escape | Key::Tab => {
+                if name.trim().is_empty() {
+                    *name = format!("{} {}", capital(crate::team::team_name(side)), seat + 1);
+                }
+                seats.editing = None;
+            }
+            Key::Backspace => {
+                name.pop();
+            }
+            Key::Space if name.chars().count() < 16 => name.push(' '),
+            Key::Character(c) => {
+                for ch in c.chars().filter(|ch| ch.is_alphanumeric() || *ch == '-' || *ch == '\'') {
+                    if name.chars().count() < 16 {
+                        name.push(ch);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
 }
 
 fn on_off(on: bool) -> &'static str {
@@ -568,8 +782,14 @@ fn refresh(
     }
 }
 
-fn start(_: On<Pointer<Click>>, mut commands: Commands, mut choice: ResMut<MenuChoice>) {
-    let session = Session::new(choice.game(), choice.players, choice.seed);
+fn start(_: On<Pointer<Click>>, mut commands: Commands, mut choice: ResMut<MenuChoice>, seats: Res<MenuSeats>) {
+    let mut session = Session::new(choice.game(), choice.players, choice.seed);
+    if let Some(team) = seats.team(&choice) {
+        for (player, members) in session.record.players.iter_mut().zip(&team.seats) {
+            player.name = members.iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(", ");
+        }
+        session.record.team = Some(team);
+    }
     commands.queue(super::open(session, CtorTable::new(choice.secrets)));
     choice.seed = choice.seed.wrapping_add(1);
 }

@@ -24,6 +24,7 @@ pub mod render;
 pub mod session;
 pub mod sets;
 pub mod table;
+pub mod team;
 pub mod tips;
 
 pub use offscreen::{Offscreen, bench_table, cascade_position, screenshot};
@@ -113,6 +114,7 @@ impl Plugin for CorePlugin {
             animate::plugin,
             sets::plugin,
             ctor_table::plugin,
+            team::plugin,
             render::plugin,
             feed::plugin,
             eval::plugin,

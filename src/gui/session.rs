@@ -98,6 +98,12 @@ pub struct Session {
     /// Watching another table's live feed (`tablero watch`): nobody here moves; the feed's
     /// moves are played as they come.
     pub spectator: bool,
+    /// CTOR team play: the seat in its team of who made each move of the history (see
+    /// [`crate::team`]); `None` outside team games.
+    pub members: Vec<Option<u8>>,
+    /// CTOR team play: the turn whose blind Puts have all been chosen and placed (the seat
+    /// acting plays on without Puts).
+    pub blind_done: Option<u32>,
     random: RandomPlayer,
 }
 
@@ -116,6 +122,8 @@ impl Session {
             save_error: None,
             replay: None,
             spectator: false,
+            members: Vec::new(),
+            blind_done: None,
             random: RandomPlayer::new(seed),
         }
     }
@@ -129,8 +137,62 @@ impl Session {
     }
 
     fn to_move(&self) -> Option<PlayerKind> {
-        (self.replay.is_none() && !self.spectator && self.game.outcome().is_none())
-            .then(|| self.players[self.game.side_to_move().index()])
+        if self.replay.is_some() || self.spectator || self.game.outcome().is_some() || self.in_round() {
+            return None;
+        }
+        let side = self.game.side_to_move();
+        Some(match (self.seats(), self.acting_member()) {
+            (Some(seats), Some(m)) => seats[side.index()]
+                .get(m as usize)
+                .map_or(self.players[side.index()], |p| PlayerKind::from_record(&p.kind)),
+            _ => self.players[side.index()],
+        })
+    }
+
+    /// CTOR team play: each team's members now.
+    pub fn seats(&self) -> Option<[Vec<crate::record::PlayerInfo>; 2]> {
+        self.record.team.as_ref().map(|t| t.seats_at(self.history.len()))
+    }
+
+    /// CTOR team play: how many members the team on turn has now (1 outside team play).
+    fn seats_on_turn(&self) -> usize {
+        self.seats().map_or(1, |s| s[self.game.side_to_move().index()].len())
+    }
+
+    /// CTOR team play: the team on turn's members are choosing their Puts blind (nobody
+    /// moves at the table meanwhile; see `gui::team`).
+    pub fn in_round(&self) -> bool {
+        let AnyGame::Ctor(g) = &self.game else { return false };
+        self.seats_on_turn() >= 2
+            && self.replay.is_none()
+            && !self.spectator
+            && self.game.outcome().is_none()
+            && self.blind_done != Some(g.turn())
+            && g.left().puts > 0
+    }
+
+    /// CTOR team play: the blind Puts of this turn are done, so the seat acting may not Put.
+    pub fn puts_closed(&self) -> bool {
+        self.seats_on_turn() >= 2 && !self.in_round()
+    }
+
+    /// CTOR team play: the seat of the team on turn that plays its Moves and Landings.
+    pub fn acting_member(&self) -> Option<u8> {
+        let team = self.record.team.as_ref()?;
+        let AnyGame::Ctor(g) = &self.game else { return None };
+        Some(crate::team::acting(team.lead, g.turn(), self.seats_on_turn()) as u8)
+    }
+
+    /// CTOR team play: why an undo is refused (a turn's blind Puts and earlier turns cannot be
+    /// taken back; the acting seat's Moves of this turn can).
+    pub fn undo_refused(&self) -> Option<&'static str> {
+        let AnyGame::Ctor(g) = &self.game else { return None };
+        let (before, mv) = self.history.last()?;
+        let team_game = self.record.team.as_ref().is_some_and(|t| t.seats.iter().any(|s| s.len() >= 2));
+        let AnyGame::Ctor(b) = before else { return None };
+        let blind = crate::team::is_put(mv) && self.seats().is_some_and(|s| s[b.side_to_move().index()].len() >= 2);
+        (team_game && self.replay.is_none() && (blind || b.turn() != g.turn()))
+            .then_some("in team play a turn's blind Puts, and the turns before, are not taken back")
     }
 
     /// CTOR: a person is to move in a live game and ending the turn is all that is left.
@@ -151,6 +213,17 @@ impl Session {
     /// Plays a legal move and returns its effects part by part. Redoing the next undone move
     /// keeps the moves undone after it; any other move drops them.
     pub fn play(&mut self, mv: &AnyMove) -> Result<Vec<Vec<Effect>>, String> {
+        // A record being replayed keeps its members; a live team game's move is the acting
+        // seat's (a single member's team: its only member).
+        let member = match &self.replay {
+            Some(_) => self.record.moves.get(self.history.len()).and_then(|m| m.member),
+            None => self.acting_member(),
+        };
+        self.play_as(mv, member)
+    }
+
+    /// Plays a legal move made by a member of a CTOR team (`None` outside team play).
+    pub fn play_as(&mut self, mv: &AnyMove, member: Option<u8>) -> Result<Vec<Vec<Effect>>, String> {
         // The rules' own check (a CTOR timeout is legal without being listed).
         if let Err(e) = self.game.clone().play(mv) {
             return Err(match self.game.outcome() {
@@ -161,6 +234,9 @@ impl Session {
         let before = self.game.clone();
         let parts = self.game.play_parts_unchecked(mv);
         self.history.push((before, mv.clone()));
+        self.members.truncate(self.history.len() - 1);
+        self.members.resize(self.history.len() - 1, None);
+        self.members.push(member);
         if self.redo.last() == Some(mv) {
             self.redo.pop();
         } else {
@@ -175,6 +251,7 @@ impl Session {
     pub fn undo(&mut self) -> bool {
         let Some((before, mv)) = self.history.pop() else { return false };
         self.game = before;
+        self.members.truncate(self.history.len());
         self.redo.push(mv);
         // The move now last is highlighted again: its cells, from its own effects.
         self.last_move = match self.history.last() {
@@ -210,6 +287,13 @@ impl Session {
         for (i, (_, mv)) in self.history.iter().enumerate().skip(have) {
             let after = self.history.get(i + 1).map(|(g, _)| g.clone()).unwrap_or_else(|| self.game.clone());
             self.record.push(&mv.to_string(), &after);
+        }
+        for (m, member) in self.record.moves.iter_mut().zip(&self.members) {
+            m.member = *member;
+        }
+        if let Some(team) = &mut self.record.team {
+            let played = self.history.len();
+            team.changes.retain(|c| c.at <= played);
         }
         self.record.result = crate::record::RecordResult::of(&self.game);
         if let Some(path) = &self.record_path {
@@ -268,7 +352,16 @@ impl Session {
         self.redo.clear();
         self.players = [PlayerKind::Person; 2];
         let start = self.history.first().map(|(g, _)| g.clone()).unwrap_or_else(|| self.game.clone());
+        // A team game goes on as one, every seat now a person's.
+        let mut team = self.record.team.take();
+        if let Some(t) = &mut team {
+            t.changes.retain(|c| c.at <= self.history.len());
+            for p in t.seats.iter_mut().flatten().chain(t.changes.iter_mut().filter_map(|c| c.join.as_mut())) {
+                p.kind = PlayerKind::Person.record_kind();
+            }
+        }
         self.record = Record::new(&start, self.players.map(|k| (k.label(), k.record_kind())));
+        self.record.team = team;
         self.record_path = path;
         self.sync_record();
     }
@@ -338,6 +431,8 @@ pub enum By {
     History,
     /// The sand-glass ran out (CTOR).
     SandGlass,
+    /// A CTOR team member's blind Put, revealed (its seat in the team).
+    Member(u8),
 }
 
 /// A move chosen, for the session to play.
@@ -507,6 +602,11 @@ fn pick_clicks(
             continue;
         }
         let pick = picking.picker.click(&session.game, cell);
+        if session.puts_closed() && matches!(&pick, Pick::Play(mv) if crate::team::is_put(mv)) {
+            picking.picker = Default::default();
+            notice.say("this turn's Puts were the members' to choose: move, land or end the turn");
+            continue;
+        }
         if answer(pick, &session.game, &mut picking, &mut notice, &mut chosen, &mut parts) {
             break;
         }
@@ -558,7 +658,11 @@ fn play_chosen(
 ) {
     let Some(mut session) = session else { return };
     for MoveChosen { mv, by } in chosen.read() {
-        match session.play(mv) {
+        let result = match by {
+            By::Member(m) => session.play_as(mv, Some(*m)),
+            _ => session.play(mv),
+        };
+        match result {
             Ok(parts) => {
                 let shown = if *by == By::Person { picking.picker.parts.len() } else { 0 };
                 if *by != By::Person && !picking.picker.parts.is_empty() {
@@ -636,6 +740,9 @@ fn handle_commands(
 /// Undo, redo, and the replay's steps and jumps.
 fn history(session: &mut Session, command: &Command, reply: &mut Reply) {
     match command {
+        Command::Undo if session.undo_refused().is_some() => {
+            reply.notice.say(session.undo_refused().unwrap_or_default());
+        }
         Command::Undo => {
             // Against the computer, undo goes back to the person's last turn.
             let mut any = session.undo();
@@ -999,14 +1106,22 @@ fn computer_turn(
     if !tweens.is_empty() || !session.computer_to_move() || pace.paused {
         return;
     }
-    match session.players[session.game.side_to_move().index()] {
+    // The computer sees the game as its team does (CTOR: not the opponent's unrevealed secret
+    // squares), and a team's acting seat has no Puts left after the members' blind ones.
+    let mut view = match &session.game {
+        AnyGame::Ctor(g) => AnyGame::Ctor(g.view(g.side_to_move())),
+        game => game.clone(),
+    };
+    if session.puts_closed() {
+        view = crate::team::after_round(&view);
+    }
+    match session.to_move().unwrap_or(PlayerKind::Person) {
         PlayerKind::Random => {
             // A short wait at least, so that its moves can be followed.
             if thinking.waited < (0.4 * speed.factor()).max(pace.seconds) {
                 return;
             }
-            let game = session.game.clone();
-            if let Some(mv) = session.random.choose(&game) {
+            if let Some(mv) = session.random.choose(&view) {
                 chosen.write(MoveChosen { mv, by: By::Computer });
             }
         }
@@ -1015,7 +1130,7 @@ fn computer_turn(
             let seed = session.history.len() as u64;
             let level = crate::ai::LEVELS[l];
             notice.say(format!("the computer ({}) is thinking...", level.name));
-            thinking.task = Some((SearchTask::start(game.clone(), level, seed), game, false));
+            thinking.task = Some((SearchTask::start(view, level, seed), game, false));
         }
         PlayerKind::Person => {}
     }

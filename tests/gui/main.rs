@@ -12,3 +12,4 @@ mod prefs;
 mod render;
 mod saving;
 mod table;
+mod team;

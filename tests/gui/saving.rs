@@ -24,7 +24,7 @@ pub(crate) fn fresh_dir(name: &str) -> PathBuf {
 }
 
 /// The saved games under the folder, by file name.
-fn saved(dir: &Path) -> Vec<(PathBuf, Record)> {
+pub(crate) fn saved(dir: &Path) -> Vec<(PathBuf, Record)> {
     let mut v: Vec<(PathBuf, Record)> = std::fs::read_dir(dir.join("games"))
         .into_iter()
         .flatten()
@@ -49,7 +49,7 @@ pub(crate) fn buttons(app: &mut App) -> Vec<(Entity, String)> {
 }
 
 /// The menu button whose label starts with `label`.
-fn menu_button(app: &mut App, label: &str) -> Entity {
+pub(crate) fn menu_button(app: &mut App, label: &str) -> Entity {
     buttons(app)
         .into_iter()
         .find(|(_, t)| t.starts_with(label))
