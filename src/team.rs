@@ -266,8 +266,11 @@ pub fn computer_puts(view: &Ctor, count: u8, kind: &str, seed: u64) -> Vec<Squar
     let mut game = view.clone();
     let mut out = Vec::new();
     for _ in 0..count {
-        let free: Vec<Square> =
-            game.legal_moves().into_iter().filter_map(|m| if let CtorMove::Put(s) = m { Some(s) } else { None }).collect();
+        let free: Vec<Square> = game
+            .legal_moves()
+            .into_iter()
+            .filter_map(|m| if let CtorMove::Put(s) = m { Some(s) } else { None })
+            .collect();
         if free.is_empty() {
             break;
         }
@@ -281,7 +284,8 @@ pub fn computer_puts(view: &Ctor, count: u8, kind: &str, seed: u64) -> Vec<Squar
                 if after.play(&CtorMove::Put(sq)).is_err() {
                     continue;
                 }
-                let score = put_score(&after, me, level >= 3) + noise * rng.random::<f64>() + 1e-6 * rng.random::<f64>();
+                let score =
+                    put_score(&after, me, level >= 3) + noise * rng.random::<f64>() + 1e-6 * rng.random::<f64>();
                 if score > best.0 {
                     best = (score, sq);
                 }

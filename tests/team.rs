@@ -18,7 +18,10 @@ fn ctor(sizes: [u8; 2]) -> Ctor {
 /// A record of a team game played from `start`: each move with the member who made it.
 fn team_record(start: &Ctor, seats: [Vec<PlayerInfo>; 2], moves: &[(&str, Option<u8>)]) -> Record {
     let mut game = AnyGame::Ctor(start.clone());
-    let mut rec = Record::new(&game, [("Black team".to_string(), "human".to_string()), ("White team".to_string(), "human".to_string())]);
+    let mut rec = Record::new(
+        &game,
+        [("Black team".to_string(), "human".to_string()), ("White team".to_string(), "human".to_string())],
+    );
     rec.team = Some(TeamRecord::new(seats, Lead::Rotation));
     for (mv, member) in moves {
         game.play_text(mv).unwrap_or_else(|e| panic!("{mv}: {e}"));
@@ -46,7 +49,8 @@ const GAME: [(&str, Option<u8>); 9] = [
 ];
 
 fn check(rec: &Record) -> (i32, String) {
-    let dir = std::env::temp_dir().join(format!("tablero-team-{}-{:?}", std::process::id(), std::thread::current().id()));
+    let dir =
+        std::env::temp_dir().join(format!("tablero-team-{}-{:?}", std::process::id(), std::thread::current().id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("game.json");
     std::fs::write(&path, rec.to_json()).unwrap();
@@ -58,12 +62,7 @@ fn check(rec: &Record) -> (i32, String) {
 #[test]
 fn a_team_record_keeps_its_members_and_seats_through_a_round_trip() {
     let mut rec = team_record(&ctor([2, 2]), two_and_two(), &GAME);
-    rec.team.as_mut().unwrap().changes.push(TeamChange {
-        at: 5,
-        team: "white".into(),
-        join: None,
-        leave: Some(0),
-    });
+    rec.team.as_mut().unwrap().changes.push(TeamChange { at: 5, team: "white".into(), join: None, leave: Some(0) });
     let json = rec.to_json();
     assert!(json.contains("\"member\": 1") && json.contains("\"lead\": \"rotation\""), "{json}");
     let back = Record::from_json(&json).unwrap();
@@ -130,8 +129,10 @@ fn check_refuses_puts_beyond_a_members_share_and_seats_the_format_does_not_allow
 #[test]
 fn a_team_of_two_in_a_three_against_three_game_may_take_a_third_never_a_fourth() {
     let start = ctor([3, 3]);
-    let seats =
-        [vec![seat("Ana", "human"), seat("Bo", "human")], vec![seat("Cy", "human"), seat("Di", "human"), seat("Ed", "human")]];
+    let seats = [
+        vec![seat("Ana", "human"), seat("Bo", "human")],
+        vec![seat("Cy", "human"), seat("Di", "human"), seat("Ed", "human")],
+    ];
     let team = TeamRecord::new(seats, Lead::Captain);
     let game = start.clone();
     assert!(team.may_change(&game, 0, Side::First, true).is_ok());

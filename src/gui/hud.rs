@@ -220,6 +220,7 @@ fn spawn_state_panel(commands: &mut Commands) {
             (text("", 15.0, Color::srgb(0.85, 0.85, 0.8)), HudText::Captured),
             (text("", 15.0, Color::srgb(1.0, 0.8, 0.4)), HudText::Message),
             (text("", 14.0, Color::srgb(0.75, 0.85, 1.0)), HudText::Seats),
+            (Node { flex_wrap: FlexWrap::Wrap, ..default() }, SeatButtons, Pickable::IGNORE),
         ],
     ));
 }
@@ -368,33 +369,21 @@ fn spawn_secret_screens(commands: &mut Commands) {
     commands
         .spawn((
             absolute(|n| {
-                n.top = px(200);
-                n.left = px(10);
+                n.bottom = px(120);
+                n.left = percent(40);
             }),
             Visibility::Hidden,
             SecretScreen::PutsChoosing,
             DespawnOnExit(Screen::Playing),
         ))
         .with_children(|p| {
-            spawn_button(p, "Done: these are my Puts", Action::Secret(SecretCommand::PutsDone));
+            spawn_button_sized(p, "Done: these are my Puts", Action::Secret(SecretCommand::PutsDone), 20.0);
         });
-    // Team play's seats, above the hand-over screen (a team changes at its hand-over).
-    commands.spawn((
-        absolute(|n| {
-            n.bottom = px(80);
-            n.right = px(10);
-            n.flex_direction = FlexDirection::Column;
-            n.align_items = AlignItems::FlexEnd;
-        }),
-        GlobalZIndex(5),
-        Pickable::IGNORE,
-        SeatButtons,
-        DespawnOnExit(Screen::Playing),
-    ));
 }
 
-/// The seats' buttons of a team game: each member may leave, a player may join each team
-/// (the table says why not when the rules do not allow it now).
+/// The seats' buttons of a team game, under its members on the panel: each member of a team
+/// of several may leave, a player may join a team with fewer members than Puts a turn (the
+/// table says why not when the moment is wrong).
 fn seat_buttons(
     mut commands: Commands,
     session: Res<Session>,
@@ -410,16 +399,22 @@ fn seat_buttons(
         commands.entity(panel).despawn_children();
         let Some(seats) = &seats else { continue };
         commands.entity(panel).with_children(|p| {
+            let most = match &session.game {
+                AnyGame::Ctor(g) => g.teams().allowance(g.options().landing).puts as usize,
+                _ => 0,
+            };
             for side in [Side::First, Side::Second] {
-                p.spawn(Node { flex_direction: FlexDirection::Row, ..default() }).insert(Pickable::IGNORE).with_children(
-                    |row| {
-                        for (m, member) in seats[side.index()].iter().enumerate() {
-                            spawn_button(row, &format!("{} leaves", member.name), Action::Secret(SecretCommand::Leave(side, m as u8)));
-                        }
-                        let team = crate::team::team_name(side);
-                        spawn_button(row, &format!("Join {team}"), Action::Secret(SecretCommand::Join(side)));
-                    },
-                );
+                let team = &seats[side.index()];
+                if team.len() >= 2 {
+                    for (m, member) in team.iter().enumerate() {
+                        let leave = Action::Secret(SecretCommand::Leave(side, m as u8));
+                        spawn_button(p, &format!("{} leaves", member.name), leave);
+                    }
+                }
+                if team.len() < most {
+                    let name = crate::team::team_name(side);
+                    spawn_button(p, &format!("A player joins {name}"), Action::Secret(SecretCommand::Join(side)));
+                }
             }
         });
     }
@@ -570,7 +565,9 @@ fn refresh_texts(
     for (kind, mut t) in &mut texts {
         let s = match kind {
             HudText::Status if mode == Mode::Replay => format!("{}: replay", session.game.variant().title()),
-            HudText::Status => status_line(&session.game, &session.players),
+            HudText::Status => {
+                super::team::status_line(&session).unwrap_or_else(|| status_line(&session.game, &session.players))
+            }
             HudText::Captured => score_line(&session, &shown, table.clock),
             HudText::Message => message_line(&session, mode, &notice, &table, &round),
             HudText::Seats => super::team::seats_line(&session).unwrap_or_default(),

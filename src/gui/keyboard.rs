@@ -42,7 +42,9 @@ pub fn plugin(app: &mut App) {
             Update,
             (
                 button_keys.run_if(
-                    keyboard.and_then(settings_open.or_else(in_state(Screen::Menu))).and_then(not(super::menu::renaming)),
+                    keyboard
+                        .and_then(settings_open.or_else(in_state(Screen::Menu)))
+                        .and_then(not(super::menu::renaming)),
                 ),
                 outline_focus.run_if(resource_changed::<ButtonFocus>),
             )

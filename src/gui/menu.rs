@@ -544,28 +544,34 @@ fn spawn_menu(
 /// through (person, random, the levels); who plays the Moves and Landings.
 fn spawn_seats(opts: &mut ChildSpawnerCommands) {
     opts.spawn((
-        Node { flex_direction: FlexDirection::Column, align_items: AlignItems::Center, display: Display::None, ..default() },
+        Node {
+            flex_direction: FlexDirection::Column,
+            align_items: AlignItems::Center,
+            display: Display::None,
+            ..default()
+        },
         SeatsBlock,
         Pickable::IGNORE,
     ))
     .with_children(|block| {
         block.spawn(label("Team members (click a name to type it)", 14.0));
-        block.spawn((Node { flex_direction: FlexDirection::Row, ..default() }, Pickable::IGNORE)).with_children(|row| {
-            for side in [Side::First, Side::Second] {
-                row.spawn((
-                    Node { flex_direction: FlexDirection::Column, align_items: AlignItems::Center, ..default() },
-                    Pickable::IGNORE,
-                ))
-                .with_children(|team| {
-                    for seat in 0..3 {
-                        team.spawn((
-                            Node { flex_direction: FlexDirection::Row, display: Display::None, ..default() },
-                            SeatButton { side, seat, name: false },
-                            Pickable::IGNORE,
-                        ))
-                        .with_children(|line| {
-                            for name in [true, false] {
-                                styled_button(line, "", 13.0, (2.0, 1.0), CHOICE)
+        block.spawn((Node { flex_direction: FlexDirection::Row, ..default() }, Pickable::IGNORE)).with_children(
+            |row| {
+                for side in [Side::First, Side::Second] {
+                    row.spawn((
+                        Node { flex_direction: FlexDirection::Column, align_items: AlignItems::Center, ..default() },
+                        Pickable::IGNORE,
+                    ))
+                    .with_children(|team| {
+                        for seat in 0..3 {
+                            team.spawn((
+                                Node { flex_direction: FlexDirection::Row, display: Display::None, ..default() },
+                                SeatButton { side, seat, name: false },
+                                Pickable::IGNORE,
+                            ))
+                            .with_children(|line| {
+                                for name in [true, false] {
+                                    styled_button(line, "", 13.0, (2.0, 1.0), CHOICE)
                                     .insert(SeatButton { side, seat, name })
                                     .observe(
                                         move |_: On<Pointer<Click>>,
@@ -588,12 +594,13 @@ fn spawn_seats(opts: &mut ChildSpawnerCommands) {
                                             }
                                         },
                                     );
-                            }
-                        });
-                    }
-                });
-            }
-        });
+                                }
+                            });
+                        }
+                    });
+                }
+            },
+        );
         styled_button(block, "", 13.0, (2.0, 2.0), CHOICE).insert(LeadButton).observe(
             |_: On<Pointer<Click>>, mut seats: ResMut<MenuSeats>| {
                 use crate::team::Lead;

@@ -354,6 +354,7 @@ pub(super) fn pacing(app: &mut App) {
         move |activity: Res<Activity>,
               screen: Res<State<super::Screen>>,
               time: Res<Time<Real>>,
+              seats: Option<Res<super::menu::MenuSeats>>,
               mut since_screen: Local<f32>,
               mut winit: ResMut<WinitSettings>| {
             // A new screen (the menu at start, the table, the menu again) is drawn for a moment
@@ -364,8 +365,11 @@ pub(super) fn pacing(app: &mut App) {
                 *since_screen += time.delta_secs();
             }
             let playing = *screen.get() == super::Screen::Playing;
+            // A name being typed in the menu shows each letter as it comes.
+            let typing = seats.is_some_and(|s| s.editing.is_some());
             let mode = match (*activity, playing) {
                 _ if *since_screen < SETTLE => UpdateMode::Continuous,
+                _ if typing => UpdateMode::reactive_low_power(Duration::from_millis(100)),
                 (Activity::Moving, true) => UpdateMode::Continuous,
                 (Activity::Waiting, true) => UpdateMode::reactive_low_power(Duration::from_millis(100)),
                 _ => rest,

@@ -59,17 +59,14 @@ impl TeamRound {
         Some(match &self.phase {
             RoundPhase::Idle => return None,
             RoundPhase::HandOver(m, n) => format!(
-                "{again}{team} team: hand the screen to {}, who chooses {} blind: only {} may look",
+                "{again}{team} team: hand the screen to {}\n({} to choose blind; only {} may look)",
                 name(*m),
                 puts(*n),
                 name(*m)
             ),
-            RoundPhase::Choosing(m, n, chosen) => format!(
-                "{}: choose {} ({} chosen), then Done; the others look away",
-                name(*m),
-                puts(*n),
-                chosen.len()
-            ),
+            RoundPhase::Choosing(m, n, chosen) => {
+                format!("{}: choose {} ({} chosen), then Done; the others look away", name(*m), puts(*n), chosen.len())
+            }
             RoundPhase::Placing => format!("{team} team's Puts revealed: {}", self.revealed),
         })
     }
@@ -131,7 +128,8 @@ pub fn seats_line(session: &Session) -> Option<String> {
     let lead = session.record.team.as_ref().map(|t| t.lead).unwrap_or_default();
     let mut lines = Vec::new();
     for side in [Side::First, Side::Second] {
-        let acting = crate::team::acting(lead, if side == on_turn { g.turn() } else { g.turn() + 1 }, seats[side.index()].len());
+        let acting =
+            crate::team::acting(lead, if side == on_turn { g.turn() } else { g.turn() + 1 }, seats[side.index()].len());
         let members: Vec<String> = seats[side.index()]
             .iter()
             .enumerate()
@@ -151,6 +149,25 @@ pub fn seats_line(session: &Session) -> Option<String> {
     Some(format!("{}\n* moves and lands for the team; now acting: {acting}", lines.join("\n")))
 }
 
+/// The status line of a team game: whose turn, and who acts for the team (or that its
+/// members are choosing their Puts).
+pub fn status_line(session: &Session) -> Option<String> {
+    session.seats()?;
+    let g = &session.game;
+    if g.outcome().is_some() || session.replay.is_some() {
+        return None;
+    }
+    let side = g.side_to_move();
+    let team = g.variant().side_name(side);
+    let title = g.variant().title();
+    if session.in_round() {
+        return Some(format!("{title}: {team}'s members choose their Puts"));
+    }
+    let m = session.acting_member()?;
+    let kind = session.seats()?[side.index()].get(m as usize).map(|p| PlayerKind::from_record(&p.kind).label())?;
+    Some(format!("{title}: {team} to move ({}, {kind})", member_name(session, side, m)))
+}
+
 /// The rings on the squares the member choosing has picked: at the table only.
 #[derive(Component)]
 pub struct ChoiceMark(pub Square);
@@ -164,7 +181,10 @@ struct Look {
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<TeamRound>()
         .add_systems(Startup, setup)
-        .add_systems(Update, (seat_changes, blind_round).chain().run_if(in_state(Mode::Live)).in_set(TableSystems::Pick))
+        .add_systems(
+            Update,
+            (seat_changes, blind_round).chain().run_if(in_state(Mode::Live)).in_set(TableSystems::Pick),
+        )
         .add_systems(Update, choice_marks.in_set(TableSystems::Present));
 }
 
@@ -214,7 +234,9 @@ fn blind_round(
     }
     for command in commands {
         match (command, round.phase.clone()) {
-            (SecretCommand::Proceed, RoundPhase::HandOver(m, n)) => round.phase = RoundPhase::Choosing(m, n, Vec::new()),
+            (SecretCommand::Proceed, RoundPhase::HandOver(m, n)) => {
+                round.phase = RoundPhase::Choosing(m, n, Vec::new())
+            }
             (SecretCommand::PutsDone, RoundPhase::Choosing(m, _, squares)) => {
                 round.choices.extend(squares.iter().map(|s| (m, *s)));
                 advance(&mut session, &mut round);
@@ -259,7 +281,8 @@ fn blind_round(
             }
             None => {
                 session.blind_done = Some(key.1);
-                *round = TeamRound { revealed: round.revealed.clone(), ..default() };
+                notice.say(format!("{} team's Puts: {}", capital(team_name(key.0)), round.revealed));
+                *round = TeamRound::default();
             }
         }
     }

@@ -88,7 +88,11 @@ fn play_out(app: &mut App, collide_at: u32, mut between: impl FnMut(&mut App, u3
                     for k in 0..n2 {
                         let sq = (offset + k) % n2 + 1;
                         let mate = r.choices.iter().any(|(_, s)| *s == sq);
-                        if picks.len() < n as usize && g.disc(sq).is_none() && !picks.contains(&sq) && (mates_too || !mate) {
+                        if picks.len() < n as usize
+                            && g.disc(sq).is_none()
+                            && !picks.contains(&sq)
+                            && (mates_too || !mate)
+                        {
                             picks.push(sq);
                         }
                     }
@@ -154,7 +158,9 @@ fn a_two_against_two_game_is_played_by_clicks_with_hand_overs_and_a_collision() 
     assert!(s.game.outcome().is_some());
     assert!(seen.collisions >= 1, "{:?}", seen.prompts);
     assert!(
-        seen.prompts.iter().any(|p| p.contains("Black 1 and Black Bo both chose") && p.contains("Black Bo chooses again")),
+        seen.prompts
+            .iter()
+            .any(|p| p.contains("Black 1 and Black Bo both chose") && p.contains("Black Bo chooses again")),
         "{:?}",
         seen.prompts
     );
@@ -251,11 +257,17 @@ fn a_three_against_three_game_with_a_computer_member_a_leave_and_a_join() {
     assert!(seen.collisions >= 1, "{:?}", seen.prompts);
     let team = s.record.team.clone().unwrap();
     assert_eq!(team.changes.len(), 2, "{:?}", team.changes);
-    assert_eq!(team.seats_at(s.history.len())[1].iter().map(|p| p.name.as_str()).collect::<Vec<_>>(), ["Di", "Ed", "White 1"]);
+    assert_eq!(
+        team.seats_at(s.history.len())[1].iter().map(|p| p.name.as_str()).collect::<Vec<_>>(),
+        ["Di", "Ed", "White 1"]
+    );
     // White's turns: the computer chose without a hand-over while seated; after it left, Di
     // made two Puts a turn and Ed one; after the join, one each.
     let puts = puts_by_turn(s);
-    assert!(!seen.handed.iter().any(|(t, m)| t % 2 == 0 && *m == 2 && *t < 7), "the computer is never handed the screen");
+    assert!(
+        !seen.handed.iter().any(|(t, m)| t % 2 == 0 && *m == 2 && *t < 7),
+        "the computer is never handed the screen"
+    );
     assert_eq!(puts.get(&(6, 2)), Some(&1), "Hal's Put in turn 6: {puts:?}");
     for t in [8, 10, 12] {
         assert_eq!((puts.get(&(t, 0)), puts.get(&(t, 1)), puts.get(&(t, 2))), (Some(&2), Some(&1), None), "turn {t}");
@@ -285,8 +297,11 @@ fn a_three_against_three_game_with_a_computer_member_a_leave_and_a_join() {
 #[test]
 fn a_computer_member_never_reads_a_team_mates_choice_or_the_opponents_secrets() {
     let mut choices = Vec::new();
-    for (mate, secrets) in [(20u16, [1u16, 2, 3, 4, 5]), (40, [1, 2, 3, 4, 5]), (20, [30, 31, 33, 34, 35]), (33, [60, 61, 62, 63, 64])] {
-        let seats = [vec![seat("Ana", "human"), seat("Bo", "human")], vec![seat("Di", "human"), seat("Hal", "ai:hard")]];
+    for (mate, secrets) in
+        [(20u16, [1u16, 2, 3, 4, 5]), (40, [1, 2, 3, 4, 5]), (20, [30, 31, 33, 34, 35]), (33, [60, 61, 62, 63, 64])]
+    {
+        let seats =
+            [vec![seat("Ana", "human"), seat("Bo", "human")], vec![seat("Di", "human"), seat("Hal", "ai:hard")]];
         let mut app = team_table([2, 2], seats, Lead::Captain);
         if let AnyGame::Ctor(g) = &mut app.world_mut().resource_mut::<Session>().game {
             g.set_secrets(Side::First, &secrets).unwrap();
@@ -332,10 +347,11 @@ fn the_broadcast_and_the_live_feed_show_puts_only_when_revealed() {
     app.update();
     app.update();
     let feed = app.world().resource::<tablero::gui::feed::LiveFeed>().feed.clone();
-    let feed_moves = |feed: &std::sync::Arc<tablero::feed::Feed>| feed.state()["moves"].as_array().map_or(0, |m| m.len());
+    let feed_moves =
+        |feed: &std::sync::Arc<tablero::feed::Feed>| feed.state()["moves"].as_array().map_or(0, |m| m.len());
     send(&mut app, SecretCommand::Proceed);
     let cell = ctor(&app).cell(12);
-        click(&mut app, cell);
+    click(&mut app, cell);
     app.update();
     let world = app.world_mut();
     let cam: RenderLayers = world
@@ -344,7 +360,8 @@ fn the_broadcast_and_the_live_feed_show_puts_only_when_revealed() {
         .unwrap()
         .cloned()
         .unwrap_or_default();
-    let marks: Vec<Option<RenderLayers>> = world.query::<(&ChoiceMark, Option<&RenderLayers>)>().iter(world).map(|(_, l)| l.cloned()).collect();
+    let marks: Vec<Option<RenderLayers>> =
+        world.query::<(&ChoiceMark, Option<&RenderLayers>)>().iter(world).map(|(_, l)| l.cloned()).collect();
     assert_eq!(marks.len(), 1, "Ana sees her choice at the table");
     assert!(marks.iter().all(|l| !l.clone().unwrap_or_default().intersects(&cam)), "the broadcast does not");
     assert_eq!(feed_moves(&feed), 0, "nor does the feed");
