@@ -624,6 +624,7 @@ fn refresh_seats(
         return;
     }
     let team = seats.team(&choice);
+
     let shown = if team.is_some() { Display::Flex } else { Display::None };
     for mut node in &mut block {
         if node.display != shown {
@@ -710,6 +711,7 @@ type Look<'a> = (Mut<'a, BackgroundColor>, Mut<'a, BorderColor>);
 #[allow(clippy::type_complexity, clippy::too_many_arguments)]
 fn refresh(
     choice: Res<MenuChoice>,
+    seats: Res<MenuSeats>,
     broadcast: Option<Res<super::broadcast::Broadcast>>,
     live: Option<Res<super::feed::LiveFeed>>,
     trouble: Option<Res<super::prefs::SettingsTrouble>>,
@@ -774,13 +776,18 @@ fn refresh(
     let size = broadcast.map(|b| format!("   (broadcast window {}x{})", b.size.x, b.size.y)).unwrap_or_default();
     let feed = live.map(|l| format!("\n{}", l.line())).unwrap_or_default();
     let trouble = trouble.and_then(|t| t.0.clone()).map(|t| format!("\n{t}")).unwrap_or_default();
+    // A team game names its members.
+    let who = |side: Side| match seats.team(&choice) {
+        Some(team) => team.seats[side.index()].iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(", "),
+        None => choice.players[side.index()].label(),
+    };
     let s = format!(
         "{}{ctor}: {} {} against {} {}{size}{feed}{trouble}",
         v.title(),
         v.side_name(Side::First),
-        choice.players[0].label(),
+        who(Side::First),
         v.side_name(Side::Second),
-        choice.players[1].label(),
+        who(Side::Second),
     );
     for mut t in &mut label {
         if t.0 != s {

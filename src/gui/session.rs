@@ -1096,16 +1096,6 @@ fn computer_turn(
         }
         return;
     }
-    if hint_asked && session.person_to_move() {
-        let game = session.game.clone();
-        let seed = session.history.len() as u64 ^ 0x41;
-        thinking.task = Some((SearchTask::start_timed(game.clone(), HINT_MS, seed), game, true));
-        notice.say("thinking about a hint (up to 2 s)...");
-        return;
-    }
-    if !tweens.is_empty() || !session.computer_to_move() || pace.paused {
-        return;
-    }
     // The computer sees the game as its team does (CTOR: not the opponent's unrevealed secret
     // squares), and a team's acting seat has no Puts left after the members' blind ones.
     let mut view = match &session.game {
@@ -1114,6 +1104,16 @@ fn computer_turn(
     };
     if session.puts_closed() {
         view = crate::team::after_round(&view);
+    }
+    if hint_asked && session.person_to_move() {
+        let game = session.game.clone();
+        let seed = session.history.len() as u64 ^ 0x41;
+        thinking.task = Some((SearchTask::start_timed(view, HINT_MS, seed), game, true));
+        notice.say("thinking about a hint (up to 2 s)...");
+        return;
+    }
+    if !tweens.is_empty() || !session.computer_to_move() || pace.paused {
+        return;
     }
     match session.to_move().unwrap_or(PlayerKind::Person) {
         PlayerKind::Random => {
