@@ -377,7 +377,7 @@ fn spawn_secret_screens(commands: &mut Commands) {
             DespawnOnExit(Screen::Playing),
         ))
         .with_children(|p| {
-            spawn_button_sized(p, "Done: these are my Puts", Action::Secret(SecretCommand::PutsDone), 20.0);
+            spawn_button_sized(p, "Done: these are my Puts (Space)", Action::Secret(SecretCommand::PutsDone), 20.0);
         });
 }
 

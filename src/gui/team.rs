@@ -59,13 +59,18 @@ impl TeamRound {
         Some(match &self.phase {
             RoundPhase::Idle => return None,
             RoundPhase::HandOver(m, n) => format!(
-                "{again}{team} team: hand the screen to {}\n({} to choose blind; only {} may look)",
+                "{again}{team} team: hand the screen to {}\n({} to choose blind; only {} may look; Continue or Space)",
                 name(*m),
                 puts(*n),
                 name(*m)
             ),
             RoundPhase::Choosing(m, n, chosen) => {
-                format!("{}: choose {} ({} chosen), then Done; the others look away", name(*m), puts(*n), chosen.len())
+                format!(
+                    "{}: choose {} ({} chosen), then Done (Space); the others look away",
+                    name(*m),
+                    puts(*n),
+                    chosen.len()
+                )
             }
             RoundPhase::Placing => format!("{team} team's Puts revealed: {}", self.revealed),
         })
@@ -207,12 +212,21 @@ fn blind_round(
     session: Option<ResMut<Session>>,
     mut round: ResMut<TeamRound>,
     mut commands: MessageReader<SecretCommand>,
+    mut keys: MessageReader<super::session::Command>,
     mut clicks: MessageReader<CellClicked>,
     tweens: Query<(), With<super::animate::Tween>>,
     mut notice: ResMut<Notice>,
     mut chosen: MessageWriter<MoveChosen>,
 ) {
-    let commands: Vec<SecretCommand> = commands.read().copied().collect();
+    let mut commands: Vec<SecretCommand> = commands.read().copied().collect();
+    // Space (the key that ends a turn, which cannot end one during a round) goes on: it is
+    // *Continue* on the hand-over screen and *Done* while choosing.
+    let space = keys.read().filter(|c| **c == super::session::Command::EndTurn).count() > 0;
+    match &round.phase {
+        RoundPhase::HandOver(..) if space => commands.push(SecretCommand::Proceed),
+        RoundPhase::Choosing(..) if space => commands.push(SecretCommand::PutsDone),
+        _ => {}
+    }
     let clicks: Vec<CellClicked> = clicks.read().copied().collect();
     let Some(mut session) = session else { return };
     let AnyGame::Ctor(g) = &session.game else { return };

@@ -349,7 +349,11 @@ fn the_broadcast_and_the_live_feed_show_puts_only_when_revealed() {
     let feed = app.world().resource::<tablero::gui::feed::LiveFeed>().feed.clone();
     let feed_moves =
         |feed: &std::sync::Arc<tablero::feed::Feed>| feed.state()["moves"].as_array().map_or(0, |m| m.len());
-    send(&mut app, SecretCommand::Proceed);
+    // Space (the key that ends a turn) is Continue on the hand-over screen.
+    assert!(matches!(round(&app).phase, RoundPhase::HandOver(0, 1)), "{:?}", round(&app).phase);
+    app.world_mut().write_message(tablero::gui::session::Command::EndTurn);
+    app.update();
+    assert!(matches!(round(&app).phase, RoundPhase::Choosing(0, 1, _)), "{:?}", round(&app).phase);
     let cell = ctor(&app).cell(12);
     click(&mut app, cell);
     app.update();
@@ -366,9 +370,13 @@ fn the_broadcast_and_the_live_feed_show_puts_only_when_revealed() {
     assert!(marks.iter().all(|l| !l.clone().unwrap_or_default().intersects(&cam)), "the broadcast does not");
     assert_eq!(feed_moves(&feed), 0, "nor does the feed");
     assert_eq!(ctor(&app).disc(12), None);
-    send(&mut app, SecretCommand::PutsDone);
+    // Space (the key that ends a turn) is Done while choosing.
+    app.world_mut().write_message(tablero::gui::session::Command::EndTurn);
+    app.update();
+    app.update();
     settle(&mut app);
     assert_eq!(ctor(&app).disc(12), Some(Side::First), "revealed and placed");
+    assert_eq!(ctor(&app).turn(), 1, "Space did not end the turn as well");
     app.update();
     assert_eq!(feed_moves(&feed), 1, "the feed has the Put once revealed: {}", feed.state());
     let world = app.world_mut();
