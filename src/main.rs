@@ -134,20 +134,32 @@ fn picture_args(
     Ok((game, out, size))
 }
 
-/// `tablero screenshot "<position>" --out <file.png> [--size WxH] [--palette NAME]`
+/// `tablero screenshot "<position>" --out <file.png> [--size WxH] [--palette NAME] [--field flat|doughnut]`
 #[cfg(feature = "gui")]
 fn screenshot(args: &[String]) -> Result<(), String> {
-    let usage = "usage: tablero screenshot \"<position>\" --out <file.png> [--size WxH] [--palette classic|okabe-ito]";
+    let usage = "usage: tablero screenshot \"<position>\" --out <file.png> [--size WxH] [--palette classic|okabe-ito] [--field flat|doughnut]";
     let mut palette = tablero::settings::Palette::Classic;
-    let (game, out, size) = picture_args(args, usage, (1280, 720), &mut |flag, value| {
-        if flag != "--palette" {
-            return Ok(false);
+    let mut doughnut = false;
+    let (game, out, size) = picture_args(args, usage, (1280, 720), &mut |flag, value| match flag {
+        "--palette" => {
+            palette = serde_json::from_value(serde_json::Value::String(value.to_string()))
+                .map_err(|_| format!("--palette '{}' is not classic or okabe-ito", tablero::rules::quote(value)))?;
+            Ok(true)
         }
-        palette = serde_json::from_value(serde_json::Value::String(value.to_string()))
-            .map_err(|_| format!("--palette '{}' is not classic or okabe-ito", tablero::rules::quote(value)))?;
-        Ok(true)
+        "--field" => {
+            doughnut = match value {
+                "flat" => false,
+                "doughnut" => true,
+                other => return Err(format!("--field '{}' is not flat or doughnut", tablero::rules::quote(other))),
+            };
+            Ok(true)
+        }
+        _ => Ok(false),
     })?;
-    tablero::gui::screenshot(game, &out, size.0, size.1, palette)
+    if doughnut && !matches!(game, tablero::rules::AnyGame::Ctor(_)) {
+        return Err("--field doughnut shows a CTOR field; this position is not CTOR".into());
+    }
+    tablero::gui::screenshot(game, &out, size.0, size.1, palette, doughnut)
 }
 
 /// `tablero photo "<position>" --out <file.png> [--size WxH] [--view NAME]`

@@ -50,6 +50,8 @@ enum Action {
     Settings,
     Rules,
     Secret(SecretCommand),
+    /// CTOR: the field on a true torus, or flat.
+    Doughnut,
 }
 
 /// The opaque screen between teams while secret squares are chosen, and the Done panel.
@@ -119,8 +121,10 @@ fn spawn_button_sized(parent: &mut ChildSpawnerCommands, label: &str, action: Ac
                   mut eval: ResMut<super::eval::Evaluation>,
                   mut settings: Option<ResMut<super::prefs::SettingsOpen>>,
                   mut rules: Option<ResMut<super::guide::RulesOpen>>,
-                  mut secret: MessageWriter<SecretCommand>| {
+                  mut secret: MessageWriter<SecretCommand>,
+                  mut doughnut: ResMut<super::sets::torus::doughnut::DoughnutView>| {
                 match &action {
+                    Action::Doughnut => doughnut.0 = !doughnut.0,
                     Action::Rules => {
                         if let Some(open) = rules.as_mut() {
                             open.0 = !open.0;
@@ -290,9 +294,11 @@ fn spawn_buttons(commands: &mut Commands, game: &AnyGame, spectator: bool) {
                 }
                 AnyGame::Ctor(_) if spectator => {
                     spawn_button(p, "Numbers (N)", Action::Labels);
+                    spawn_button(p, "Doughnut (D)", Action::Doughnut);
                 }
                 AnyGame::Ctor(_) => {
                     spawn_button(p, "Numbers (N)", Action::Labels);
+                    spawn_button(p, "Doughnut (D)", Action::Doughnut);
                     spawn_button(p, "My secrets (M)", Action::Secret(SecretCommand::ShowMine));
                     spawn_button(p, "Landing (L)", Action::Cmd(Command::Landing));
                     let end = spawn_button(p, "End turn (Space)", Action::Cmd(Command::EndTurn));

@@ -60,6 +60,7 @@ fn keys(
     picking: Option<Res<super::session::Picking>>,
     mut speed: ResMut<super::animate::Speed>,
     mut secret: MessageWriter<super::ctor_table::SecretCommand>,
+    mut doughnut: ResMut<super::sets::torus::doughnut::DoughnutView>,
 ) {
     // While the list of moves is open, the number keys answer it (see `keyboard`).
     let listing = picking.is_some_and(|p| !p.choices.is_empty());
@@ -97,6 +98,9 @@ fn keys(
     }
     if input.just_pressed(KeyCode::KeyF) {
         *speed = speed.next();
+    }
+    if input.just_pressed(KeyCode::KeyD) && !ctrl {
+        doughnut.0 = !doughnut.0;
     }
     if input.just_pressed(KeyCode::KeyM) {
         secret.write(super::ctor_table::SecretCommand::ShowMine);

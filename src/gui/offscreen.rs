@@ -178,9 +178,11 @@ pub fn screenshot(
     width: u32,
     height: u32,
     palette: crate::settings::Palette,
+    doughnut: bool,
 ) -> Result<(), String> {
     let mut view = Offscreen::new(game, [PlayerKind::Person, PlayerKind::Person], width, height)?;
     view.app.insert_resource(palette);
+    view.app.insert_resource(super::sets::torus::doughnut::DoughnutView(doughnut));
     view.save(out)
 }
 

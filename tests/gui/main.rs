@@ -4,6 +4,7 @@ mod abuse;
 mod broadcast;
 #[path = "../common/mod.rs"]
 mod common;
+mod doughnut;
 mod eval;
 mod feed;
 mod keyboard;

@@ -398,3 +398,43 @@ fn a_photo_is_rendered_from_its_view_and_bad_requests_are_refused() {
     }
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// CTOR's doughnut in both profiles: the torus's field colours, black and white discs on it,
+/// and a picture unlike the flat field's.
+#[test]
+fn the_doughnut_renders_in_both_profiles() {
+    use tablero::gui::Offscreen;
+    use tablero::gui::render::Quality;
+    use tablero::gui::session::PlayerKind;
+    use tablero::gui::sets::torus::doughnut::DoughnutView;
+    let position = "ctor8 BB.W..W./.BWW.B../..B..W../W..BB.../.W....B./..WW..B./B....W../.B..W..W b 9 P2M2L1 1v1 0";
+    for quality in [Quality::Software, Quality::Full] {
+        let mut pictures = Vec::new();
+        for doughnut in [false, true] {
+            let game = position.parse().unwrap();
+            let mut view = match Offscreen::with_quality(game, [PlayerKind::Person; 2], 640, 360, Some(quality)) {
+                Ok(v) => v,
+                Err(why) if !must_render() => return eprintln!("skipping the render test: {why}"),
+                Err(why) => panic!("{why}"),
+            };
+            view.app.insert_resource(DoughnutView(doughnut));
+            let out = std::env::temp_dir().join(format!("tablero-test-doughnut-{quality:?}-{doughnut}.png"));
+            view.save(&out).unwrap();
+            pictures.push(read_png(&out));
+        }
+        let (w, h, flat) = &pictures[0];
+        let (_, _, round) = &pictures[1];
+        let blue = count(*w, *h, round, edge_blue);
+        let black = count(*w, *h, round, black_disc);
+        let white = count(*w, *h, round, white_disc);
+        eprintln!("{quality:?}: doughnut blue {blue}, black {black}, white {white}");
+        assert!(blue > 2000, "{quality:?}: the edge squares show on the doughnut: {blue}");
+        assert!(black > 300 && white > 300, "{quality:?}: both faces of discs show: {black} black, {white} white");
+        let differ = flat
+            .chunks(3)
+            .zip(round.chunks(3))
+            .filter(|(a, b)| a.iter().zip(b.iter()).any(|(x, y)| x.abs_diff(*y) > 40))
+            .count();
+        assert!(differ > (w * h / 10) as usize, "{quality:?}: the doughnut is not the flat field: {differ}");
+    }
+}

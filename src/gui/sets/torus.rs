@@ -14,6 +14,9 @@ use crate::rules::{AnyGame, Cell, Effect, Side};
 use bevy::prelude::*;
 use std::collections::HashMap;
 
+#[path = "doughnut.rs"]
+pub mod doughnut;
+
 pub const DISC_R: f32 = 0.4;
 pub const DISC_H: f32 = 0.1;
 /// How far the border ring stands apart from the field.
@@ -95,6 +98,7 @@ pub fn border_pos(layout: &Layout, (file, rank): (i8, i8)) -> Vec3 {
 pub(crate) fn plugin(app: &mut App) {
     app.add_systems(Startup, setup).add_systems(Update, follow_palette.run_if(resource_changed::<super::Palette>));
     add_room(app, Room::Torus, build, plan, verify, (paint, numbers));
+    doughnut::plugin(app);
 }
 
 fn setup(mut commands: Commands, mut meshes: ResMut<Assets<Mesh>>, mut materials: ResMut<Assets<StandardMaterial>>) {
