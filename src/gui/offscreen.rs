@@ -278,9 +278,10 @@ pub fn bench_table(frames: usize, out: &mut dyn std::io::Write) -> Result<(), St
         .map_err(|e: crate::rules::PositionError| e.to_string())?;
     let full = full_ctor.clone();
     let scenes = [
-        ("full Ordo board, random players", ordo, random),
-        ("full 10x10 CTOR field (100 discs, 44 duplicates)", full_ctor, people),
-        ("Volterra's tallest towers (two of 10 tiles)", towers, people),
+        ("full Ordo board, random players", ordo, random, false),
+        ("full 10x10 CTOR field (100 discs, 44 duplicates)", full_ctor.clone(), people, false),
+        ("full 10x10 CTOR field on the doughnut (100 discs)", full_ctor, people, true),
+        ("Volterra's tallest towers (two of 10 tiles)", towers, people, false),
     ];
     use super::render::Quality;
     let adapter = |view: &Offscreen| {
@@ -291,9 +292,10 @@ pub fn bench_table(frames: usize, out: &mut dyn std::io::Write) -> Result<(), St
             .unwrap_or_default()
     };
     // Each scene in both profiles: the full look (a GPU's) and the software one.
-    for (label, game, players) in scenes {
+    for (label, game, players, doughnut) in scenes {
         for quality in [Quality::Full, Quality::Software] {
             let mut view = Offscreen::with_quality(game.clone(), players, 1280, 720, Some(quality))?;
+            view.app.insert_resource(super::sets::torus::doughnut::DoughnutView(doughnut));
             let (mean, p95, _) = stats(view.time_frames(frames));
             writeln!(out, "frame at 1280x720, {label}, on {} ({quality:?} profile): {mean:.1} ms mean ({:.1} fps), {p95:.1} ms p95 over {frames} frames", adapter(&view), 1e3 / mean).map_err(io)?;
         }

@@ -204,3 +204,43 @@ fn flips_happen_on_the_doughnut_and_switching_back_keeps_every_disc() {
     assert_eq!(discs as u32, after.count(Side::First) + after.count(Side::Second));
     assert_eq!(app.world().resource::<tablero::gui::animate::Resyncs>().0, 0, "the scene never had to be rebuilt");
 }
+
+/// A team member's blind choice shows on the doughnut as on the flat field: its ring on the
+/// chosen patch, at the table only (the player's layer).
+#[test]
+fn a_members_choice_shows_on_the_doughnut_at_the_table_only() {
+    use bevy::camera::visibility::RenderLayers;
+    use tablero::gui::ctor_table::SecretCommand;
+    use tablero::gui::session::Session;
+    use tablero::gui::team::ChoiceMark;
+    use tablero::record::PlayerInfo;
+    use tablero::rules::ctor::{Ctor, Options, Teams};
+    use tablero::team::{Lead, TeamRecord};
+    let seat = |n: &str| PlayerInfo { name: n.into(), kind: "human".into() };
+    let game = AnyGame::Ctor(Ctor::new(8, Teams { sizes: [2, 2], members: [vec![], vec![]] }, Options::default()));
+    let mut s = Session::new(game, [PlayerKind::Person; 2], 3);
+    s.record.team = Some(TeamRecord::new([vec![seat("Ana"), seat("Bo")], vec![seat("Cy"), seat("Di")]], Lead::Captain));
+    let mut app = tablero::gui::headless_app_with(s);
+    app.insert_resource(DoughnutView(true));
+    app.update();
+    app.world_mut().write_message(SecretCommand::Proceed);
+    app.update();
+    app.update();
+    let AnyGame::Ctor(g) = session(&app).game.clone() else { unreachable!() };
+    let p = patch(&mut app, g.cell(12));
+    click_entity(&mut app, p);
+    app.update();
+    let world = app.world_mut();
+    let mark = world.query_filtered::<Entity, With<ChoiceMark>>().single(world).expect("Ana's choice");
+    let n = world.query::<&Doughnut>().single(world).unwrap().n;
+    let flat = *world.get::<Transform>(mark).unwrap();
+    let images: Vec<(Transform, Option<RenderLayers>)> = world
+        .query::<(&Image, &Transform, Option<&RenderLayers>)>()
+        .iter(world)
+        .filter(|(i, ..)| i.0 == mark)
+        .map(|(_, t, l)| (*t, l.cloned()))
+        .collect();
+    assert_eq!(images.len(), 1, "the choice has its image on the doughnut");
+    assert!(images[0].0.translation.distance(on_doughnut(n, &flat).translation) < 1e-4);
+    assert_eq!(images[0].1, Some(RenderLayers::layer(tablero::gui::table::PLAYER_ONLY)), "seen at the table only");
+}
