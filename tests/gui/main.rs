@@ -9,6 +9,7 @@ mod eval;
 mod feed;
 mod keyboard;
 mod photo;
+mod pine_box;
 mod prefs;
 mod render;
 mod saving;

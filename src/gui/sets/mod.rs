@@ -111,7 +111,12 @@ impl Room {
 
     /// How far the set reaches past the board's squares, in squares (the torus's border ring).
     pub fn margin(self) -> f32 {
-        if self == Room::Torus { 3.0 } else { 0.0 }
+        // CTOR's border ring; the pine set's box beside the board.
+        match self {
+            Room::Torus => 3.0,
+            Room::Pine => 2.0,
+            Room::Stones => 0.0,
+        }
     }
 
     /// Whether letters and numbers go along the board's edges (CTOR numbers its squares).

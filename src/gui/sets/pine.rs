@@ -15,6 +15,9 @@ use bevy::mesh::{Indices, PrimitiveTopology};
 use bevy::prelude::*;
 use std::collections::HashMap;
 
+#[path = "pine_box.rs"]
+pub mod pine_box;
+
 /// A tile is 5 cm square: one world unit. Its thickness, and the pawn's height (3 cm).
 pub const THICK: f32 = 0.2;
 pub const TILE: f32 = 0.97;
@@ -144,6 +147,7 @@ fn pawn_profile() -> Vec<(f32, f32)> {
 pub(crate) fn plugin(app: &mut App) {
     app.add_systems(Startup, setup).add_systems(Update, follow_palette.run_if(resource_changed::<super::Palette>));
     add_room(app, Room::Pine, build, plan, verify, (paint, heights));
+    pine_box::plugin(app);
 }
 
 fn setup(
@@ -312,6 +316,8 @@ fn plan(
         let mut pawn_of: HashMap<Side, Entity> = pawns.iter().map(|(e, p)| (p.side, e)).collect();
         let mut cursor = 0.0;
         let mut tweens: Vec<(Entity, Vec3, f32, f32, f32)> = Vec::new();
+        // Where the pieces spawned by this plan start (a free setup's tile: out of the box).
+        let mut spawned_at: HashMap<Entity, Vec3> = HashMap::new();
         for effect in parts.into_iter().flatten() {
             match effect {
                 Effect::PawnMoved { side, to, .. } => {
@@ -354,14 +360,13 @@ fn plan(
                 }
                 Effect::Placed { at, side } => {
                     let level = towers.get(at).map(|t| t.len()).unwrap_or(0) as u8;
-                    let e = spawn_tile(
-                        &mut commands,
-                        &set,
-                        Tile { cell: Some(*at), level, side: *side },
-                        tile_pos(&layout, *at, level) + Vec3::Y * 2.0,
-                    );
+                    // Out of the box, from the top of what is left in it.
+                    let laid: usize = towers.values().map(|t| t.len()).sum();
+                    let from = pine_box::next_out_of_box(&layout, laid);
+                    let e = spawn_tile(&mut commands, &set, Tile { cell: Some(*at), level, side: *side }, from);
+                    spawned_at.insert(e, from);
                     towers.entry(*at).or_default().push(e);
-                    tweens.push((e, tile_pos(&layout, *at, level), cursor, HOP * f, 0.0));
+                    tweens.push((e, tile_pos(&layout, *at, level), cursor, ARC * f, 1.0));
                     cursor += HOP * f * 0.5;
                 }
                 Effect::PawnPlaced { at, side } => {
@@ -381,7 +386,11 @@ fn plan(
         for (e, to, delay, duration, lift) in tweens {
             let Ok(tf) = transforms.get(e) else {
                 // Spawned by this plan: its transform arrives with the commands.
-                commands.entity(e).insert(Tween { lift, ..Tween::falling(to, 2.0, delay, duration) });
+                let tween = match spawned_at.get(&e) {
+                    Some(from) => Tween::slide(*from, to, delay, duration, lift),
+                    None => Tween { lift, ..Tween::falling(to, 2.0, delay, duration) },
+                };
+                commands.entity(e).insert(tween);
                 continue;
             };
             // Instant too (a tween of no time): the change is flashed and the scene checked.
