@@ -438,3 +438,79 @@ fn the_doughnut_renders_in_both_profiles() {
         assert!(differ > (w * h / 10) as usize, "{quality:?}: the doughnut is not the flat field: {differ}");
     }
 }
+
+/// The pine set in both profiles: in every tile's picture region the light pine is lighter
+/// than the dark, and the box beside the board shows in its varnished pine, lighter than the
+/// table around it.
+#[test]
+fn the_pine_set_and_its_box_render_in_both_profiles() {
+    use bevy::prelude::*;
+    use tablero::gui::Offscreen;
+    use tablero::gui::render::Quality;
+    use tablero::gui::session::PlayerKind;
+    use tablero::gui::sets::pine::{self, pine_box};
+    use tablero::gui::table::Layout;
+    let (w, h) = (640usize, 360usize);
+    for quality in [Quality::Software, Quality::Full] {
+        let game: tablero::rules::AnyGame = "volterra D,L,D,L/L,D,L,D/D,Ll,Dd,L/L,D,L,D/D,L,D,L l".parse().unwrap();
+        let mut view = match Offscreen::with_quality(game, [PlayerKind::Person; 2], w as u32, h as u32, Some(quality)) {
+            Ok(v) => v,
+            Err(why) if !must_render() => return eprintln!("skipping the render test: {why}"),
+            Err(why) => panic!("{why}"),
+        };
+        let out = std::env::temp_dir().join(format!("tablero-test-pine-{quality:?}.png"));
+        view.save(&out).unwrap();
+        let (_, _, rgb) = read_png(&out);
+        let world = view.app.world_mut();
+        let layout = *world.resource::<Layout>();
+        let (camera, eye) = world
+            .query_filtered::<(&Camera, &GlobalTransform), With<tablero::gui::camera::PlayerCamera>>()
+            .iter(world)
+            .next()
+            .map(|(c, g)| (c.clone(), *g))
+            .unwrap();
+        // The software profile's camera draws into a smaller picture, shown scaled up.
+        let scale = camera.logical_viewport_size().map_or(1.0, |s| w as f32 / s.x);
+        // The median grey, and the median colour, of a square region of the table's top.
+        let region = |centre: Vec3, half: f32| -> (f32, [u8; 3]) {
+            let mut px: Vec<[u8; 3]> = Vec::new();
+            for i in -4..=4 {
+                for j in -4..=4 {
+                    let p = centre + Vec3::new(i as f32 / 4.0 * half, 0.0, j as f32 / 4.0 * half);
+                    let Ok(v) = camera.world_to_viewport(&eye, p) else { continue };
+                    let (x, y) = ((v.x * scale).round() as usize, (v.y * scale).round() as usize);
+                    if x < w && y < h {
+                        let k = (y * w + x) * 3;
+                        px.push([rgb[k], rgb[k + 1], rgb[k + 2]]);
+                    }
+                }
+            }
+            assert!(!px.is_empty(), "{quality:?}: {centre} is off the picture");
+            let grey = |p: &[u8; 3]| 0.299 * p[0] as f32 + 0.587 * p[1] as f32 + 0.114 * p[2] as f32;
+            px.sort_by(|a, b| grey(a).total_cmp(&grey(b)));
+            let mid = px[px.len() / 2];
+            (grey(&mid), mid)
+        };
+        let mut light = Vec::new();
+        let mut dark = Vec::new();
+        for (t, g) in world.query::<(&pine::Tile, &GlobalTransform)>().iter(world) {
+            let top = g.translation() + Vec3::Y * pine::THICK / 2.0;
+            let (grey, _) = region(top, pine::TILE * 0.3);
+            if t.side == tablero::rules::Side::First { light.push(grey) } else { dark.push(grey) }
+        }
+        let darkest_light = light.iter().copied().fold(f32::MAX, f32::min);
+        let lightest_dark = dark.iter().copied().fold(0.0, f32::max);
+        eprintln!("{quality:?}: light tiles from {darkest_light:.0}, dark tiles up to {lightest_dark:.0}");
+        assert!(darkest_light > lightest_dark + 20.0, "{quality:?}: every light tile is lighter than every dark one");
+        // The box's floor, inside its walls, against the table beyond the lid.
+        let floor = pine_box::box_centre(&layout) + Vec3::new(0.0, 0.09, 0.3);
+        let (box_grey, box_rgb) = region(floor, 0.3);
+        let (table_grey, table_rgb) = region(pine_box::box_centre(&layout) + Vec3::new(0.0, 0.0, 3.5), 0.3);
+        eprintln!("{quality:?}: box floor {box_rgb:?} ({box_grey:.0}), table {table_rgb:?} ({table_grey:.0})");
+        assert!(
+            box_rgb[0] > box_rgb[2] && box_rgb[1] > box_rgb[2],
+            "{quality:?}: the box is wood-coloured: {box_rgb:?}"
+        );
+        assert!(box_grey > table_grey + 15.0, "{quality:?}: the box shows apart from the table");
+    }
+}

@@ -1,4 +1,4 @@
-//! The pine Volterra set's box, beside the board: a tray with a lid that slides along it, the
+//! The pine Volterra set's box, beside the board: a varnished pine tray with a lid that slides along it, the
 //! tiles kept inside in four stacks of five and the pawns beside them. When a Volterra game begins the
 //! lid comes off (laid beside the box) and the tiles are laid out of the box onto their squares in the setup
 //! order (rank by rank from a1), then the pawns; a click or a key lays the rest at once, and
@@ -94,7 +94,8 @@ fn make_box(
     layout: Res<Layout>,
     set: Res<PineSet>,
     mut meshes: ResMut<Assets<Mesh>>,
-    mut mesh: Local<Option<(Handle<Mesh>, Handle<Mesh>)>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+    mut mesh: Local<Option<(Handle<Mesh>, Handle<Mesh>, Handle<StandardMaterial>)>>,
     boxes: Query<&PineBox>,
     unboxing: Res<Unboxing>,
     session: Option<Res<Session>>,
@@ -102,8 +103,16 @@ fn make_box(
     if !boxes.is_empty() {
         return;
     }
-    let (tray, lid) = mesh
+    let (tray, lid, material) = mesh
         .get_or_insert_with(|| {
+            // Pine like the light tiles, a shade warmer and satin-varnished.
+            let grain = materials.get(&set.tiles[Side::First.index()]).and_then(|m| m.base_color_texture.clone());
+            let varnished = materials.add(StandardMaterial {
+                base_color: Color::srgb(0.92, 0.8, 0.62),
+                base_color_texture: grain,
+                perceptual_roughness: 0.45,
+                ..default()
+            });
             // The tray: a bottom and four walls in one mesh.
             let mut tray = Cuboid::new(WIDTH, WALL, LENGTH).mesh().build().translated_by(Vec3::Y * WALL / 2.0);
             for (size, at) in [
@@ -117,11 +126,9 @@ fn make_box(
                     warn!("the box's wall could not be made: {e}");
                 }
             }
-            (meshes.add(tray), meshes.add(Cuboid::new(WIDTH - 0.02, 0.05, LENGTH - 0.02)))
+            (meshes.add(tray), meshes.add(Cuboid::new(WIDTH - 0.02, 0.05, LENGTH - 0.02)), varnished)
         })
         .clone();
-    // Varnished pine, darker than the light tiles it holds.
-    let material = set.pawns[Side::Second.index()].clone();
     commands.spawn((
         Mesh3d(tray),
         MeshMaterial3d(material.clone()),
