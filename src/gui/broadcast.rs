@@ -497,14 +497,29 @@ fn direct(
     windows: Query<&Window>,
     mut directing: ResMut<Directing>,
     settings: Option<Res<crate::settings::Settings>>,
+    doughnuts: Query<&super::sets::torus::doughnut::Doughnut>,
 ) {
     let dt = time.delta_secs();
     // Reduced motion: the camera cuts to each shot and never drifts.
     let reduced = super::prefs::reduced(settings);
-    let points: Vec<Vec3> = played
+    let mut points: Vec<Vec3> = played
         .read()
         .flat_map(|p| p.parts.iter().flatten().flat_map(|e| effect_points(&layout, e)).collect::<Vec<_>>())
         .collect();
+    // CTOR's doughnut turns each move's square to the front itself: the shot frames the
+    // whole doughnut, at its height, whatever moved.
+    let doughnut = doughnuts.iter().next().map(|d| {
+        use super::sets::torus::doughnut::{centre, radii};
+        let (r, a) = radii(d.n);
+        let c = centre(d.n);
+        let reach = r + a;
+        [Vec3::X, -Vec3::X, Vec3::Z, -Vec3::Z, Vec3::Y, -Vec3::Y].map(|v| c + v * reach)
+    });
+    if let Some(bounds) = doughnut
+        && !points.is_empty()
+    {
+        points = bounds.to_vec();
+    }
     let rebuilt = rebuilt.read().count() > 0;
     let moving = !tweens.is_empty();
     let mut busy = false;
@@ -520,6 +535,11 @@ fn direct(
         // corner in the picture.
         let mut rest = Orbit::preset(view.unwrap_or(View::First), &layout);
         rest.distance *= 1.2;
+        if let Some(bounds) = &doughnut {
+            // The whole doughnut in the picture, at its height.
+            rest.focus.y = (bounds[4].y + bounds[5].y) / 2.0;
+            rest = back_off(rest, aspect, bounds);
+        }
         if rebuilt || layout.is_changed() {
             director.shot = None;
         }
@@ -528,7 +548,11 @@ fn direct(
             if view.is_none() {
                 let mut from = rest;
                 from.yaw += director.drift;
-                director.shot = Some((back_off(shot_of(&points, from), aspect, &points), 0.0));
+                let mut shot = shot_of(&points, from);
+                if doughnut.is_some() {
+                    shot.focus.y = rest.focus.y;
+                }
+                director.shot = Some((back_off(shot, aspect, &points), 0.0));
             }
         }
         let want = match (&mut director.shot, *direction) {

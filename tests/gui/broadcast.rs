@@ -292,3 +292,35 @@ fn broadcast_camera_layers(world: &mut World) -> bevy::camera::visibility::Rende
         .cloned()
         .unwrap_or_default()
 }
+
+/// With CTOR's doughnut shown, the director frames the whole doughnut (which turns each
+/// move's square to the front itself) while the moves animate.
+#[test]
+fn the_director_frames_the_doughnut_while_its_moves_animate() {
+    use tablero::gui::sets::torus::doughnut::{DoughnutView, centre, radii};
+    let mut app = with_broadcast(Variant::Ctor8, RANDOM);
+    app.insert_resource(DoughnutView(true));
+    let (r, a) = radii(8);
+    let c = centre(8);
+    let bounds = [Vec3::X, -Vec3::X, Vec3::Z, -Vec3::Z, Vec3::Y, -Vec3::Y].map(|v| c + v * (r + a) * 0.9);
+    let mut checked = 0;
+    // The camera eases up to the doughnut when it appears (three seconds).
+    for _ in 0..60 {
+        app.update();
+    }
+    for _ in 0..300 {
+        app.update();
+        if !crate::table::moving(&mut app) {
+            continue;
+        }
+        let world = app.world_mut();
+        let tf = *world.query_filtered::<&Transform, With<BroadcastCamera>>().single(world).unwrap();
+        for p in bounds {
+            let ndc = in_picture(&tf, p);
+            assert!(ndc.x.abs() <= 1.0 && ndc.y.abs() <= 1.0, "the doughnut leaves the picture at {p} ({ndc})");
+        }
+        checked += 1;
+    }
+    assert!(checked > 20, "{checked} frames checked while moving");
+    assert!(session(&app).history.len() > 3);
+}
