@@ -152,3 +152,53 @@ fn the_free_setup_takes_each_tile_laid_from_the_box() {
     }
     assert_eq!(app.world().resource::<Resyncs>().0, 0);
 }
+
+/// The pine's wood is made by the project, seeded: each variant repeats for its seed, the
+/// variants differ, the grain's normal map is not flat, the cut ends' end grain differs from
+/// the faces', and the light pine is lighter than the dark throughout.
+#[test]
+fn the_pine_wood_is_seeded_varied_and_has_grain_end_grain_and_relief() {
+    use tablero::gui::sets::pine::pine_wood::{Pine, tile_textures};
+    let light = Pine { base: [0.93, 0.80, 0.56], rings: 38.0, contrast: 0.16 };
+    let dark = Pine { base: [0.40, 0.23, 0.11], rings: 64.0, contrast: 0.3 };
+    let bytes = |i: &Image| i.data.clone().unwrap();
+    let (a, an) = tile_textures(light, 1);
+    let (a2, _) = tile_textures(light, 1);
+    let (b, _) = tile_textures(light, 2);
+    assert_eq!(bytes(&a), bytes(&a2), "a seed gives the same wood");
+    assert_ne!(bytes(&a), bytes(&b), "another seed another");
+    let w = a.width() as usize;
+    let grey = |data: &[u8], x: usize, y: usize| {
+        let k = (y * w + x) * 4;
+        0.299 * data[k] as f32 + 0.587 * data[k + 1] as f32 + 0.114 * data[k + 2] as f32
+    };
+    // The normal map leans with the grain somewhere (not every pixel straight up).
+    let normals = bytes(&an);
+    let leaning = normals.chunks(4).filter(|p| p[0].abs_diff(128) > 6 || p[1].abs_diff(128) > 6).count();
+    assert!(leaning > w * w / 10, "the grain's relief: {leaning} pixels lean");
+    // Down a column of the face the rings come and go; across the end grain too, differently.
+    let column = |data: &[u8], x: usize| (0..w).map(|y| grey(data, x, y)).collect::<Vec<f32>>();
+    let face = column(&bytes(&a), w / 3);
+    let end = column(&bytes(&a), w - 4);
+    let swing = |v: &[f32]| v.iter().copied().fold(f32::MIN, f32::max) - v.iter().copied().fold(f32::MAX, f32::min);
+    assert!(
+        swing(&face) > 15.0 && swing(&end) > 15.0,
+        "rings on the face ({}) and the end ({})",
+        swing(&face),
+        swing(&end)
+    );
+    assert!(
+        face.iter().zip(&end).filter(|(f, e)| (*f - *e).abs() > 5.0).count() > w / 4,
+        "end grain is not the face's"
+    );
+    // Light pine lighter than dark, variant by variant.
+    for seed in 0..6 {
+        let (l, _) = tile_textures(light, seed);
+        let (d, _) = tile_textures(dark, seed + 100);
+        let mean = |i: &Image| {
+            let data = bytes(i);
+            (0..w * w).map(|p| grey(&data, p % w, p / w)).sum::<f32>() / (w * w) as f32
+        };
+        assert!(mean(&l) > mean(&d) + 60.0, "seed {seed}: light {} against dark {}", mean(&l), mean(&d));
+    }
+}

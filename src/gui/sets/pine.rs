@@ -7,7 +7,7 @@ use super::{Room, add_room};
 use crate::gui::animate::{Speed, Tween};
 use crate::gui::input::{OnCell, pickable};
 use crate::gui::session::{Highlights, MovesToPlan, Picking, Session};
-use crate::gui::table::{BoardItem, Layout, Marks, ShowLabels, cell_pos, highlight, with_mark, wood_grain};
+use crate::gui::table::{BoardItem, Layout, Marks, ShowLabels, cell_pos, highlight, with_mark};
 use crate::rules::volterra::Volterra;
 use crate::rules::{AnyGame, Cell, Effect, Side};
 use bevy::asset::RenderAssetUsages;
@@ -17,6 +17,8 @@ use std::collections::HashMap;
 
 #[path = "pine_box.rs"]
 pub mod pine_box;
+#[path = "pine_wood.rs"]
+pub mod pine_wood;
 
 /// A tile is 5 cm square: one world unit. Its thickness, and the pawn's height (3 cm).
 pub const THICK: f32 = 0.2;
@@ -69,7 +71,8 @@ pub struct PineSet {
     tile: Handle<Mesh>,
     pawn: Handle<Mesh>,
     pad: Handle<Mesh>,
-    tiles: [Handle<StandardMaterial>; 2],
+    /// Each colour's wood variants (see `pine_wood`).
+    tiles: [Vec<Handle<StandardMaterial>>; 2],
     pawns: [Handle<StandardMaterial>; 2],
     felt: Handle<StandardMaterial>,
     target: Handle<StandardMaterial>,
@@ -133,7 +136,9 @@ pub fn lathe(profile: &[(f32, f32)], segments: usize) -> Mesh {
 /// The pawn's profile: a foot, a waisted body, a collar and a round head, 3 cm tall.
 fn pawn_profile() -> Vec<(f32, f32)> {
     let k = PAWN_H / 0.62;
-    let mut p = vec![(0.0, 0.0), (0.2, 0.0), (0.215, 0.02), (0.21, 0.05), (0.17, 0.075), (0.13, 0.11), (0.105, 0.2)];
+    // Two lathe rings: a groove above the foot and one on the body.
+    let mut p = vec![(0.0, 0.0), (0.2, 0.0), (0.215, 0.02), (0.21, 0.045), (0.197, 0.053), (0.205, 0.06)];
+    p.extend([(0.17, 0.078), (0.13, 0.11), (0.112, 0.17), (0.1, 0.178), (0.108, 0.186), (0.105, 0.2)]);
     p.extend([(0.09, 0.3), (0.085, 0.36), (0.13, 0.385), (0.135, 0.4), (0.085, 0.425), (0.09, 0.44)]);
     // The head: a quarter circle up to the top.
     for i in 0..=8 {
@@ -157,30 +162,43 @@ fn setup(
     mut images: ResMut<Assets<Image>>,
 ) {
     // The dark pine's grain is closer and stronger than the light's: the tiles differ in their
-    // grain as well as their colour.
-    let light = images.add(wood_grain([0.93, 0.80, 0.56], 128, 38.0, 0.14));
-    let dark = images.add(wood_grain([0.40, 0.23, 0.11], 128, 64.0, 0.3));
-    let mat = |m: &mut Assets<StandardMaterial>, tex: Handle<Image>| {
-        m.add(StandardMaterial { base_color_texture: Some(tex), perceptual_roughness: 0.75, ..default() })
+    // grain as well as their colour. Each colour has its seeded variants, with knots and end
+    // grain, a normal map for the grain to catch the light, and a satin finish.
+    use pine_wood::{Pine, VARIANTS, tile_textures};
+    let kinds = [
+        Pine { base: [0.93, 0.80, 0.56], rings: 38.0, contrast: 0.16 },
+        Pine { base: [0.40, 0.23, 0.11], rings: 64.0, contrast: 0.3 },
+    ];
+    let tiles = [0, 1].map(|k| {
+        (0..VARIANTS)
+            .map(|v| {
+                let (colour, normal) = tile_textures(kinds[k], 0x9e37 + (k * VARIANTS + v) as u64);
+                materials.add(StandardMaterial {
+                    base_color_texture: Some(images.add(colour)),
+                    normal_map_texture: Some(images.add(normal)),
+                    perceptual_roughness: 0.55,
+                    reflectance: 0.4,
+                    ..default()
+                })
+            })
+            .collect::<Vec<_>>()
+    });
+    let pawn_wood = |m: &mut Assets<StandardMaterial>, i: &mut Assets<Image>, base: [f32; 3], seed: u64| {
+        m.add(StandardMaterial {
+            base_color_texture: Some(i.add(pine_wood::pawn_texture(base, seed))),
+            perceptual_roughness: 0.45,
+            ..default()
+        })
     };
-    let tiles = [mat(&mut materials, light.clone()), mat(&mut materials, dark.clone())];
     let pawns = [
-        materials.add(StandardMaterial {
-            base_color: Color::srgb(0.95, 0.88, 0.72),
-            perceptual_roughness: 0.45,
-            ..default()
-        }),
-        materials.add(StandardMaterial {
-            base_color: Color::srgb(0.28, 0.16, 0.08),
-            perceptual_roughness: 0.45,
-            ..default()
-        }),
+        pawn_wood(&mut materials, &mut images, [0.95, 0.88, 0.72], 1),
+        pawn_wood(&mut materials, &mut images, [0.28, 0.16, 0.08], 2),
     ];
     let glow = |m: &mut Assets<StandardMaterial>, c: Color, e: LinearRgba| {
         m.add(StandardMaterial { base_color: c, emissive: e, perceptual_roughness: 0.6, ..default() })
     };
     commands.insert_resource(PineSet {
-        tile: meshes.add(Cuboid::new(TILE, THICK * 0.98, TILE)),
+        tile: meshes.add(pine_wood::tile_mesh(TILE, THICK * 0.98)),
         pawn: meshes.add(lathe(&pawn_profile(), 28)),
         pad: meshes.add(Cuboid::new(0.99, 0.01, 0.99)),
         tiles,
@@ -254,12 +272,17 @@ fn spawn(commands: &mut Commands, set: &PineSet, layout: &Layout, v: &Volterra) 
     }
 }
 
+/// The wood variant of a tile, from where it stands as it is made (it keeps it as it moves).
+fn wood_of(tile: &Tile) -> usize {
+    tile.cell.map_or(0, |c| pine_wood::variant_of(c.file, c.rank, tile.level))
+}
+
 fn spawn_tile(commands: &mut Commands, set: &PineSet, tile: Tile, at: Vec3) -> Entity {
     // Alternate the grain direction so stacked tiles read as separate pieces of wood.
     let turn = if tile.level % 2 == 0 { 0.0 } else { std::f32::consts::FRAC_PI_2 };
     let mut e = commands.spawn((
         Mesh3d(set.tile.clone()),
-        MeshMaterial3d(set.tiles[tile.side.index()].clone()),
+        MeshMaterial3d(set.tiles[tile.side.index()][wood_of(&tile)].clone()),
         Transform::from_translation(at).with_rotation(Quat::from_rotation_y(turn)),
         tile,
         BoardItem,
@@ -418,7 +441,7 @@ fn paint(
     }
     let pawn_cells: Vec<Cell> = pawns.iter().map(|(p, _)| p.cell).collect();
     for (t, children) in &tiles {
-        let own = &set.tiles[t.side.index()];
+        let own = &set.tiles[t.side.index()][0];
         let want = match t.cell {
             Some(c) if top.get(&c) == Some(&t.level) && marks.targets.contains(&c) => &set.target,
             Some(c) if top.get(&c) == Some(&t.level) && marks.selected.contains(&c) && !pawn_cells.contains(&c) => {

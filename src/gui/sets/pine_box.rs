@@ -106,7 +106,7 @@ fn make_box(
     let (tray, lid, material) = mesh
         .get_or_insert_with(|| {
             // Pine like the light tiles, a shade warmer and satin-varnished.
-            let grain = materials.get(&set.tiles[Side::First.index()]).and_then(|m| m.base_color_texture.clone());
+            let grain = materials.get(&set.tiles[Side::First.index()][0]).and_then(|m| m.base_color_texture.clone());
             let varnished = materials.add(StandardMaterial {
                 base_color: Color::srgb(0.92, 0.8, 0.62),
                 base_color_texture: grain,
@@ -276,7 +276,7 @@ fn fill_box(
         let side = if k % 2 == 0 { Side::First } else { Side::Second };
         commands.spawn((
             Mesh3d(set.tile.clone()),
-            MeshMaterial3d(set.tiles[side.index()].clone()),
+            MeshMaterial3d(set.tiles[side.index()][k % super::pine_wood::VARIANTS].clone()),
             Transform::from_translation(slot(&layout, k)),
             Boxed(k),
             BoardItem,
