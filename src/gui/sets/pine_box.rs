@@ -92,9 +92,9 @@ pub(super) fn plugin(app: &mut App) {
 fn make_box(
     mut commands: Commands,
     layout: Res<Layout>,
-    set: Res<PineSet>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
+    mut images: ResMut<Assets<Image>>,
     mut mesh: Local<Option<(Handle<Mesh>, Handle<Mesh>, Handle<StandardMaterial>)>>,
     boxes: Query<&PineBox>,
     unboxing: Res<Unboxing>,
@@ -105,11 +105,12 @@ fn make_box(
     }
     let (tray, lid, material) = mesh
         .get_or_insert_with(|| {
-            // Pine like the light tiles, a shade warmer and satin-varnished.
-            let grain = materials.get(&set.tiles[Side::First.index()][0]).and_then(|m| m.base_color_texture.clone());
+            // Pine like the light tiles, clear of knots (a box's long boards are chosen so), a
+            // shade warmer and satin-varnished.
+            let grain = images.add(crate::gui::table::wood_grain([0.93, 0.80, 0.56], 128, 30.0, 0.12));
             let varnished = materials.add(StandardMaterial {
                 base_color: Color::srgb(0.92, 0.8, 0.62),
-                base_color_texture: grain,
+                base_color_texture: Some(grain),
                 perceptual_roughness: 0.45,
                 ..default()
             });
