@@ -497,7 +497,7 @@ fn direct(
     windows: Query<&Window>,
     mut directing: ResMut<Directing>,
     settings: Option<Res<crate::settings::Settings>>,
-    doughnuts: Query<&super::sets::torus::doughnut::Doughnut>,
+    showpiece: Res<super::sets::Showpiece>,
 ) {
     let dt = time.delta_secs();
     // Reduced motion: the camera cuts to each shot and never drifts.
@@ -508,13 +508,8 @@ fn direct(
         .collect();
     // CTOR's doughnut turns each move's square to the front itself: the shot frames the
     // whole doughnut, at its height, whatever moved.
-    let doughnut = doughnuts.iter().next().map(|d| {
-        use super::sets::torus::doughnut::{centre, radii};
-        let (r, a) = radii(d.n);
-        let c = centre(d.n);
-        let reach = r + a;
-        [Vec3::X, -Vec3::X, Vec3::Z, -Vec3::Z, Vec3::Y, -Vec3::Y].map(|v| c + v * reach)
-    });
+    let doughnut =
+        showpiece.0.map(|(c, reach)| [Vec3::X, -Vec3::X, Vec3::Z, -Vec3::Z, Vec3::Y, -Vec3::Y].map(|v| c + v * reach));
     if let Some(bounds) = doughnut
         && !points.is_empty()
     {

@@ -122,7 +122,7 @@ fn spawn_button_sized(parent: &mut ChildSpawnerCommands, label: &str, action: Ac
                   mut settings: Option<ResMut<super::prefs::SettingsOpen>>,
                   mut rules: Option<ResMut<super::guide::RulesOpen>>,
                   mut secret: MessageWriter<SecretCommand>,
-                  mut doughnut: ResMut<super::sets::torus::doughnut::DoughnutView>| {
+                  mut doughnut: ResMut<super::sets::DoughnutView>| {
                 match &action {
                     Action::Doughnut => doughnut.0 = !doughnut.0,
                     Action::Rules => {
@@ -359,32 +359,33 @@ fn spawn_secret_screens(commands: &mut Commands) {
             p.spawn((text("", 26.0, Color::WHITE), HudText::Message));
             spawn_button_sized(p, "Continue", Action::Secret(SecretCommand::Proceed), 30.0);
         });
-    commands
-        .spawn((
-            absolute(|n| {
-                n.top = px(200);
-                n.left = px(10);
-            }),
-            Visibility::Hidden,
-            SecretScreen::Choosing,
-            DespawnOnExit(Screen::Playing),
-        ))
-        .with_children(|p| {
-            spawn_button(p, "Done: these are our 5 secret squares", Action::Secret(SecretCommand::Done));
-        });
-    commands
-        .spawn((
-            absolute(|n| {
-                n.bottom = px(120);
-                n.left = percent(40);
-            }),
-            Visibility::Hidden,
-            SecretScreen::PutsChoosing,
-            DespawnOnExit(Screen::Playing),
-        ))
-        .with_children(|p| {
-            spawn_button_sized(p, "Done: these are my Puts (Space)", Action::Secret(SecretCommand::PutsDone), 20.0);
-        });
+    // The Done panel of each kind of choosing: one button where it does not hide the board.
+    let done =
+        |commands: &mut Commands, screen: SecretScreen, at: fn(&mut Node), words: &str, c: SecretCommand, size| {
+            commands.spawn((absolute(at), Visibility::Hidden, screen, DespawnOnExit(Screen::Playing))).with_children(
+                |p| {
+                    spawn_button_sized(p, words, Action::Secret(c), size);
+                },
+            );
+        };
+    let panel_side = |n: &mut Node| {
+        n.top = px(200);
+        n.left = px(10);
+    };
+    let above_buttons = |n: &mut Node| {
+        n.bottom = px(120);
+        n.left = percent(40);
+    };
+    done(
+        commands,
+        SecretScreen::Choosing,
+        panel_side,
+        "Done: these are our 5 secret squares",
+        SecretCommand::Done,
+        13.0,
+    );
+    let puts = "Done: these are my Puts (Space)";
+    done(commands, SecretScreen::PutsChoosing, above_buttons, puts, SecretCommand::PutsDone, 20.0);
 }
 
 /// The seats' buttons of a team game, under its members on the panel: each member of a team

@@ -60,7 +60,7 @@ fn keys(
     picking: Option<Res<super::session::Picking>>,
     mut speed: ResMut<super::animate::Speed>,
     mut secret: MessageWriter<super::ctor_table::SecretCommand>,
-    mut doughnut: ResMut<super::sets::torus::doughnut::DoughnutView>,
+    mut doughnut: ResMut<super::sets::DoughnutView>,
 ) {
     // While the list of moves is open, the number keys answer it (see `keyboard`).
     let listing = picking.is_some_and(|p| !p.choices.is_empty());

@@ -212,7 +212,7 @@ fn kind_name(kind: PlayerKind) -> String {
 }
 
 /// Capitalised, as a heading.
-fn capital(s: &str) -> String {
+pub(super) fn capital(s: &str) -> String {
     let mut c = s.chars();
     c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
 }

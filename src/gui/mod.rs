@@ -360,7 +360,7 @@ pub fn headless_app_with(session: Session) -> App {
 /// What people use around the table, in the window and in the headless menu app alike: the
 /// menu, the broadcast, the settings, the rules panel, the tips, the keyboard, photo mode.
 fn people(app: &mut App) {
-    app.insert_resource(sets::pine::pine_box::Unboxing { enabled: true, ..default() });
+    app.insert_resource(sets::Unpacking(true));
     app.add_plugins((
         menu::plugin,
         broadcast::plugin,

@@ -182,7 +182,7 @@ pub fn screenshot(
 ) -> Result<(), String> {
     let mut view = Offscreen::new(game, [PlayerKind::Person, PlayerKind::Person], width, height)?;
     view.app.insert_resource(palette);
-    view.app.insert_resource(super::sets::torus::doughnut::DoughnutView(doughnut));
+    view.app.insert_resource(super::sets::DoughnutView(doughnut));
     view.save(out)
 }
 
@@ -295,7 +295,7 @@ pub fn bench_table(frames: usize, out: &mut dyn std::io::Write) -> Result<(), St
     for (label, game, players, doughnut) in scenes {
         for quality in [Quality::Full, Quality::Software] {
             let mut view = Offscreen::with_quality(game.clone(), players, 1280, 720, Some(quality))?;
-            view.app.insert_resource(super::sets::torus::doughnut::DoughnutView(doughnut));
+            view.app.insert_resource(super::sets::DoughnutView(doughnut));
             let (mean, p95, _) = stats(view.time_frames(frames));
             writeln!(out, "frame at 1280x720, {label}, on {} ({quality:?} profile): {mean:.1} ms mean ({:.1} fps), {p95:.1} ms p95 over {frames} frames", adapter(&view), 1e3 / mean).map_err(io)?;
         }

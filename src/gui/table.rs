@@ -121,11 +121,16 @@ pub fn wood_grain(base: [f32; 3], size: u32, rings: f32, contrast: f32) -> Image
             data.push(255);
         }
     }
+    square_image(size, data, TextureFormat::Rgba8UnormSrgb)
+}
+
+/// A square RGBA texture made by the project, `size` pixels a side.
+pub fn square_image(size: u32, data: Vec<u8>, format: TextureFormat) -> Image {
     Image::new(
         Extent3d { width: size, height: size, depth_or_array_layers: 1 },
         TextureDimension::D2,
         data,
-        TextureFormat::Rgba8UnormSrgb,
+        format,
         RenderAssetUsages::default(),
     )
 }

@@ -85,10 +85,7 @@ impl TeamRound {
     }
 }
 
-fn capital(s: &str) -> String {
-    let mut c = s.chars();
-    c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
-}
+use super::menu::capital;
 
 /// A member's name, as the menu gave it.
 pub fn member_name(session: &Session, side: Side, m: u8) -> String {
@@ -190,7 +187,12 @@ pub(super) fn plugin(app: &mut App) {
             Update,
             (seat_changes, blind_round).chain().run_if(in_state(Mode::Live)).in_set(TableSystems::Pick),
         )
-        .add_systems(Update, choice_marks.in_set(TableSystems::Present));
+        .add_systems(
+            Update,
+            choice_marks
+                .run_if(resource_changed::<TeamRound>.or_else(resource_changed::<Layout>))
+                .in_set(TableSystems::Present),
+        );
 }
 
 fn setup(mut commands: Commands, mut meshes: ResMut<Assets<Mesh>>, mut materials: ResMut<Assets<StandardMaterial>>) {
@@ -432,9 +434,6 @@ fn choice_marks(
     look: Res<Look>,
     marks: Query<(Entity, &ChoiceMark)>,
 ) {
-    if !round.is_changed() && !layout.is_changed() {
-        return;
-    }
     let want: Vec<Square> = round.choosing().map(|(_, s)| s.to_vec()).unwrap_or_default();
     let mut have: Vec<Square> = marks.iter().map(|(_, m)| m.0).collect();
     have.sort();

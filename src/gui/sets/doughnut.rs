@@ -17,9 +17,7 @@ use crate::rules::Cell;
 use bevy::prelude::*;
 use std::f32::consts::TAU;
 
-/// The doughnut is shown instead of the flat field.
-#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct DoughnutView(pub bool);
+pub use super::super::DoughnutView;
 
 /// The doughnut: the parent of its patches and of the discs' images, turned as a whole.
 #[derive(Component, Clone, Copy, Debug)]
@@ -134,9 +132,14 @@ fn patch_mesh(n: u8, rank: u8) -> Mesh {
 
 pub(super) fn plugin(app: &mut App) {
     use crate::gui::TableSystems;
-    app.init_resource::<DoughnutView>().init_resource::<PatchMeshes>().add_systems(
+    let shown = |view: Res<DoughnutView>| view.0;
+    app.init_resource::<PatchMeshes>().add_systems(
         Update,
-        (make_doughnut, hide_flat, images, turn_to_last_move)
+        (
+            make_doughnut,
+            hide_flat.run_if(shown.or_else(resource_changed::<DoughnutView>)),
+            (images, turn_to_last_move).run_if(any_with_component::<Doughnut>),
+        )
             .chain()
             .run_if(super::super::on_table(super::super::Room::Torus))
             .in_set(TableSystems::Present)
@@ -161,6 +164,7 @@ fn make_doughnut(
     if !view.0 {
         if let Some((e, _)) = have {
             commands.entity(e).despawn();
+            commands.insert_resource(super::super::Showpiece(None));
         }
         if view.is_changed() {
             for (mut orbit, mut tf) in &mut cameras {
@@ -184,6 +188,8 @@ fn make_doughnut(
         orbit.focus.y = centre(n).y;
         *tf = orbit.transform();
     }
+    let (r, a) = radii(n);
+    commands.insert_resource(super::super::Showpiece(Some((centre(n), r + a))));
     let root =
         commands.spawn((Transform::from_translation(centre(n)), Visibility::default(), Doughnut { n }, BoardItem)).id();
     for rank in 0..n {

@@ -87,6 +87,20 @@ pub fn reglow(materials: &mut Assets<StandardMaterial>, handle: &Handle<Standard
     recolour(materials, handle, glow.base, Some(glow.emissive));
 }
 
+/// CTOR's field is shown on the doughnut instead of flat (`D`; see `torus::doughnut`).
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DoughnutView(pub bool);
+
+/// What stands above the board for the broadcast to frame whole, when it does: a centre and
+/// a reach (CTOR's doughnut, which turns each move to the front itself).
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
+pub struct Showpiece(pub Option<(Vec3, f32)>);
+
+/// New games at the table are set up as people see it done: the pine set comes out of its box
+/// (the window and the menu; off-screen pictures and the table's own tests show it laid out).
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Unpacking(pub bool);
+
 /// The set on the table.
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Room {
@@ -192,6 +206,9 @@ pub(super) fn plugin(app: &mut App) {
     use super::table::Rebuild;
     app.init_resource::<Room>()
         .init_resource::<Palette>()
+        .init_resource::<DoughnutView>()
+        .init_resource::<Showpiece>()
+        .init_resource::<Unpacking>()
         .add_systems(Update, clear_for_rebuild.run_if(on_message::<Rebuild>).in_set(super::TableSystems::Clear))
         .add_plugins((stones::plugin, pine::plugin, torus::plugin));
 }
@@ -205,9 +222,14 @@ fn clear_for_rebuild(
     picking: Res<Picking>,
     mut layout: ResMut<Layout>,
     mut room: ResMut<Room>,
+    mut showpiece: ResMut<Showpiece>,
 ) {
     for e in &items {
         commands.entity(e).despawn();
+    }
+    // Whatever stood above the board went with it (the doughnut makes itself again).
+    if showpiece.0.is_some() {
+        showpiece.0 = None;
     }
     let Some(session) = session else { return };
     let shown = picking.shown(&session.game);

@@ -26,9 +26,6 @@ pub struct Boxed(pub usize);
 /// The tiles and pawns on their way out of the box at the start of a game, skippable.
 #[derive(Resource, Clone, Debug, Default)]
 pub struct Unboxing {
-    /// Games at the table are unboxed (the window and the menu; off-screen pictures and
-    /// the table's own tests show the set laid out at once).
-    pub enabled: bool,
     /// The game (its record's creation time) whose set was last laid out, so that a rebuild
     /// (an undo, a pasted position) never unboxes again.
     pub laid_for: Option<u64>,
@@ -160,6 +157,7 @@ fn unbox(
     layout: Res<Layout>,
     speed: Res<Speed>,
     mut unboxing: ResMut<Unboxing>,
+    unpacking: Res<crate::gui::sets::Unpacking>,
     tiles: Query<(Entity, &Tile, &Transform)>,
     pawns: Query<(Entity, &Pawn, &Transform), Without<Tile>>,
     lids: Query<(Entity, &PineBox, &Transform), (Without<Tile>, Without<Pawn>)>,
@@ -170,7 +168,7 @@ fn unbox(
         return;
     }
     unboxing.laid_for = Some(game);
-    let fresh = unboxing.enabled && session.history.is_empty() && session.replay.is_none() && !session.spectator;
+    let fresh = unpacking.0 && session.history.is_empty() && session.replay.is_none() && !session.spectator;
     let AnyGame::Volterra(v) = &session.game else { return };
     let f = speed.factor();
     if !fresh || f <= 0.0 || v.variant() != Variant::Volterra {

@@ -4,11 +4,12 @@
 //! on the two cut ends, and a normal map from the same rings so that the grain catches the
 //! light under a satin finish. The pawns' wood runs along their axis.
 
+use crate::gui::table::square_image;
 use bevy::asset::RenderAssetUsages;
 use bevy::image::Image;
 use bevy::mesh::{Indices, PrimitiveTopology};
 use bevy::prelude::*;
-use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
+use bevy::render::render_resource::TextureFormat;
 use rand::{Rng, SeedableRng};
 
 /// Wood variants of each colour: neighbouring tiles rarely look alike.
@@ -81,16 +82,7 @@ pub fn tile_textures(pine: Pine, seed: u64) -> (Image, Image) {
             normal.push(255);
         }
     }
-    let image = |data, format| {
-        Image::new(
-            Extent3d { width: SIZE, height: SIZE, depth_or_array_layers: 1 },
-            TextureDimension::D2,
-            data,
-            format,
-            RenderAssetUsages::default(),
-        )
-    };
-    (image(colour, TextureFormat::Rgba8UnormSrgb), image(normal, TextureFormat::Rgba8Unorm))
+    (square_image(SIZE, colour, TextureFormat::Rgba8UnormSrgb), square_image(SIZE, normal, TextureFormat::Rgba8Unorm))
 }
 
 /// A pawn's wood: the grain along its axis (the lathe's v), a little wavy round it.
@@ -108,13 +100,7 @@ pub fn pawn_texture(base: [f32; 3], seed: u64) -> Image {
             data.push(255);
         }
     }
-    Image::new(
-        Extent3d { width: SIZE, height: SIZE, depth_or_array_layers: 1 },
-        TextureDimension::D2,
-        data,
-        TextureFormat::Rgba8UnormSrgb,
-        RenderAssetUsages::default(),
-    )
+    square_image(SIZE, data, TextureFormat::Rgba8UnormSrgb)
 }
 
 /// A tile's mesh, `size` square and `thick` high, with the grain running along x: its faces
