@@ -123,6 +123,7 @@ usage:
                                              commands on standard input (docs/engine.md)
   tablero check <record.json>                replays a record: the final position and the result
   tablero review <record.json> [--top K]     the K moves (5) that lost most by the computer's estimate
+  tablero sounds <dir>                       writes the table's synthesised sounds as WAV files
   tablero bench [--quick]                    perft speed of every variant (nodes per second)
   tablero bench --ai                         how long the strongest level takes per move, over a game
   tablero screenshot \"<position>\" --out <file.png> [--size WxH] [--palette classic|okabe-ito]
@@ -192,6 +193,16 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
             }
         }
         "review" => review(rest, out)?,
+        "sounds" => {
+            let [dir] = rest else { return Err(arity("sounds", "the folder to write the sounds into")) };
+            let written = crate::sound::write_all(std::path::Path::new(dir)).map_err(CliError)?;
+            writeln!(
+                out,
+                "{} sounds written into {dir} (WAV, 16-bit, {} Hz, mono)",
+                written.len(),
+                crate::sound::RATE
+            )?;
+        }
         "bench" => match rest {
             [] => bench::run(false, out)?,
             [flag] if flag == "--quick" => bench::run(true, out)?,

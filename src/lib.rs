@@ -16,4 +16,5 @@ pub mod players;
 pub mod record;
 pub mod rules;
 pub mod settings;
+pub mod sound;
 pub mod team;

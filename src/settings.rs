@@ -82,6 +82,10 @@ pub struct Settings {
     pub tips: bool,
     /// The tips already shown (`variant:moment`), each shown once.
     pub tips_seen: Vec<String>,
+    /// How loud the table's sounds are, 0 to 100 (a build with the `audio` feature).
+    pub volume: u8,
+    /// No sound at all, whatever the volume.
+    pub muted: bool,
     pub window: Option<WindowPlace>,
 }
 
@@ -99,6 +103,8 @@ impl Default for Settings {
             auto_end_turn: false,
             tips: true,
             tips_seen: Vec::new(),
+            volume: 70,
+            muted: false,
             window: None,
         }
     }
@@ -140,6 +146,9 @@ impl Settings {
         }
         if !within(s.ui_scale, UI_SCALE) {
             return Err(format!("ui_scale {} is not from {} to {}", s.ui_scale, UI_SCALE.0, UI_SCALE.1));
+        }
+        if s.volume > 100 {
+            return Err(format!("volume {} is not from 0 to 100", s.volume));
         }
         if s.tips_seen.len() > 1000 {
             return Err(format!("{} tips seen (there are far fewer)", s.tips_seen.len()));
@@ -196,6 +205,12 @@ impl Settings {
     pub fn step_sensitivity(&mut self, up: bool) {
         let steps = [0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 4.0];
         self.camera_sensitivity = step(&steps, self.camera_sensitivity, up);
+    }
+
+    /// The volume one step (a tenth) up or down, from 0 to 100.
+    pub fn step_volume(&mut self, up: bool) {
+        self.volume =
+            if up { (self.volume / 10 + 1).min(10) * 10 } else { self.volume.div_ceil(10).saturating_sub(1) * 10 };
     }
 
     /// The UI scale one step (a quarter) up or down, from 100% to 200%.

@@ -43,10 +43,11 @@ fn settings_are_read_back_as_saved_and_default_when_absent() {
 
 #[test]
 fn a_broken_settings_file_is_reported_kept_aside_and_replaced_by_defaults() {
-    let cases: [(&str, &[u8], &str); 9] = [
+    let cases: [(&str, &[u8], &str); 10] = [
         ("json", b"{ this is not json", "key must be a string"),
-        ("unknown", br#"{"volume": 3}"#, "unknown field `volume`"),
+        ("unknown", br#"{"loudness": 3}"#, "unknown field `loudness`"),
         ("scale", br#"{"ui_scale": 3.5}"#, "ui_scale 3.5 is not from 1 to 2"),
+        ("volume", br#"{"volume": 101}"#, "volume 101 is not from 0 to 100"),
         ("sensitivity", br#"{"camera_sensitivity": -1}"#, "camera_sensitivity -1"),
         (
             "window",

@@ -4,7 +4,9 @@
 //! checks its scene against the rules.
 
 use super::TableSystems;
+use super::sound::Sounded;
 use super::table::Settled;
+use crate::sound::Sound;
 use bevy::prelude::*;
 
 /// Seconds for a slide at normal speed.
@@ -26,12 +28,19 @@ pub struct Tween {
     pub elapsed: f32,
     pub lift: f32,
     pub turn: Option<(Quat, Quat)>,
+    /// What it sounds like: a slide or a flip as it starts, anything else as it lands.
+    pub sound: Option<Sound>,
 }
 
 impl Tween {
     /// A slide from `from` to `to`.
     pub fn slide(from: Vec3, to: Vec3, delay: f32, duration: f32, lift: f32) -> Tween {
-        Tween { from, to, delay, duration: duration.max(1e-3), elapsed: 0.0, lift, turn: None }
+        Tween { from, to, delay, duration: duration.max(1e-3), elapsed: 0.0, lift, turn: None, sound: None }
+    }
+
+    /// The same way, heard as `sound` (`None`: silent).
+    pub fn sounding(self, sound: impl Into<Option<Sound>>) -> Tween {
+        Tween { sound: sound.into(), ..self }
     }
 
     /// A piece put on the table: it drops from `height` above `to`.
@@ -131,6 +140,7 @@ fn tick(
     ring: Option<Res<FlashMesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
     mut q: Query<(Entity, &mut Transform, &mut Tween)>,
+    mut heard: MessageWriter<Sounded>,
 ) {
     for (e, mut tf, mut tween) in &mut q {
         // An instant change is shown by a flash where it happened.
@@ -141,7 +151,15 @@ fn tick(
         {
             flash(&mut commands, ring, &mut materials, tween.to, tween.from);
         }
+        let before = tween.elapsed;
         tween.elapsed += time.delta_secs();
+        if let Some(sound) = tween.sound {
+            let starts = (before < tween.delay || before == 0.0) && tween.elapsed >= tween.delay;
+            let lands = tween.done();
+            if if super::sound::as_it_starts(sound) { starts } else { lands } {
+                heard.write(Sounded(sound));
+            }
+        }
         if tween.elapsed >= tween.delay {
             let k = tween.progress();
             let raw = ((tween.elapsed - tween.delay) / tween.duration).clamp(0.0, 1.0);

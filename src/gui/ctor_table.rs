@@ -340,6 +340,7 @@ fn sand_clock(
     mut table: ResMut<CtorTable>,
     time: Res<Time>,
     mut chosen: MessageWriter<MoveChosen>,
+    mut heard: MessageWriter<super::sound::Sounded>,
 ) {
     let Some(session) = session else { return };
     let AnyGame::Ctor(g) = &session.game else { return };
@@ -352,7 +353,11 @@ fn sand_clock(
     if g.outcome().is_some() {
         return;
     }
+    let before = table.clock;
     table.clock += time.delta_secs();
+    for _ in 0..super::sound::sand_ticks(before, table.clock, limit as f32) {
+        heard.write(super::sound::Sounded(crate::sound::Sound::SandTick));
+    }
     if table.clock >= limit as f32 {
         table.clock = 0.0;
         chosen.write(MoveChosen { mv: AnyMove::Ctor(CtorMove::Timeout), by: By::SandGlass });

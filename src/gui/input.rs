@@ -102,7 +102,7 @@ fn keys(
     if input.just_pressed(KeyCode::KeyD) && !ctrl {
         doughnut.0 = !doughnut.0;
     }
-    if input.just_pressed(KeyCode::KeyM) {
+    if input.just_pressed(KeyCode::KeyM) && !ctrl {
         secret.write(super::ctor_table::SecretCommand::ShowMine);
     }
     if input.just_pressed(KeyCode::Escape) {

@@ -16,6 +16,7 @@ pub mod guide;
 pub mod hud;
 pub mod input;
 pub mod keyboard;
+pub mod light;
 pub mod menu;
 pub mod offscreen;
 pub mod photo;
@@ -23,6 +24,7 @@ pub mod prefs;
 pub mod render;
 pub mod session;
 pub mod sets;
+pub mod sound;
 pub mod table;
 pub mod team;
 pub mod tips;
@@ -112,10 +114,12 @@ impl Plugin for CorePlugin {
             session::plugin,
             table::plugin,
             animate::plugin,
+            sound::plugin,
             sets::plugin,
             ctor_table::plugin,
             team::plugin,
             render::plugin,
+            light::plugin,
             feed::plugin,
             eval::plugin,
         ));
@@ -369,6 +373,7 @@ fn people(app: &mut App) {
         tips::plugin,
         keyboard::plugin,
         photo::plugin,
+        sound::playback,
     ));
 }
 

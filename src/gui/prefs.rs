@@ -34,6 +34,8 @@ pub enum Setting {
     ReducedMotion,
     AutoEndTurn,
     Tips,
+    Volume(bool),
+    Mute,
     Close,
 }
 
@@ -56,6 +58,8 @@ impl Setting {
                     s.tips_seen.clear();
                 }
             }
+            Setting::Volume(up) => s.step_volume(up),
+            Setting::Mute => s.muted = !s.muted,
             Setting::Close => open.0 = false,
         }
     }
@@ -83,6 +87,12 @@ impl Setting {
             Setting::AutoEndTurn => {
                 format!("CTOR: end a turn with nothing else left: {}", on(s.auto_end_turn))
             }
+            Setting::Volume(false) if !super::sound::BUILT_WITH_SOUND => {
+                format!("Sound: {}% (this build is silent: see the README's Sound)  -", s.volume)
+            }
+            Setting::Volume(false) => format!("Sound: {}%  -", s.volume),
+            Setting::Volume(true) => "+".into(),
+            Setting::Mute => format!("Mute (Ctrl+M): {}", on(s.muted)),
             Setting::Close => "Close (S)".into(),
         }
     }
@@ -167,14 +177,19 @@ fn apply_at_start(
     }
 }
 
-/// `S` opens and closes the panel, `F11` switches full screen.
+/// `S` opens and closes the panel, `F11` switches full screen, `Ctrl+M` mutes the sound.
 fn keys(
     input: Res<ButtonInput<KeyCode>>,
     mut open: ResMut<SettingsOpen>,
+    mut settings: ResMut<Settings>,
     mut windows: Query<&mut Window, With<PrimaryWindow>>,
 ) {
     if input.just_pressed(KeyCode::KeyS) {
         open.0 = !open.0;
+    }
+    let ctrl = input.pressed(KeyCode::ControlLeft) || input.pressed(KeyCode::ControlRight);
+    if ctrl && input.just_pressed(KeyCode::KeyM) {
+        settings.muted = !settings.muted;
     }
     if input.just_pressed(KeyCode::F11) {
         for mut w in &mut windows {
@@ -304,7 +319,7 @@ fn spawn_panel(mut commands: Commands) {
         ))
         .with_children(|p| {
             p.spawn((Text::new("Settings"), TextFont { font_size: FontSize::Px(24.0), ..default() }));
-            let rows: [&[Setting]; 9] = [
+            let rows: [&[Setting]; 10] = [
                 &[Setting::Animation],
                 &[Setting::Quality],
                 &[Setting::Palette],
@@ -314,6 +329,7 @@ fn spawn_panel(mut commands: Commands) {
                 &[Setting::ReducedMotion],
                 &[Setting::AutoEndTurn],
                 &[Setting::Tips],
+                &[Setting::Volume(false), Setting::Volume(true), Setting::Mute],
             ];
             for row in rows {
                 p.spawn((Node { flex_direction: FlexDirection::Row, ..default() }, Pickable::IGNORE)).with_children(

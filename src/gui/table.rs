@@ -100,11 +100,6 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(OnExit(super::Screen::Playing), clear_board);
 }
 
-/// A procedural wood grain: rings along the texture's length, a little seeded noise across.
-pub fn wood(base: [f32; 3], size: u32) -> Image {
-    wood_grain(base, size, 38.0, 0.14)
-}
-
 /// Wood with `rings` growth rings across the image, `contrast` deep.
 pub fn wood_grain(base: [f32; 3], size: u32, rings: f32, contrast: f32) -> Image {
     let mut noise = rand::rngs::StdRng::seed_from_u64(12345);
@@ -124,6 +119,75 @@ pub fn wood_grain(base: [f32; 3], size: u32, rings: f32, contrast: f32) -> Image
     square_image(size, data, TextureFormat::Rgba8UnormSrgb)
 }
 
+/// A normal map (linear RGBA, `size` square) of the relief `height` gives over the unit
+/// square, `depth` deep: the normal from the height's slope towards +x and +y.
+pub fn relief(size: u32, depth: f32, height: impl Fn(f32, f32) -> f32) -> Image {
+    let step = 1.0 / size as f32;
+    let mut data = Vec::with_capacity((size * size * 4) as usize);
+    for j in 0..size {
+        for i in 0..size {
+            let (x, y) = (i as f32 * step, j as f32 * step);
+            let h = height(x, y);
+            let dx = (height((x + step).min(0.999), y) - h) * depth;
+            let dy = (height(x, (y + step).min(0.999)) - h) * depth;
+            let n = Vec3::new(-dx, -dy, 1.0).normalize();
+            for v in [n.x, n.y, n.z] {
+                data.push(((v * 0.5 + 0.5) * 255.0) as u8);
+            }
+            data.push(255);
+        }
+    }
+    square_image(size, data, TextureFormat::Rgba8Unorm)
+}
+
+/// The table under the set: a walnut top of five planks along its length, each its own
+/// shade and grain, butt-jointed at staggered places, with grooves between them (colour,
+/// and the relief as a normal map).
+pub fn table_top(size: u32) -> (Image, Image) {
+    const PLANKS: usize = 5;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(0x7ab1e_70b);
+    let planks: [(f32, f32, f32); PLANKS] = std::array::from_fn(|_| {
+        (rng.random_range(0.9..1.08f32), rng.random_range(0.0..6.28f32), rng.random_range(0.2..0.8f32))
+    });
+    // Height: 0 on a plank, down to -1 in a groove (plank edges and the joint across it).
+    let groove = move |x: f32, y: f32| -> f32 {
+        let p = (y * PLANKS as f32).min(PLANKS as f32 - 1e-3);
+        let k = p as usize;
+        let across = (p - k as f32).min(1.0 - (p - k as f32)) * size as f32 / PLANKS as f32;
+        let along = (x - planks[k].2).abs() * size as f32;
+        let edge = across.min(along);
+        if edge < 1.5 { -1.0 + edge / 1.5 } else { 0.0 }
+    };
+    let grain = move |x: f32, y: f32| -> f32 {
+        let p = (y * PLANKS as f32).min(PLANKS as f32 - 1e-3);
+        let k = p as usize;
+        let (_, phase, joint) = planks[k];
+        // The joint: the plank's two pieces from different boards.
+        let phase = if x > joint { phase + 2.1 } else { phase };
+        let v = p - k as f32;
+        ((v * 24.0 + (x * 9.0 + phase).sin() * 2.2 + (x * 37.0 + phase).sin() * 0.15 + phase).sin() * 0.5 + 0.5)
+            .powf(1.8)
+    };
+    let base = [0.42, 0.26, 0.15];
+    let mut data = Vec::with_capacity((size * size * 4) as usize);
+    for j in 0..size {
+        for i in 0..size {
+            let (x, y) = (i as f32 / size as f32, j as f32 / size as f32);
+            let k = ((y * PLANKS as f32) as usize).min(PLANKS - 1);
+            let shade = planks[k].0
+                * (0.95 - 0.2 * grain(x, y) + 0.04 * rng.random::<f32>())
+                * (1.0 + 0.55 * groove(x, y).min(0.0));
+            for c in base {
+                data.push(((c * shade).clamp(0.0, 1.0) * 255.0) as u8);
+            }
+            data.push(255);
+        }
+    }
+    let colour = square_image(size, data, TextureFormat::Rgba8UnormSrgb);
+    let normal = relief(size, 1.2, move |x, y| groove(x, y) * 0.8 + grain(x, y) * 0.15);
+    (colour, normal)
+}
+
 /// A square RGBA texture made by the project, `size` pixels a side.
 pub fn square_image(size: u32, data: Vec<u8>, format: TextureFormat) -> Image {
     Image::new(
@@ -141,12 +205,17 @@ fn setup_table(
     mut materials: ResMut<Assets<StandardMaterial>>,
     mut images: ResMut<Assets<Image>>,
 ) {
-    let table_wood = images.add(wood([0.55, 0.33, 0.17], 256));
+    let (top, relief) = table_top(512);
     commands.spawn((
-        Mesh3d(meshes.add(Cuboid::new(30.0, 0.4, 20.0))),
+        Mesh3d(
+            meshes
+                .add(Cuboid::new(30.0, 0.4, 20.0).mesh().build().with_generated_tangents().expect("a cuboid has UVs")),
+        ),
         MeshMaterial3d(materials.add(StandardMaterial {
-            base_color_texture: Some(table_wood),
-            perceptual_roughness: 0.7,
+            base_color_texture: Some(images.add(top)),
+            normal_map_texture: Some(images.add(relief)),
+            perceptual_roughness: 0.55,
+            reflectance: 0.4,
             ..default()
         })),
         Transform::from_xyz(0.0, -0.2, 0.0),
@@ -156,6 +225,14 @@ fn setup_table(
     ));
     commands.spawn((
         DirectionalLight { illuminance: 9000.0, shadow_maps_enabled: true, ..default() },
+        // Shadows sharp over the table (a few metres), not spread over a kilometre of view.
+        bevy::light::CascadeShadowConfigBuilder {
+            num_cascades: 2,
+            first_cascade_far_bound: 16.0,
+            maximum_distance: 48.0,
+            ..default()
+        }
+        .build(),
         player_layers(),
         Transform::from_xyz(4.0, 12.0, 6.0).looking_at(Vec3::ZERO, Vec3::Y),
     ));

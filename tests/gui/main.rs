@@ -13,5 +13,6 @@ mod pine_box;
 mod prefs;
 mod render;
 mod saving;
+mod sound;
 mod table;
 mod team;

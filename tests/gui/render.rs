@@ -514,3 +514,85 @@ fn the_pine_set_and_its_box_render_in_both_profiles() {
         assert!(box_grey > table_grey + 15.0, "{quality:?}: the box shows apart from the table");
     }
 }
+
+/// The full profile's light (a GPU's; rendered here by lavapipe too): towers cast shadows on
+/// the table and on each other. The same picture drawn with the key light's shadows off has
+/// no region that much darker; with them, the towers' shadows are there, beside the towers
+/// on the side away from the light.
+#[test]
+fn towers_cast_shadows_in_the_full_profile() {
+    use bevy::prelude::*;
+    use tablero::gui::Offscreen;
+    use tablero::gui::render::Quality;
+    use tablero::gui::session::PlayerKind;
+    let (w, h) = (640usize, 360usize);
+    let mut pictures = Vec::new();
+    for shadows in [true, false] {
+        // Tall towers along the board's edges.
+        let game: tablero::rules::AnyGame =
+            "volterra LDLDL,D,-,-/L,D,-,-/-,Ll,Dd,-/-,-,L,D/-,-,DL,LDLDLD l".parse().unwrap();
+        let mut view =
+            match Offscreen::with_quality(game, [PlayerKind::Person; 2], w as u32, h as u32, Some(Quality::Full)) {
+                Ok(v) => v,
+                Err(why) if !must_render() => return eprintln!("skipping the render test: {why}"),
+                Err(why) => panic!("{why}"),
+            };
+        // The table's light comes at the first frame.
+        view.frame();
+        {
+            let world = view.app.world_mut();
+            let mut n = 0;
+            for mut light in world.query::<&mut DirectionalLight>().iter_mut(world) {
+                light.shadow_maps_enabled = shadows;
+                n += 1;
+            }
+            assert_eq!(n, 1, "the table's key light");
+        }
+        let out = std::env::temp_dir().join(format!("tablero-test-shadows-{shadows}.png"));
+        view.save(&out).unwrap();
+        let world = view.app.world_mut();
+        let lit = world.query_filtered::<(), With<tablero::gui::light::Lit>>().iter(world).count();
+        assert!(lit > 0, "the full profile's camera has the full light");
+        pictures.push(read_png(&out).2);
+    }
+    let grey = |p: &[u8], i: usize| 0.299 * p[i] as f32 + 0.587 * p[i + 1] as f32 + 0.114 * p[i + 2] as f32;
+    let darker = (0..w * h).filter(|&k| grey(&pictures[0], k * 3) + 25.0 < grey(&pictures[1], k * 3)).count();
+    let lighter = (0..w * h).filter(|&k| grey(&pictures[0], k * 3) > grey(&pictures[1], k * 3) + 25.0).count();
+    eprintln!("with shadows: {darker} pixels much darker, {lighter} much lighter, of {}", w * h);
+    assert!(darker > w * h / 100, "the towers' shadows darken at least 1% of the picture ({darker} pixels)");
+    assert!(lighter < darker / 10, "shadows only darken ({lighter} pixels lighter)");
+}
+
+/// The room the environment light is filtered from: six square faces of half floats, each
+/// pixel the radiance of its direction (the ceiling above the floor, the daylight window
+/// brightest).
+#[test]
+fn the_environment_is_a_room_with_a_daylight_window() {
+    use bevy::prelude::*;
+    use tablero::gui::light::{radiance, room};
+    let image = room();
+    let size = image.texture_descriptor.size;
+    assert_eq!((size.width, size.height, size.depth_or_array_layers), (64, 64, 6));
+    assert!(size.width.is_power_of_two());
+    let data = image.data.as_ref().unwrap();
+    assert_eq!(data.len(), 6 * 64 * 64 * 8);
+    let f16 = |b: [u8; 2]| -> f32 {
+        let h = u16::from_le_bytes(b) as u32;
+        let (e, m) = ((h >> 10) & 0x1f, h & 0x3ff);
+        if e == 0 { 0.0 } else { f32::from_bits(((e + 112) << 23) | (m << 13)) }
+    };
+    // The centre of each face looks along its axis, in the GPU's order +X, -X, +Y, -Y, +Z, -Z.
+    let axes = [Vec3::X, Vec3::NEG_X, Vec3::Y, Vec3::NEG_Y, Vec3::Z, Vec3::NEG_Z];
+    for (face, axis) in axes.iter().enumerate() {
+        let k = ((face * 64 + 32) * 64 + 32) * 8;
+        let red = f16([data[k], data[k + 1]]);
+        let want = radiance(*axis)[0];
+        assert!((red - want).abs() < 0.05 * want.max(0.05), "face {face}: {red} for {want}");
+    }
+    let grey = |d: Vec3| radiance(d).iter().sum::<f32>() / 3.0;
+    assert!(grey(Vec3::Y) > 2.0 * grey(Vec3::NEG_Y), "the ceiling is brighter than the floor");
+    let window = Vec3::new(-0.55, 0.3, -0.78);
+    assert!(grey(window) > 3.0 && grey(window) > 4.0 * grey(Vec3::X), "the window is the brightest");
+    let [r, _, b] = radiance(window);
+    assert!(b > r, "daylight from the window");
+}

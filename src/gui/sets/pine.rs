@@ -10,6 +10,7 @@ use crate::gui::session::{Highlights, MovesToPlan, Picking, Session};
 use crate::gui::table::{BoardItem, Layout, Marks, ShowLabels, cell_pos, highlight, with_mark};
 use crate::rules::volterra::Volterra;
 use crate::rules::{AnyGame, Cell, Effect, Side};
+use crate::sound::Sound;
 use bevy::asset::RenderAssetUsages;
 use bevy::mesh::{Indices, PrimitiveTopology};
 use bevy::prelude::*;
@@ -338,7 +339,9 @@ fn plan(
         }
         let mut pawn_of: HashMap<Side, Entity> = pawns.iter().map(|(e, p)| (p.side, e)).collect();
         let mut cursor = 0.0;
-        let mut tweens: Vec<(Entity, Vec3, f32, f32, f32)> = Vec::new();
+        // Entity, target, delay, duration, lift, and the sound it makes (one for a group
+        // that lands together).
+        let mut tweens: Vec<(Entity, Vec3, f32, f32, f32, Option<Sound>)> = Vec::new();
         // Where the pieces spawned by this plan start (a free setup's tile: out of the box).
         let mut spawned_at: HashMap<Entity, Vec3> = HashMap::new();
         for effect in parts.into_iter().flatten() {
@@ -349,7 +352,8 @@ fn plan(
                         if let Ok((_, mut p)) = pawns.get_mut(e) {
                             p.cell = *to;
                         }
-                        tweens.push((e, pawn_pos(&layout, *to, h), cursor, HOP * f, 0.45));
+                        let sound = if h > 0 { Sound::TileStacked } else { Sound::TileLaid };
+                        tweens.push((e, pawn_pos(&layout, *to, h), cursor, HOP * f, 0.45, Some(sound)));
                         cursor += HOP * f;
                     }
                 }
@@ -358,14 +362,19 @@ fn plan(
                     let keep = source.len().saturating_sub(lifted.len());
                     let moving: Vec<Entity> = source.split_off(keep);
                     let dest = towers.entry(*to).or_default();
-                    for e in moving {
+                    for (i, e) in moving.into_iter().enumerate() {
                         let level = dest.len() as u8;
+                        let sound = match (i, level) {
+                            (0, 0) => Some(Sound::TileLaid),
+                            (0, _) => Some(Sound::TileStacked),
+                            _ => None,
+                        };
                         dest.push(e);
                         if let Ok((_, mut t)) = tiles.get_mut(e) {
                             t.cell = Some(*to);
                             t.level = level;
                         }
-                        tweens.push((e, tile_pos(&layout, *to, level), cursor, ARC * f, 0.9));
+                        tweens.push((e, tile_pos(&layout, *to, level), cursor, ARC * f, 0.9, sound));
                     }
                     cursor += ARC * f;
                 }
@@ -373,11 +382,12 @@ fn plan(
                     // The part slides off the nearest edge of the table.
                     let out = cell_pos(&layout, *at);
                     let edge = Vec3::new(if out.x >= 0.0 { 15.5 } else { -15.5 }, -0.6, out.z);
-                    for e in towers.remove(at).unwrap_or_default() {
+                    for (i, e) in towers.remove(at).unwrap_or_default().into_iter().enumerate() {
                         if let Ok((_, mut t)) = tiles.get_mut(e) {
                             t.cell = None;
                             let y = transforms.get(e).map(|tf| tf.translation.y).unwrap_or(0.0);
-                            tweens.push((e, edge.with_y(y - 0.6), cursor, ARC * 2.0 * f, 0.0));
+                            let sound = (i == 0).then_some(Sound::TileSlid);
+                            tweens.push((e, edge.with_y(y - 0.6), cursor, ARC * 2.0 * f, 0.0, sound));
                         }
                     }
                 }
@@ -389,7 +399,8 @@ fn plan(
                     let e = spawn_tile(&mut commands, &set, Tile { cell: Some(*at), level, side: *side }, from);
                     spawned_at.insert(e, from);
                     towers.entry(*at).or_default().push(e);
-                    tweens.push((e, tile_pos(&layout, *at, level), cursor, ARC * f, 1.0));
+                    let sound = if level > 0 { Sound::TileStacked } else { Sound::TileLaid };
+                    tweens.push((e, tile_pos(&layout, *at, level), cursor, ARC * f, 1.0, Some(sound)));
                     cursor += HOP * f * 0.5;
                 }
                 Effect::PawnPlaced { at, side } => {
@@ -401,23 +412,24 @@ fn plan(
                         pawn_pos(&layout, *at, h) + Vec3::Y * 2.0,
                     );
                     pawn_of.insert(*side, e);
-                    tweens.push((e, pawn_pos(&layout, *at, h), cursor, HOP * f, 0.0));
+                    let sound = if h > 0 { Sound::TileStacked } else { Sound::TileLaid };
+                    tweens.push((e, pawn_pos(&layout, *at, h), cursor, HOP * f, 0.0, Some(sound)));
                 }
                 _ => {}
             }
         }
-        for (e, to, delay, duration, lift) in tweens {
+        for (e, to, delay, duration, lift, sound) in tweens {
             let Ok(tf) = transforms.get(e) else {
                 // Spawned by this plan: its transform arrives with the commands.
                 let tween = match spawned_at.get(&e) {
                     Some(from) => Tween::slide(*from, to, delay, duration, lift),
                     None => Tween { lift, ..Tween::falling(to, 2.0, delay, duration) },
                 };
-                commands.entity(e).insert(tween);
+                commands.entity(e).insert(tween.sounding(sound));
                 continue;
             };
             // Instant too (a tween of no time): the change is flashed and the scene checked.
-            commands.entity(e).insert(Tween::slide(tf.translation, to, delay, duration, lift));
+            commands.entity(e).insert(Tween::slide(tf.translation, to, delay, duration, lift).sounding(sound));
         }
     }
 }

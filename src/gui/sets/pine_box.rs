@@ -10,6 +10,7 @@ use crate::gui::animate::{Speed, Tween};
 use crate::gui::session::Session;
 use crate::gui::table::{BoardItem, Layout};
 use crate::rules::{AnyGame, Game, Side, Variant};
+use crate::sound::Sound;
 use bevy::prelude::*;
 
 /// The box's tray and lid.
@@ -183,7 +184,9 @@ fn unbox(
     unboxing.moving.clear();
     for (e, b, tf) in &lids {
         if *b == PineBox::Lid {
-            commands.entity(e).insert(Tween::slide(tf.translation, lid_at(&layout, true), 0.0, LID * f, 0.6));
+            commands.entity(e).insert(
+                Tween::slide(tf.translation, lid_at(&layout, true), 0.0, LID * f, 0.6).sounding(Sound::LidSlid),
+            );
             unboxing.moving.push(e);
         }
     }
@@ -200,7 +203,8 @@ fn unbox(
         let from = slot(&layout, (IN_BOX - 1).saturating_sub(k));
         let to = tile_pos(&layout, c, t.level);
         let at = Transform { translation: from, ..*tf };
-        commands.entity(*e).insert((at, Tween::slide(from, to, delay, FLIGHT * f, 1.2)));
+        let sound = if t.level > 0 { Sound::TileStacked } else { Sound::TileLaid };
+        commands.entity(*e).insert((at, Tween::slide(from, to, delay, FLIGHT * f, 1.2).sounding(sound)));
         unboxing.moving.push(*e);
         delay += EACH * f;
     }
@@ -209,7 +213,7 @@ fn unbox(
         let from = pawn_slot(&layout, p.side);
         let to = pawn_pos(&layout, p.cell, h);
         let at = Transform { translation: from, ..*tf };
-        commands.entity(e).insert((at, Tween::slide(from, to, delay, FLIGHT * f, 1.2)));
+        commands.entity(e).insert((at, Tween::slide(from, to, delay, FLIGHT * f, 1.2).sounding(Sound::TileStacked)));
         unboxing.moving.push(e);
         delay += EACH * f * 2.0;
     }

@@ -4,7 +4,7 @@
 //! on the two cut ends, and a normal map from the same rings so that the grain catches the
 //! light under a satin finish. The pawns' wood runs along their axis.
 
-use crate::gui::table::square_image;
+use crate::gui::table::{relief, square_image};
 use bevy::asset::RenderAssetUsages;
 use bevy::image::Image;
 use bevy::mesh::{Indices, PrimitiveTopology};
@@ -59,7 +59,6 @@ pub fn tile_textures(pine: Pine, seed: u64) -> (Image, Image) {
         }
     };
     let mut colour = Vec::with_capacity((SIZE * SIZE * 4) as usize);
-    let mut normal = Vec::with_capacity((SIZE * SIZE * 4) as usize);
     let step = 1.0 / SIZE as f32;
     for j in 0..SIZE {
         for i in 0..SIZE {
@@ -71,18 +70,11 @@ pub fn tile_textures(pine: Pine, seed: u64) -> (Image, Image) {
                 colour.push(((c * shade).clamp(0.0, 1.0) * 255.0) as u8);
             }
             colour.push(255);
-            // The late wood (dark rings) stands a little proud: the normal from the rings' slope.
-            let (rx, _) = height((x + step).min(0.999), y);
-            let (ry, _) = height(x, (y + step).min(0.999));
-            let (dx, dy) = ((rx - ring) * 0.9, (ry - ring) * 0.9);
-            let n = Vec3::new(-dx, -dy, 1.0).normalize();
-            for v in [n.x, n.y, n.z] {
-                normal.push(((v * 0.5 + 0.5) * 255.0) as u8);
-            }
-            normal.push(255);
         }
     }
-    (square_image(SIZE, colour, TextureFormat::Rgba8UnormSrgb), square_image(SIZE, normal, TextureFormat::Rgba8Unorm))
+    // The late wood (dark rings) stands a little proud: the normal from the rings' slope.
+    let normal = relief(SIZE, 0.9, |x, y| height(x, y).0);
+    (square_image(SIZE, colour, TextureFormat::Rgba8UnormSrgb), normal)
 }
 
 /// A pawn's wood: the grain along its axis (the lathe's v), a little wavy round it.

@@ -10,6 +10,7 @@ use crate::gui::input::{Hovered, OnCell, pickable};
 use crate::gui::session::{Highlights, MovesToPlan, Picking, Session};
 use crate::gui::table::{BOARD_TOP, BoardItem, Layout, Marks, cell_pos, highlight, with_mark};
 use crate::rules::{AnyGame, Cell, Effect, Game, Side, Variant};
+use crate::sound::Sound;
 use bevy::prelude::*;
 use std::collections::HashMap;
 
@@ -334,8 +335,11 @@ fn plan(
         for (e, cell, to, delay, duration, lift) in targets {
             let Ok((_, mut stone, tf)) = stones.get_mut(e) else { continue };
             stone.cell = cell;
+            // A stone lifted off lands in its tray; one on the board slides (the stones of a
+            // group moving together are heard as one).
+            let sound = if lift > 0.5 { Sound::StoneSet } else { Sound::StoneSlid };
             // Instant too (a tween of no time): the change is flashed and the scene checked.
-            commands.entity(e).insert(Tween::slide(tf.translation, to, delay, duration, lift));
+            commands.entity(e).insert(Tween::slide(tf.translation, to, delay, duration, lift).sounding(sound));
         }
     }
 }

@@ -11,6 +11,7 @@ use crate::gui::session::{Highlights, MovesToPlan, Picking, Session};
 use crate::gui::table::{BOARD_TOP, BoardItem, Layout, Marks, ShowLabels, cell_pos, highlight, with_mark};
 use crate::rules::ctor::Ctor;
 use crate::rules::{AnyGame, Cell, Effect, Side};
+use crate::sound::Sound;
 use bevy::prelude::*;
 use std::collections::HashMap;
 
@@ -272,13 +273,15 @@ fn plan(
         // Translations and rotations to animate: entity, target, delay, duration, lift.
         let mut slides: Vec<(Entity, Vec3, f32, f32, f32)> = Vec::new();
         let mut turns: Vec<(Entity, Side, f32, f32)> = Vec::new();
+        // What a disc's tween sounds like (the border's copies are silent).
+        let mut sounds: HashMap<Entity, Sound> = HashMap::new();
         for effect in parts.into_iter().flatten() {
             match effect {
                 Effect::Placed { at, side } => {
                     let to = disc_pos(&layout, *at);
                     let e = spawn_disc(&mut commands, &set, Disc { cell: Some(*at), up: *side }, to + Vec3::Y * 1.5);
                     on.insert(*at, e);
-                    commands.entity(e).insert(Tween::falling(to, 1.5, cursor, DROP * f));
+                    commands.entity(e).insert(Tween::falling(to, 1.5, cursor, DROP * f).sounding(Sound::DiscSet));
                     last = cursor;
                     cursor += DROP * f * 0.6;
                 }
@@ -289,6 +292,7 @@ fn plan(
                             d.cell = Some(*to);
                         }
                         slides.push((e, disc_pos(&layout, *to), cursor, SLIDE * f, 0.5));
+                        sounds.insert(e, Sound::DiscSet);
                         last = cursor;
                         cursor += SLIDE * f;
                     }
@@ -299,6 +303,7 @@ fn plan(
                             d.cell = None;
                         }
                         slides.push((e, supply, cursor, SLIDE * f, 1.0));
+                        sounds.insert(e, Sound::DiscSet);
                         last = cursor;
                         cursor += SLIDE * f * 0.4;
                     }
@@ -310,6 +315,7 @@ fn plan(
                         }
                         turns.push((e, *to, cursor, FLIP * f));
                         slides.push((e, disc_pos(&layout, *at), cursor, FLIP * f, 0.35));
+                        sounds.insert(e, Sound::DiscFlipped);
                         last = cursor;
                         cursor += FLIP * f * 0.7;
                     }
@@ -355,7 +361,7 @@ fn plan(
             tweens.insert(e, tween.turning(from, face(up)));
         }
         for (e, tween) in tweens {
-            commands.entity(e).insert(tween);
+            commands.entity(e).insert(tween.sounding(sounds.get(&e).copied()));
         }
     }
 }
