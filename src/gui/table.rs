@@ -189,14 +189,51 @@ pub fn table_top(size: u32) -> (Image, Image) {
 }
 
 /// A square RGBA texture made by the project, `size` pixels a side.
+/// With its mipmaps: smooth at a distance instead of shimmering, and cheaper for a software
+/// renderer, which then reads a level the size of what it draws.
 pub fn square_image(size: u32, data: Vec<u8>, format: TextureFormat) -> Image {
-    Image::new(
+    let mut image = Image::new(
         Extent3d { width: size, height: size, depth_or_array_layers: 1 },
         TextureDimension::D2,
         data,
         format,
         RenderAssetUsages::default(),
-    )
+    );
+    if let Some((levels, count)) = image.data.as_deref().and_then(|d| mipmaps(size as usize, d)) {
+        image.data = Some(levels);
+        image.texture_descriptor.mip_level_count = count;
+    }
+    image
+}
+
+/// An RGBA8 square image's mip chain (its own level first, each next one the average of
+/// two by two pixels, down to one), and the number of levels; none unless the size is a
+/// power of two.
+pub fn mipmaps(size: usize, top: &[u8]) -> Option<(Vec<u8>, u32)> {
+    if !size.is_power_of_two() || top.len() != size * size * 4 {
+        return None;
+    }
+    let mut levels = top.to_vec();
+    let mut last = top.to_vec();
+    let (mut s, mut count) = (size, 1);
+    while s > 1 {
+        let h = s / 2;
+        let mut next = vec![0u8; h * h * 4];
+        for y in 0..h {
+            for x in 0..h {
+                for c in 0..4 {
+                    let at = |xx: usize, yy: usize| last[(yy * s + xx) * 4 + c] as u32;
+                    let sum = at(2 * x, 2 * y) + at(2 * x + 1, 2 * y) + at(2 * x, 2 * y + 1) + at(2 * x + 1, 2 * y + 1);
+                    next[(y * h + x) * 4 + c] = ((sum + 2) / 4) as u8;
+                }
+            }
+        }
+        levels.extend_from_slice(&next);
+        last = next;
+        s = h;
+        count += 1;
+    }
+    Some((levels, count))
 }
 
 fn setup_table(

@@ -596,3 +596,24 @@ fn the_environment_is_a_room_with_a_daylight_window() {
     let [r, _, b] = radiance(window);
     assert!(b > r, "daylight from the window");
 }
+
+/// The project's textures carry their mipmaps: each level the average of the one above, down
+/// to one pixel (the grain calm at a distance, and a small level for a software renderer).
+#[test]
+fn made_textures_have_their_mipmaps() {
+    use tablero::gui::table::{mipmaps, square_image, table_top};
+    // A 4 x 4 of two colours in columns: the 2 x 2 level is their halves, the 1 x 1 the mean.
+    let top: Vec<u8> = (0..16).flat_map(|p| if p % 4 < 2 { [200, 100, 0, 255] } else { [0, 100, 200, 255] }).collect();
+    let (levels, count) = mipmaps(4, &top).unwrap();
+    assert_eq!(count, 3);
+    assert_eq!(levels.len(), (16 + 4 + 1) * 4);
+    assert_eq!(&levels[64..68], &[200, 100, 0, 255]);
+    assert_eq!(&levels[68..72], &[0, 100, 200, 255]);
+    assert_eq!(&levels[80..84], &[100, 100, 100, 255]);
+    assert!(mipmaps(6, &[0; 6 * 6 * 4]).is_none(), "only a power of two halves evenly");
+    let image = square_image(4, top, bevy::render::render_resource::TextureFormat::Rgba8UnormSrgb);
+    assert_eq!(image.texture_descriptor.mip_level_count, 3);
+    let (colour, normal) = table_top(256);
+    assert_eq!(colour.texture_descriptor.mip_level_count, 9);
+    assert_eq!(normal.texture_descriptor.mip_level_count, 9);
+}
