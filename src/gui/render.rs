@@ -24,10 +24,10 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 /// The software profile draws the table at this share of the output's width and height, and
-/// shows it scaled up under the panels (which stay sharp): a sixth of the pixels to shade.
+/// shows it scaled up under the panels (which stay sharp): a seventh of the pixels to shade.
 /// On lavapipe the frame's time goes almost all to the pixels (shading, tonemapping and the
 /// panels cost little; see `tablero bench-table`).
-pub const SOFTWARE_SCALE: f32 = 0.4;
+pub const SOFTWARE_SCALE: f32 = 0.38;
 
 /// A 3D camera that draws the table into a smaller image, shown scaled up over its output.
 #[derive(Component, Clone, Debug)]

@@ -84,7 +84,7 @@ pub struct PineSet {
 }
 
 /// The inlay's radius and how far from the tile's centre it sits (along both axes).
-const INLAY_R: f32 = 0.075;
+const INLAY_R: f32 = 0.09;
 const INLAY_AT: f32 = TILE / 2.0 - 0.16;
 
 /// The centre of a tile at a level of a cell.
