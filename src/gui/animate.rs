@@ -155,8 +155,8 @@ fn tick(
         tween.elapsed += time.delta_secs();
         if let Some(sound) = tween.sound {
             let starts = (before < tween.delay || before == 0.0) && tween.elapsed >= tween.delay;
-            let lands = tween.done();
-            if if super::sound::as_it_starts(sound) { starts } else { lands } {
+            let due = if super::sound::as_it_starts(sound) { starts } else { tween.done() };
+            if due {
                 heard.write(Sounded(sound));
             }
         }

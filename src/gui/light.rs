@@ -42,7 +42,7 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(Startup, |mut commands: Commands, mut images: ResMut<Assets<Image>>| {
         commands.insert_resource(RoomLight(images.add(room())));
     })
-    .add_systems(Update, light_cameras.run_if(full));
+    .add_systems(Update, light_cameras.run_if(full.and_then(resource_exists::<RoomLight>)));
 }
 
 fn full(quality: Option<Res<Quality>>) -> bool {
@@ -126,11 +126,10 @@ fn half(x: f32) -> u16 {
 fn light_cameras(
     mut commands: Commands,
     cams: Query<Entity, (With<Camera3d>, Without<Lit>)>,
-    room: Option<Res<RoomLight>>,
+    room: Res<RoomLight>,
     mut lights: Query<(&mut DirectionalLight, &mut Transform)>,
     mut ambient: ResMut<GlobalAmbientLight>,
 ) {
-    let Some(room) = room else { return };
     for cam in &cams {
         commands.entity(cam).insert((
             Lit,
@@ -142,13 +141,12 @@ fn light_cameras(
         ));
     }
     // Lower than the software profile's light, so that towers throw shadows that show.
-    let key = Transform::from_translation(KEY).looking_at(Vec3::ZERO, Vec3::Y);
     for (mut light, mut at) in &mut lights {
         if light.color != WARM {
             light.color = WARM;
         }
         if at.translation != KEY {
-            *at = key;
+            *at = Transform::from_translation(KEY).looking_at(Vec3::ZERO, Vec3::Y);
         }
     }
     if ambient.brightness != AMBIENT_WITH_ENVIRONMENT {

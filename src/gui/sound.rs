@@ -49,12 +49,12 @@ pub(super) fn plugin(app: &mut App) {
 
 /// Playing them, where people listen: in a build with the `audio` feature and an app with
 /// Bevy's audio (the window); elsewhere nothing.
+#[cfg_attr(not(feature = "audio"), allow(unused_variables))]
 pub fn playback(app: &mut App) {
     #[cfg(feature = "audio")]
     if app.world().contains_resource::<Assets<bevy::audio::AudioSource>>() {
         play::plugin(app);
     }
-    let _ = app;
 }
 
 #[cfg(feature = "audio")]

@@ -188,8 +188,7 @@ pub fn table_top(size: u32) -> (Image, Image) {
     (colour, normal)
 }
 
-/// A square RGBA texture made by the project, `size` pixels a side.
-/// With its mipmaps: smooth at a distance instead of shimmering, and cheaper for a software
+/// A square RGBA texture made by the project, `size` pixels a side, with its mipmaps: smooth at a distance instead of shimmering, and cheaper for a software
 /// renderer, which then reads a level the size of what it draws.
 pub fn square_image(size: u32, data: Vec<u8>, format: TextureFormat) -> Image {
     let mut image = Image::new(

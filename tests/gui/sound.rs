@@ -33,6 +33,14 @@ fn play(app: &mut App, mv: &str) {
     app.world_mut().write_message(MoveChosen { mv, by: By::Person });
 }
 
+/// A table of people at normal speed on `game`, its pieces at rest.
+fn at_rest(game: AnyGame) -> App {
+    let mut app = tablero::gui::headless_app(game, PEOPLE);
+    app.insert_resource(Speed::Normal);
+    settle(&mut app);
+    app
+}
+
 fn count(heard: &[(usize, Sound)], sound: Sound) -> usize {
     heard.iter().filter(|(_, s)| *s == sound).count()
 }
@@ -63,9 +71,7 @@ fn a_tower_is_heard_once_as_it_lands_on_another() {
         let m = g.parse_move(&mv).unwrap();
         g.play(&m).unwrap().iter().filter(|e| matches!(e, Effect::PawnMoved { .. })).count()
     };
-    let mut app = tablero::gui::headless_app(game, PEOPLE);
-    app.insert_resource(Speed::Normal);
-    settle(&mut app);
+    let mut app = at_rest(game);
     play(&mut app, &mv);
     let mut rest_at = None;
     let heard = listen(&mut app, 80, |app, f| {
@@ -90,9 +96,7 @@ fn every_flip_of_a_cascade_is_heard_and_the_put_lands() {
         let mv = g.parse_move(&put).unwrap();
         g.play(&mv).unwrap().iter().filter(|e| matches!(e, Effect::Flipped { .. })).count()
     };
-    let mut app = tablero::gui::headless_app(game, PEOPLE);
-    app.insert_resource(Speed::Normal);
-    settle(&mut app);
+    let mut app = at_rest(game);
     play(&mut app, &put);
     let heard = listen(&mut app, 400, |_, _| {});
     assert_eq!(count(&heard, Sound::DiscSet), 1, "the Put lands: {heard:?}");
@@ -120,9 +124,7 @@ fn stones_slide_and_captured_ones_are_set_down_in_the_tray() {
         k = (k * 5 + 1) % moves.len();
         game.play(&moves[k]).unwrap();
     };
-    let mut app = tablero::gui::headless_app(game, PEOPLE);
-    app.insert_resource(Speed::Normal);
-    settle(&mut app);
+    let mut app = at_rest(game);
     play(&mut app, &capture);
     let heard = listen(&mut app, 80, |_, _| {});
     assert_eq!(heard.first().map(|h| h.1), Some(Sound::StoneSlid), "{capture}: {heard:?}");

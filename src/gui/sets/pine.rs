@@ -316,6 +316,11 @@ fn spawn_pawn(commands: &mut Commands, set: &PineSet, pawn: Pawn, at: Vec3) -> E
     e.id()
 }
 
+/// What a tile or pawn sounds like landing on a tower `height` tiles tall (0: the board).
+pub fn landing(height: u8) -> Sound {
+    if height > 0 { Sound::TileStacked } else { Sound::TileLaid }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn plan(
     mut moves: MovesToPlan,
@@ -352,8 +357,7 @@ fn plan(
                         if let Ok((_, mut p)) = pawns.get_mut(e) {
                             p.cell = *to;
                         }
-                        let sound = if h > 0 { Sound::TileStacked } else { Sound::TileLaid };
-                        tweens.push((e, pawn_pos(&layout, *to, h), cursor, HOP * f, 0.45, Some(sound)));
+                        tweens.push((e, pawn_pos(&layout, *to, h), cursor, HOP * f, 0.45, Some(landing(h))));
                         cursor += HOP * f;
                     }
                 }
@@ -364,11 +368,7 @@ fn plan(
                     let dest = towers.entry(*to).or_default();
                     for (i, e) in moving.into_iter().enumerate() {
                         let level = dest.len() as u8;
-                        let sound = match (i, level) {
-                            (0, 0) => Some(Sound::TileLaid),
-                            (0, _) => Some(Sound::TileStacked),
-                            _ => None,
-                        };
+                        let sound = (i == 0).then(|| landing(level));
                         dest.push(e);
                         if let Ok((_, mut t)) = tiles.get_mut(e) {
                             t.cell = Some(*to);
@@ -399,8 +399,7 @@ fn plan(
                     let e = spawn_tile(&mut commands, &set, Tile { cell: Some(*at), level, side: *side }, from);
                     spawned_at.insert(e, from);
                     towers.entry(*at).or_default().push(e);
-                    let sound = if level > 0 { Sound::TileStacked } else { Sound::TileLaid };
-                    tweens.push((e, tile_pos(&layout, *at, level), cursor, ARC * f, 1.0, Some(sound)));
+                    tweens.push((e, tile_pos(&layout, *at, level), cursor, ARC * f, 1.0, Some(landing(level))));
                     cursor += HOP * f * 0.5;
                 }
                 Effect::PawnPlaced { at, side } => {
@@ -412,8 +411,7 @@ fn plan(
                         pawn_pos(&layout, *at, h) + Vec3::Y * 2.0,
                     );
                     pawn_of.insert(*side, e);
-                    let sound = if h > 0 { Sound::TileStacked } else { Sound::TileLaid };
-                    tweens.push((e, pawn_pos(&layout, *at, h), cursor, HOP * f, 0.0, Some(sound)));
+                    tweens.push((e, pawn_pos(&layout, *at, h), cursor, HOP * f, 0.0, Some(landing(h))));
                 }
                 _ => {}
             }

@@ -203,8 +203,9 @@ fn unbox(
         let from = slot(&layout, (IN_BOX - 1).saturating_sub(k));
         let to = tile_pos(&layout, c, t.level);
         let at = Transform { translation: from, ..*tf };
-        let sound = if t.level > 0 { Sound::TileStacked } else { Sound::TileLaid };
-        commands.entity(*e).insert((at, Tween::slide(from, to, delay, FLIGHT * f, 1.2).sounding(sound)));
+        commands
+            .entity(*e)
+            .insert((at, Tween::slide(from, to, delay, FLIGHT * f, 1.2).sounding(super::landing(t.level))));
         unboxing.moving.push(*e);
         delay += EACH * f;
     }
