@@ -2,12 +2,15 @@
 //! (UCT) over the shared game trait, with playouts cut off at a depth and scored by a per-game
 //! evaluation; so do Ordo X's two lower levels, while its upper ones use a selective
 //! alpha-beta over the best-looking turns (bounded by its shape: at most 1 + 8 + 64 nodes are
-//! widened at master). Volterra's play is short and sharp (a turn can end the game at once),
-//! where random playouts say little: it uses alpha-beta over complete turns with an evaluation
-//! of the towers; its free setup, whose worth shows only many moves later, uses the tree search.
+//! widened at master). Master in Ordo Classic and Crossings is a full-width alpha-beta four
+//! moves deep instead ([`crate::deep`]). Volterra's play is short and sharp (a turn can end
+//! the game at once), where random playouts say little: it uses alpha-beta over complete turns
+//! with an evaluation of the towers; its free setup, whose worth shows only many moves later,
+//! uses the tree search.
 //! Levels are fixed budgets of playouts or positions, never of time, so a level plays the same
 //! for a given seed on any machine. A CTOR player decides from its own team's view only.
 
+use crate::rules::ctor::{Ctor, CtorMove};
 use crate::rules::ordo::Rules;
 use crate::rules::volterra::{Phase, Volterra, VolterraMove};
 use crate::rules::{AnyGame, AnyMove, Cell, Game, Side};
@@ -42,6 +45,12 @@ pub struct Level {
     /// advance (the baseline's), and those that lose more than half a piece against the best
     /// of them are not searched (a guard against the short tactics random playouts miss).
     pub guard: bool,
+    /// Ordo Classic and Crossings: moves ahead of a full-width alpha-beta (see
+    /// [`crate::deep`]) within `positions`; 0 for the tree search.
+    pub deep: u32,
+    /// CTOR: each Put of a playout is the best of this many random Puts for the mover's
+    /// lead in discs; 1 for plain random playouts.
+    pub greedy: u32,
     /// Threads the search runs on (see [`Level::on`]); 1 for every named level.
     pub threads: usize,
 }
@@ -86,6 +95,8 @@ pub const LEVELS: [Level; 4] = [
         width: 0,
         beam: 0,
         guard: false,
+        deep: 0,
+        greedy: 1,
         threads: 1,
     },
     Level {
@@ -98,6 +109,8 @@ pub const LEVELS: [Level; 4] = [
         width: 32,
         beam: 0,
         guard: false,
+        deep: 0,
+        greedy: 1,
         threads: 1,
     },
     Level {
@@ -110,6 +123,8 @@ pub const LEVELS: [Level; 4] = [
         width: 4,
         beam: 2,
         guard: false,
+        deep: 0,
+        greedy: 1,
         threads: 1,
     },
     Level {
@@ -122,6 +137,8 @@ pub const LEVELS: [Level; 4] = [
         width: 8,
         beam: 3,
         guard: true,
+        deep: 4,
+        greedy: 8,
         threads: 1,
     },
 ];
@@ -303,6 +320,8 @@ pub fn search_until(game: &AnyGame, level: Level, seed: u64, stop: &AtomicBool) 
             let (mv, work, lines) = AlphaBeta::choose(v, level, near, seed, stop);
             Search { mv: mv.map(AnyMove::Volterra), work, unit: "positions", lines }
         }
+        AnyGame::Ordo(g) if g.rules() == Rules::Classic && level.deep > 0 => deep_search(&game, level, seed, stop),
+        AnyGame::Crossings(_) if level.deep > 0 => deep_search(&game, level, seed, stop),
         AnyGame::Ordo(g) if g.rules() == Rules::X && level.beam > 0 => {
             let (mv, work, lines) = Beam::choose_on(&game, level, seed, stop);
             Search { mv, work, unit: "positions", lines }
@@ -313,6 +332,19 @@ pub fn search_until(game: &AnyGame, level: Level, seed: u64, stop: &AtomicBool) 
         }
     }
 }
+
+/// [`crate::deep`]'s full-width alpha-beta, `level.deep` moves deep within the level's
+/// positions, its values turned into the mover's expected result.
+fn deep_search(game: &AnyGame, level: Level, seed: u64, stop: &AtomicBool) -> Search {
+    let found = crate::deep::choose(game, level.deep, level.positions, DEEP_NEAR, level.threads, seed, stop);
+    let lines =
+        found.lines.into_iter().map(|(mv, v, pv)| Line { mv, score: crate::deep::chance(v), pv, work: 0 }).collect();
+    Search { mv: found.mv, work: found.positions, unit: "positions", lines }
+}
+
+/// Root moves of the full-width alpha-beta within this many stones of the best are played
+/// alike, the seed choosing.
+const DEEP_NEAR: f64 = 0.01;
 
 fn mcts(game: &AnyGame, level: Level, seed: u64, stop: &AtomicBool) -> (Option<AnyMove>, u64, Vec<Line>) {
     let mut rng = StdRng::seed_from_u64(seed);
@@ -380,12 +412,40 @@ fn mcts(game: &AnyGame, level: Level, seed: u64, stop: &AtomicBool) -> (Option<A
     (lines.first().map(|l| l.mv.clone()), done, lines)
 }
 
-/// A random playout, cut off after `depth` moves; it ends where no move is left.
-fn playout(state: &mut AnyGame, depth: u32, rng: &mut StdRng) {
+/// A random playout, cut off after `depth` moves; it ends where no move is left. With
+/// `greedy` above 1, each CTOR Put is the best of that many random Puts for the mover's lead
+/// in discs (replacements included), so that the playouts flip discs as players do.
+fn playout(state: &mut AnyGame, depth: u32, greedy: u32, rng: &mut StdRng) {
     for _ in 0..depth {
-        let Some(mv) = state.random_move(rng) else { break };
+        let Some(mut mv) = state.random_move(rng) else { break };
+        if greedy > 1
+            && let (AnyGame::Ctor(g), AnyMove::Ctor(first @ CtorMove::Put(_))) = (&*state, &mv)
+        {
+            mv = AnyMove::Ctor(best_put(g, *first, greedy, rng));
+        }
         state.play_unchecked(&mv);
     }
+}
+
+/// The best for the mover's lead in discs of `first` and `k - 1` more random Puts (the first
+/// found of equals).
+fn best_put(g: &Ctor, first: CtorMove, k: u32, rng: &mut StdRng) -> CtorMove {
+    let me = g.side_to_move();
+    let lead = |m: &CtorMove| {
+        let mut next = g.clone();
+        next.play_unchecked(m);
+        next.count(me) as i32 - next.count(me.other()) as i32
+    };
+    let mut best = (lead(&first), first);
+    for _ in 1..k {
+        if let Some(m @ CtorMove::Put(_)) = g.random_move(rng) {
+            let v = lead(&m);
+            if v > best.0 {
+                best = (v, m);
+            }
+        }
+    }
+    best.1
 }
 
 /// The seed of thread `k`'s tree (or share) in a search seeded `seed`.
@@ -464,7 +524,7 @@ fn grow(
             nodes[at].children.push(child);
             at = child;
         }
-        playout(&mut state, level.depth, &mut rng);
+        playout(&mut state, level.depth, level.greedy, &mut rng);
         let first_value = evaluate(&state, Side::First);
         // Backpropagation.
         let mut node = Some(at);
@@ -629,28 +689,12 @@ impl AlphaBeta<'_> {
         for depth in 1..=level.plies.max(1) {
             root.sort_by(|a, b| b.0.total_cmp(&a.0));
             let lenient = decided.is_empty() && depth == 1;
-            let shares: Vec<Option<Vec<f64>>> = if threads == 1 {
-                vec![searchers[0].values(root.iter().map(|e| &e.2), depth, lenient)]
-            } else {
-                let root = &root;
-                std::thread::scope(|scope| {
-                    let handles: Vec<_> = searchers
-                        .iter_mut()
-                        .enumerate()
-                        .map(|(k, ab)| {
-                            scope.spawn(move || {
-                                ab.values(root.iter().skip(k).step_by(threads).map(|e| &e.2), depth, lenient)
-                            })
-                        })
-                        .collect();
-                    handles.into_iter().map(|h| h.join().expect("a search thread does not panic")).collect()
-                })
-            };
-            let Some(shares) = shares.into_iter().collect::<Option<Vec<Vec<f64>>>>() else { break };
-            for (k, share) in shares.into_iter().enumerate() {
-                for (j, v) in share.into_iter().enumerate() {
-                    root[k + j * threads].0 = v;
-                }
+            let shared = share_out(&mut searchers, &root, |ab, share| {
+                ab.values(share.into_iter().map(|e| &e.2), depth, lenient)
+            });
+            let Some(values) = shared else { break };
+            for (entry, v) in root.iter_mut().zip(values) {
+                entry.0 = v;
             }
             let best = root.iter().map(|e| e.0).fold(f64::NEG_INFINITY, f64::max);
             decided = root.iter().filter(|e| e.0 >= best - near).map(|e| e.1).collect();
@@ -673,6 +717,38 @@ impl AlphaBeta<'_> {
             .collect();
         (mv, searchers.iter().map(|s| s.positions).sum(), lines)
     }
+}
+
+/// The values of `root`'s entries, shared out among the searchers (entry i to searcher i mod
+/// their number, each on a thread of its own when there are several), each share valued in
+/// order by `value`, in `root`'s order; `None` if any share was cut short (over budget or
+/// stopped). What each searcher sees depends only on the number of searchers, never on timing.
+pub(crate) fn share_out<S: Send, E: Sync>(
+    searchers: &mut [S],
+    root: &[E],
+    value: impl Fn(&mut S, Vec<&E>) -> Option<Vec<f64>> + Sync,
+) -> Option<Vec<f64>> {
+    let n = searchers.len().max(1);
+    let shares: Vec<Option<Vec<f64>>> = if searchers.len() <= 1 {
+        searchers.iter_mut().map(|s| value(s, root.iter().collect())).collect()
+    } else {
+        let value = &value;
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = searchers
+                .iter_mut()
+                .enumerate()
+                .map(|(k, s)| scope.spawn(move || value(s, root.iter().skip(k).step_by(n).collect())))
+                .collect();
+            handles.into_iter().map(|h| h.join().expect("a search thread does not panic")).collect()
+        })
+    };
+    let mut out = vec![f64::NEG_INFINITY; root.len()];
+    for (k, share) in shares.into_iter().enumerate() {
+        for (j, v) in share?.into_iter().enumerate() {
+            out[k + j * n] = v;
+        }
+    }
+    Some(out)
 }
 
 /// One thread's share of Ordo X's root: each turn's place in the root's order, its value and
@@ -863,7 +939,7 @@ fn fresh(game: &AnyGame, side: Side, level: Level) -> f64 {
     let mut total = 0.0;
     for _ in 0..FRESH {
         let mut state = game.clone();
-        playout(&mut state, level.depth, &mut rng);
+        playout(&mut state, level.depth, level.greedy, &mut rng);
         total += evaluate(&state, side);
     }
     total / FRESH as f64

@@ -45,10 +45,11 @@ pub fn parse_go(words: &[&str]) -> Result<Budget, String> {
 }
 
 /// The level a number of nodes searches with: master's shape, that budget (and the tree
-/// search for Ordo X, whose selective alpha-beta has no budget of its own).
+/// search for Ordo X, whose selective alpha-beta has no budget of its own; the full-width
+/// alpha-beta of Ordo and Crossings as deep as the budget allows).
 fn nodes_level(n: u64) -> Level {
     let m = LEVELS[LEVELS.len() - 1];
-    Level { playouts: n.min(u32::MAX as u64) as u32, positions: n, beam: 0, ..m }
+    Level { playouts: n.min(u32::MAX as u64) as u32, positions: n, beam: 0, deep: 64, ..m }
 }
 
 /// The iterations of a timed search: each a level a little stronger than the last.
@@ -59,6 +60,7 @@ fn iteration(k: u32) -> Level {
         plies: k + 1,
         positions: u64::MAX,
         beam: (k + 1).min(6),
+        deep: k + 1,
         // The first iteration answers fast; the guard (a plain search of every root move)
         // comes with the second.
         guard: k >= 1,

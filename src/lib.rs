@@ -7,6 +7,7 @@ pub mod ai;
 pub mod baseline;
 pub mod bench;
 pub mod cli;
+pub mod deep;
 pub mod engine;
 pub mod feed;
 #[cfg(feature = "gui")]

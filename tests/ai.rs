@@ -346,3 +346,126 @@ fn the_review_marks_the_moves_that_lost_most() {
     // Stopped: fewer values.
     assert!(ai::review(&positions, &AtomicBool::new(true), &mut |_| {}).is_empty());
 }
+
+/// Positions of seeded random games of `variant`, every `step`th ply, not over.
+fn random_positions(variant: Variant, games: u64, step: usize) -> Vec<AnyGame> {
+    use tablero::players::Player;
+    let mut out = Vec::new();
+    for seed in 0..games {
+        let mut rng = tablero::players::RandomPlayer::new(seed);
+        let mut game = variant.initial();
+        for ply in 0..200 {
+            if game.outcome().is_some() {
+                break;
+            }
+            if ply % step == step - 1 {
+                out.push(game.clone());
+            }
+            let mv = rng.choose(&game).unwrap();
+            game.play_unchecked(&mv);
+        }
+    }
+    out
+}
+
+/// Whether the side to move has a move that wins at once.
+fn wins_at_once(game: &AnyGame) -> bool {
+    let me = game.side_to_move();
+    game.legal_moves().into_iter().any(|mv| ends_with(game, &mv) == Some(Some(me)))
+}
+
+/// Whether `mv` wins by force within three moves: it wins at once, or every reply leaves a
+/// move that wins at once.
+fn wins_within_three(game: &AnyGame, mv: &tablero::rules::AnyMove) -> bool {
+    let me = game.side_to_move();
+    let mut after = game.clone();
+    after.play_unchecked(mv);
+    match after.outcome() {
+        Some(o) => o.winner == Some(me),
+        None => after.legal_moves().into_iter().all(|reply| {
+            let mut next = after.clone();
+            next.play_unchecked(&reply);
+            match next.outcome() {
+                Some(o) => o.winner == Some(me),
+                None => wins_at_once(&next),
+            }
+        }),
+    }
+}
+
+#[test]
+fn master_sees_wins_and_threats_three_moves_ahead_in_ordo_and_crossings() {
+    // Master's full-width alpha-beta, three moves deep (master itself goes four): in positions
+    // of random games, a forced win within three moves, where one exists, is played; and
+    // where some move keeps the opponent from winning at once, the move played does.
+    assert!(LEVELS[3].deep >= 3, "master looks at least three moves ahead");
+    let three = ai::Level { deep: 3, positions: u64::MAX, ..LEVELS[3] };
+    // (Crossings is won by a crossing the opponent cannot answer, a move after it is made: a
+    // position there has forced wins more often than threats of a win at once.)
+    for (variant, games, step, threats) in [(Variant::Ordo, 12, 3, 3), (Variant::Crossings, 8, 3, 0)] {
+        let (mut forced, mut threatened) = (0, 0);
+        for game in random_positions(variant, games, step).into_iter().take(80) {
+            let mv = ai::choose(&game, three, 7).expect("a move");
+            assert!(game.legal_moves().contains(&mv), "{game}: {mv}");
+            let me = game.side_to_move();
+            let moves = game.legal_moves();
+            if moves.iter().any(|m| wins_within_three(&game, m)) {
+                forced += 1;
+                assert!(wins_within_three(&game, &mv), "{game}: {mv} misses a forced win");
+                continue;
+            }
+            let safe = |m: &tablero::rules::AnyMove| {
+                let mut after = game.clone();
+                after.play_unchecked(m);
+                match after.outcome() {
+                    Some(o) => o.winner == Some(me),
+                    None => !wins_at_once(&after),
+                }
+            };
+            if moves.iter().any(|m| !safe(m)) && moves.iter().any(safe) {
+                threatened += 1;
+                assert!(safe(&mv), "{game}: {mv} lets the opponent win at once");
+            }
+        }
+        assert!(
+            forced >= 3 && threatened >= threats,
+            "{variant}: {forced} positions with a forced win, {threatened} with a threat"
+        );
+    }
+}
+
+#[test]
+fn master_full_width_search_repeats_stays_in_budget_and_agrees_on_threads() {
+    use std::sync::atomic::AtomicBool;
+    let never = AtomicBool::new(false);
+    for variant in [Variant::Ordo, Variant::Crossings] {
+        for game in random_positions(variant, 2, 9).into_iter().take(4) {
+            let level = ai::Level { positions: 20_000, ..LEVELS[3] };
+            let one = ai::search_until(&game, level, 4, &never);
+            assert_eq!(one.unit, "positions");
+            assert!(one.work <= level.positions, "{variant}: {} positions", one.work);
+            assert_eq!(ai::search_until(&game, level, 4, &never), one, "{variant}: the same seed, the same search");
+            let two = ai::search_until(&game, level.on(2), 4, &never);
+            assert_eq!(two, ai::search_until(&game, level.on(2), 4, &never), "{variant}: threads repeat");
+            // Each thread has the whole budget.
+            assert!(two.work <= 2 * level.positions);
+            // Three moves deep without a limit: the best value is exact on one thread or two.
+            let full = ai::Level { deep: 3, positions: u64::MAX, ..LEVELS[3] };
+            let best = |s: &ai::Search| s.lines.first().map(|l| l.score);
+            let (a, b) = (ai::search_until(&game, full, 4, &never), ai::search_until(&game, full.on(2), 4, &never));
+            assert_eq!(best(&a), best(&b), "{game}");
+            // The line starts with the move and is legal all the way.
+            let line = &one.lines[0];
+            let mut g = game.clone();
+            for m in &line.pv {
+                g.play(m).unwrap_or_else(|e| panic!("{game}: {e} in the line"));
+            }
+        }
+    }
+    // Different seeds play different moves among equals.
+    let start = Variant::Crossings.initial();
+    let level = ai::Level { positions: 20_000, ..LEVELS[3] };
+    let moves: std::collections::HashSet<String> =
+        (0..10).map(|s| ai::choose(&start, level, s).unwrap().to_string()).collect();
+    assert!(moves.len() > 1, "every seed played {moves:?}");
+}

@@ -79,7 +79,12 @@ fn the_engine_answers_every_command_in_every_variant() {
         assert!(info.split(" pv ").nth(1).unwrap().starts_with(best), "{info} / {best}");
     }
     // Moves after the position, nodes, and a timed search that gives info lines as it deepens.
+    // Ordo's nodes are positions of master's full-width alpha-beta, CTOR's playouts.
     e.send("position ordo moves c2-c3 d7-d6");
+    e.send("go nodes 300");
+    let lines = e.until_bestmove(Duration::from_secs(60));
+    assert!(lines[0].contains("positions 300"), "{lines:?}");
+    e.send("position ctor8");
     e.send("go nodes 300");
     let lines = e.until_bestmove(Duration::from_secs(60));
     assert!(lines[0].contains("playouts 300"), "{lines:?}");
