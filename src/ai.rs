@@ -1,7 +1,7 @@
 //! Computer opponents, tuned per game. Ordo, Crossings and CTOR use Monte Carlo tree search
 //! (UCT) over the shared game trait, with playouts cut off at a depth and scored by a per-game
 //! evaluation; so do Ordo X's two lower levels, while its upper ones use a selective
-//! alpha-beta over the best-looking turns (bounded by its shape: at most 1 + 8 + 64 nodes are
+//! alpha-beta over the best-looking turns (bounded by its shape: at most 1 + 10 + 100 nodes are
 //! widened at master). Master in Ordo Classic and Crossings is a full-width alpha-beta four
 //! moves deep instead ([`crate::deep`]). Volterra's play is short and sharp (a turn can end
 //! the game at once), where random playouts say little: it uses alpha-beta over complete turns
@@ -120,7 +120,7 @@ pub const LEVELS: [Level; 4] = [
         plies: 2,
         positions: 50_000,
         slack: 5,
-        width: 4,
+        width: 6,
         beam: 2,
         guard: false,
         deep: 0,
@@ -134,7 +134,7 @@ pub const LEVELS: [Level; 4] = [
         plies: 4,
         positions: 600_000,
         slack: 5,
-        width: 8,
+        width: 10,
         beam: 3,
         guard: true,
         deep: 4,
