@@ -17,13 +17,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// A finished game, in stones: more than any evaluation reaches.
 pub const WON: f64 = 10_000.0;
 
-/// What the search found: the move, the positions it looked at, the deepest iteration it
-/// finished, and each root move with its value then, in stones for the mover, and the line
-/// it expects (the best first).
+/// What the search found: the move, the positions it looked at, and each root move with its
+/// value in the deepest finished iteration, in stones for the mover, and the line it expects
+/// (the best first).
 pub struct Found {
     pub mv: Option<AnyMove>,
     pub positions: u64,
-    pub depth: u32,
     pub lines: Vec<(AnyMove, f64, Vec<AnyMove>)>,
 }
 
@@ -371,7 +370,7 @@ pub fn choose(
             (mv.clone(), *v, pv)
         })
         .collect();
-    Found { mv, positions: searchers.iter().map(|s| s.positions).sum(), depth: done, lines }
+    Found { mv, positions: searchers.iter().map(|s| s.positions).sum(), lines }
 }
 
 /// A value in stones as the mover's expected result, from 0 (lost) to 1 (won).
