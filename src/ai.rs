@@ -1,9 +1,10 @@
 //! Computer opponents, tuned per game. Ordo, Crossings and CTOR use Monte Carlo tree search
 //! (UCT) over the shared game trait, with playouts cut off at a depth and scored by a per-game
 //! evaluation; so do Ordo X's two lower levels, while its upper ones use a selective
-//! alpha-beta over the best-looking turns (bounded by its shape: at most 1 + 10 + 100 nodes are
-//! widened at master). Master in Ordo Classic and Crossings is a full-width alpha-beta four
-//! moves deep instead ([`crate::deep`]). Volterra's play is short and sharp (a turn can end
+//! alpha-beta over the best-looking turns (hard: two turns over the 6 best; master: deepened
+//! within a budget of positions over the 10 best, and over every turn late in the game).
+//! Master in Ordo Classic and Crossings is a full-width alpha-beta four moves deep instead
+//! ([`crate::deep`]). Volterra's play is short and sharp (a turn can end
 //! the game at once), where random playouts say little: it uses alpha-beta over complete turns
 //! with an evaluation of the towers; its free setup, whose worth shows only many moves later,
 //! uses the tree search.
@@ -46,7 +47,9 @@ pub struct Level {
     /// of them are not searched (a guard against the short tactics random playouts miss).
     pub guard: bool,
     /// Ordo Classic and Crossings: moves ahead of a full-width alpha-beta (see
-    /// [`crate::deep`]) within `positions`; 0 for the tree search.
+    /// [`crate::deep`]) within `positions`; 0 for the tree search. Ordo X: how many turns
+    /// past `beam` the selective alpha-beta may deepen within its budget (see `Beam`), with
+    /// master's evaluation; 0 for exactly `beam` turns.
     pub deep: u32,
     /// CTOR: each Put of a playout is the best of this many random Puts for the mover's
     /// lead in discs; 1 for plain random playouts.
@@ -166,7 +169,7 @@ fn candidates(game: &AnyGame, rng: &mut StdRng, width: usize) -> Vec<AnyMove> {
             moves
         }
         AnyGame::Ordo(g) if g.rules() == Rules::X && width > 0 => {
-            let scored = ranked(game, || rng.random_range(0.0..1e-6));
+            let scored = ranked(game, || rng.random_range(0.0..1e-6), evaluate);
             // A turn that wins at once is played without further thought.
             let wins = scored.iter().take_while(|(v, ..)| *v >= 1.0).count();
             scored.into_iter().take(if wins > 0 { 1 } else { width }).map(|(_, mv, _)| mv).collect()
@@ -187,9 +190,13 @@ fn candidates(game: &AnyGame, rng: &mut StdRng, width: usize) -> Vec<AnyMove> {
 }
 
 /// Every turn of the side to move with the position it leads to, scored one turn ahead by
-/// [`evaluate`] for the mover plus a seeded sliver of `noise` (equal turns are ordered
-/// differently from seed to seed), best first.
-fn ranked(game: &AnyGame, mut noise: impl FnMut() -> f64) -> Vec<(f64, AnyMove, AnyGame)> {
+/// `value` (such as [`evaluate`]) for the mover plus a seeded sliver of `noise` (equal turns
+/// are ordered differently from seed to seed), best first.
+fn ranked(
+    game: &AnyGame,
+    mut noise: impl FnMut() -> f64,
+    value: fn(&AnyGame, Side) -> f64,
+) -> Vec<(f64, AnyMove, AnyGame)> {
     let side = game.side_to_move();
     let mut out: Vec<(f64, AnyMove, AnyGame)> = game
         .legal_moves()
@@ -197,7 +204,7 @@ fn ranked(game: &AnyGame, mut noise: impl FnMut() -> f64) -> Vec<(f64, AnyMove, 
         .map(|mv| {
             let mut next = game.clone();
             next.play_unchecked(&mv);
-            (evaluate(&next, side) + noise(), mv, next)
+            (value(&next, side) + noise(), mv, next)
         })
         .collect();
     out.sort_by(|a, b| b.0.total_cmp(&a.0));
@@ -759,36 +766,101 @@ type Share = (Vec<(usize, f64, AnyMove)>, u64);
 /// the evaluation, and only the `width` best are searched further. Values are the evaluation's
 /// [0, 1] for the side to move. Random playouts say little in Ordo X (most turns are
 /// sideways moves that change little); looking at the opponent's best replies says more.
+///
+/// Master (a level with `deep` > 0) searches this way with its own evaluation ([`stones`]),
+/// every turn where a side has at most [`ORDO_X_FULL`] of them (late in the game, when a
+/// lone stone can run to the goal row and no turn may be left out), and deepens from `beam`
+/// turns up to `beam` + `deep` within the level's positions: an iteration that would pass
+/// them is dropped, so the endgame, whose turns are few, is searched much deeper.
 struct Beam<'a> {
     width: usize,
+    /// Every turn is searched at a node with at most this many (0: the `width` best always).
+    full: usize,
+    value: fn(&AnyGame, Side) -> f64,
     positions: u64,
+    budget: u64,
     stop: &'a AtomicBool,
 }
 
+/// Ordo X, master: a side with at most this many turns has all of them searched.
+const ORDO_X_FULL: usize = 200;
+
+/// Ordo X, master: its budget is this many times the level's positions, as a position here
+/// (a turn looked at one turn ahead) costs a fraction of one of the full-width search's.
+const ORDO_X_POSITIONS: u64 = 2;
+
+/// A finished game's value for the loser is this much for each turn it comes later (and a
+/// win is worth as much less), so that a win sooner counts more and a loss is put off.
+const LATER: f64 = 1e-9;
+/// More turns than any search goes.
+const DEEPEST: u32 = 64;
+
+/// `v`, the side to move's value of a position with `depth` turns left to search, graded by
+/// [`LATER`] if the game is decided there.
+fn graded(v: f64, depth: u32) -> f64 {
+    let later = LATER * (DEEPEST - depth.min(DEEPEST)) as f64;
+    if v <= 0.0 {
+        later
+    } else if v >= 1.0 {
+        1.0 - later
+    } else {
+        v
+    }
+}
+
+/// Master's evaluation of an Ordo X position for `side`, in [0, 1]: the full-width search's
+/// stones (material, average advance, the furthest stone; see [`crate::deep`]) as a chance;
+/// a reached goal row or a side without stones decides. It weighs a stone four times as much
+/// as [`evaluate`] does against the advance, as the baseline does.
+fn stones(game: &AnyGame, side: Side) -> f64 {
+    if let AnyGame::Ordo(g) = game
+        && let Some(o) = g.finished()
+    {
+        return if o.winner == Some(side) { 1.0 } else { 0.0 };
+    }
+    crate::deep::chance(crate::deep::quick(game, side))
+}
+
 impl Beam<'_> {
+    fn for_level(level: Level, stop: &AtomicBool) -> Beam<'_> {
+        if level.deep > 0 {
+            let budget = level.positions.saturating_mul(ORDO_X_POSITIONS);
+            Beam { width: level.width, full: ORDO_X_FULL, value: stones, positions: 0, budget, stop }
+        } else {
+            Beam { width: level.width, full: 0, value: evaluate, positions: 0, budget: u64::MAX, stop }
+        }
+    }
+
     /// The turns of the side to move, best-looking first, with the positions they lead to and
     /// their value one turn ahead; ties ordered by the seed.
     fn ordered(&mut self, game: &AnyGame, rng: &mut StdRng) -> Vec<(f64, AnyMove, AnyGame)> {
-        let out = ranked(game, || rng.random::<f64>() * 1e-9);
+        let out = ranked(game, || rng.random::<f64>() * 1e-9, self.value);
         self.positions += out.len() as u64;
         out
     }
 
+    /// How many of a node's `turns` (best-looking first) are searched.
+    fn width(&self, turns: usize) -> usize {
+        if turns <= self.full { turns } else { self.width.max(1) }
+    }
+
     fn negamax(&mut self, game: &AnyGame, depth: u32, mut alpha: f64, beta: f64, rng: &mut StdRng) -> Option<f64> {
-        if self.stop.load(Ordering::Relaxed) {
+        if self.stop.load(Ordering::Relaxed) || self.positions >= self.budget {
             return None;
         }
         let side = game.side_to_move();
         if depth == 0 || game.outcome().is_some() {
-            return Some(evaluate(game, side));
+            return Some(graded((self.value)(game, side), depth));
         }
         let children = self.ordered(game, rng);
         if depth == 1 {
-            // Every turn was just looked at one turn ahead: the best of them is the value.
-            return Some(children.first().map_or(evaluate(game, side), |c| c.0));
+            // Every turn was just looked at one turn ahead: the best of them is the value
+            // (a win there comes with no turn left).
+            return Some(children.first().map_or((self.value)(game, side), |c| graded(c.0, 0)));
         }
         let mut best = f64::NEG_INFINITY;
-        for (_, _, next) in children.into_iter().take(self.width) {
+        let width = self.width(children.len());
+        for (_, _, next) in children.into_iter().take(width) {
             let v = 1.0 - self.negamax(&next, depth - 1, 1.0 - beta, 1.0 - alpha, rng)?;
             best = best.max(v);
             alpha = alpha.max(v);
@@ -799,45 +871,75 @@ impl Beam<'_> {
         Some(best)
     }
 
-    /// The best of the `width` best-looking root turns, `level.beam` turns deep, shared out
-    /// among the level's threads (turn i to thread i mod threads, each with its own bound).
+    /// The best of the `width` best-looking root turns, `level.beam` turns deep (master:
+    /// deepening, see [`Beam`]), shared out among the level's threads (turn i to thread i mod
+    /// threads, each with its own bound and, for master, the whole budget); a deeper iteration
+    /// counts only if every thread finished it.
     fn choose_on(game: &AnyGame, level: Level, seed: u64, stop: &AtomicBool) -> (Option<AnyMove>, u64, Vec<Line>) {
-        let mut first = Beam { width: level.width, positions: 0, stop };
+        let mut first = Beam::for_level(level, stop);
         let mut rng = StdRng::seed_from_u64(seed);
         if stop.load(Ordering::Relaxed) {
             return (None, 0, Vec::new());
         }
-        let children: Vec<(usize, AnyMove, AnyGame)> = first
-            .ordered(game, &mut rng)
-            .into_iter()
-            .take(level.width.max(1))
-            .enumerate()
-            .map(|(i, (_, mv, next))| (i, mv, next))
-            .collect();
+        let ordered = first.ordered(game, &mut rng);
+        let width = first.width(ordered.len());
+        let mut children: Vec<(usize, AnyMove, AnyGame)> =
+            ordered.into_iter().take(width).enumerate().map(|(i, (_, mv, next))| (i, mv, next)).collect();
         let looked = first.positions;
-        let depth = level.beam.max(1) - 1;
         let threads = level.threads.clamp(1, children.len().max(1));
-        let mut results: Vec<Share> = if threads == 1 {
-            vec![first.share(children.iter(), depth, &mut rng)]
-        } else {
-            let children = &children;
-            std::thread::scope(|scope| {
-                let handles: Vec<_> = (0..threads)
-                    .map(|k| {
-                        let mut rng = if k == 0 { rng.clone() } else { StdRng::seed_from_u64(tree_seed(seed, k)) };
-                        scope.spawn(move || {
-                            let mut beam = Beam { width: level.width, positions: 0, stop };
-                            beam.share(children.iter().skip(k).step_by(threads), depth, &mut rng)
+        let mut searchers: Vec<Beam> = (0..threads).map(|_| Beam::for_level(level, stop)).collect();
+        let mut rngs: Vec<StdRng> = (0..threads)
+            .map(|k| if k == 0 { rng.clone() } else { StdRng::seed_from_u64(tree_seed(seed, k)) })
+            .collect();
+        let shallowest = level.beam.max(1);
+        let deepest = if level.deep > 0 { shallowest + level.deep } else { shallowest };
+        let mut decided: Option<Vec<(usize, f64, AnyMove)>> = None;
+        for beam in shallowest..=deepest {
+            let depth = beam - 1;
+            let results: Vec<Share> = if threads == 1 {
+                vec![searchers[0].share(children.iter(), depth, &mut rngs[0])]
+            } else {
+                let children = &children;
+                std::thread::scope(|scope| {
+                    let handles: Vec<_> = searchers
+                        .iter_mut()
+                        .zip(rngs.iter_mut())
+                        .enumerate()
+                        .map(|(k, (b, r))| {
+                            scope.spawn(move || b.share(children.iter().skip(k).step_by(threads), depth, r))
                         })
-                    })
-                    .collect();
-                handles.into_iter().map(|h| h.join().expect("a search thread does not panic")).collect()
-            })
-        };
-        let work = looked + results.iter().map(|r| r.1).sum::<u64>();
-        let mut valued: Vec<(usize, f64, AnyMove)> = results.drain(..).flat_map(|r| r.0).collect();
-        // The best value; of equals, the turn that looked best one turn ahead.
-        valued.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+                        .collect();
+                    handles.into_iter().map(|h| h.join().expect("a search thread does not panic")).collect()
+                })
+            };
+            let finished = results.iter().map(|r| r.0.len()).sum::<usize>() == children.len();
+            if !finished && decided.is_some() {
+                break;
+            }
+            let mut valued: Vec<(usize, f64, AnyMove)> = results.into_iter().flat_map(|r| r.0).collect();
+            // The best value; of equals, the turn that looked best before.
+            valued.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+            // The next iteration tries this one's best first.
+            let mut rank = vec![usize::MAX; children.len()];
+            for (r, v) in valued.iter().enumerate() {
+                rank[v.0] = r;
+            }
+            children.sort_by_key(|c| rank[c.0]);
+            for (i, c) in children.iter_mut().enumerate() {
+                c.0 = i;
+            }
+            for (r, v) in valued.iter_mut().enumerate() {
+                v.0 = r;
+            }
+            // A win, or a loss whatever is played, needs no deeper look.
+            let sure = valued.first().is_some_and(|v| v.1 >= 1.0 - 1e-6 || v.1 <= 1e-6);
+            decided = Some(valued);
+            if !finished || sure {
+                break;
+            }
+        }
+        let work = looked + searchers.iter().map(|s| s.positions).sum::<u64>();
+        let valued = decided.unwrap_or_default();
         let mv = valued.first().map(|v| v.2.clone());
         // Below the best, a value is only a bound: at most this good.
         let lines =

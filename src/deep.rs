@@ -30,7 +30,7 @@ pub struct Found {
 /// stones and average advance (in Crossings a crossed stone counts three; in Ordo the furthest
 /// stone adds [`FURTHEST`] a rank), one side's less the other's. It does not look for the end
 /// of the game: the search does.
-fn quick(game: &AnyGame, side: Side) -> f64 {
+pub(crate) fn quick(game: &AnyGame, side: Side) -> f64 {
     let of = |s: Side| -> f64 {
         match game {
             AnyGame::Ordo(g) => {

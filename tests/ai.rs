@@ -146,7 +146,7 @@ fn ordo_x_takes_a_winning_turn() {
             let winning: Vec<_> = g.legal_moves().into_iter().filter(|m| ends_with(&g, m) == Some(Some(me))).collect();
             if !winning.is_empty() {
                 found += 1;
-                for level in &LEVELS[1..3] {
+                for level in &LEVELS[1..4] {
                     let chosen = ai::choose(&g, *level, found).unwrap();
                     assert!(winning.contains(&chosen), "{}: {g} has a winning turn, it played {chosen}", level.name);
                 }
@@ -468,4 +468,107 @@ fn master_full_width_search_repeats_stays_in_budget_and_agrees_on_threads() {
     let moves: std::collections::HashSet<String> =
         (0..10).map(|s| ai::choose(&start, level, s).unwrap().to_string()).collect();
     assert!(moves.len() > 1, "every seed played {moves:?}");
+}
+
+/// A random Ordo X endgame: each side one group of one to six stones, away from the row it
+/// must reach (so the game is not over), a random side to move.
+fn ordo_x_endgame(rng: &mut rand::rngs::StdRng) -> Option<AnyGame> {
+    use rand::Rng;
+    let mut board = [['.'; 10]; 8];
+    // White may stand on ranks 1 to 7 (index 0 to 6), Blue on 2 to 8.
+    for (stone, ranks) in [('W', 0..7), ('B', 1..8)] {
+        let n = rng.random_range(1..=6);
+        let mut group: Vec<(usize, usize)> = Vec::new();
+        for _ in 0..40 {
+            if group.len() == n {
+                break;
+            }
+            let (r, f) = match group.last() {
+                None => (rng.random_range(ranks.clone()), rng.random_range(0..10)),
+                Some(&(r, f)) => {
+                    let (dr, df) = (rng.random_range(-1i32..=1), rng.random_range(-1i32..=1));
+                    (((r as i32 + dr).clamp(0, 7)) as usize, ((f as i32 + df).clamp(0, 9)) as usize)
+                }
+            };
+            if ranks.contains(&r) && board[r][f] == '.' {
+                board[r][f] = stone;
+                group.push((r, f));
+            }
+        }
+    }
+    let rows: Vec<String> = (0..8).rev().map(|r| board[r].iter().collect()).collect();
+    let side = if rng.random_bool(0.5) { "w" } else { "b" };
+    let game: AnyGame = format!("ordo-x {} {side}", rows.join("/")).parse().ok()?;
+    game.outcome().is_none().then_some(game)
+}
+
+#[test]
+fn master_in_ordo_x_endgames_wins_at_once_and_never_lets_a_runner_through() {
+    // Late in Ordo X a lone stone, or a small group, can run to the goal row in one turn:
+    // master searches every turn there. In random endgames, a turn that wins at once is
+    // played where there is one, and where some turn keeps the opponent from winning at
+    // once, the turn played does (checked by trying every turn and every reply); where a
+    // turn wins by force within three turns, the turn played does too.
+    use rand::SeedableRng;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(17);
+    let master = LEVELS[3];
+    let (mut wins, mut threats, mut forced, mut tried) = (0, 0, 0, 0);
+    while tried < 2000 && (wins < 6 || threats < 10 || forced < 5) {
+        let Some(game) = ordo_x_endgame(&mut rng) else { continue };
+        tried += 1;
+        let me = game.side_to_move();
+        let moves = game.legal_moves();
+        if wins_at_once(&game) {
+            if wins >= 6 {
+                continue;
+            }
+            wins += 1;
+            let mv = ai::choose(&game, master, tried).expect("a move");
+            assert_eq!(ends_with(&game, &mv), Some(Some(me)), "{game}: {mv} misses a win at once");
+            continue;
+        }
+        if forced < 5 && moves.len() <= 60 && moves.iter().any(|m| wins_within_three(&game, m)) {
+            forced += 1;
+            let mv = ai::choose(&game, master, tried).expect("a move");
+            assert!(wins_within_three(&game, &mv), "{game}: {mv} misses a forced win");
+            continue;
+        }
+        let safe = |m: &tablero::rules::AnyMove| {
+            let mut after = game.clone();
+            after.play_unchecked(m);
+            after.outcome().is_some() || !wins_at_once(&after)
+        };
+        if threats < 10 && moves.iter().any(|m| !safe(m)) && moves.iter().any(safe) {
+            threats += 1;
+            let mv = ai::choose(&game, master, tried).expect("a move");
+            assert!(moves.contains(&mv), "{game}: {mv}");
+            assert!(safe(&mv), "{game}: {mv} lets the opponent win at once");
+        }
+    }
+    assert!(
+        wins >= 6 && threats >= 10 && forced >= 5,
+        "{wins} wins at once, {threats} threats, {forced} forced wins in {tried} endgames"
+    );
+}
+
+#[test]
+fn master_in_ordo_x_deepens_within_its_budget_and_repeats_on_threads() {
+    // Master's Ordo X search deepens while its budget lasts: a larger budget looks at more,
+    // never more than the budget allows (each thread has it whole, beside the root's turns
+    // scored once), and the same seed and number of threads give the same search.
+    let game = Variant::OrdoX.initial();
+    let root = game.legal_moves().len() as u64;
+    let small = ai::Level { positions: 20_000, ..LEVELS[3] };
+    let large = ai::Level { positions: 200_000, ..LEVELS[3] };
+    let a = ai::search(&game, small, 5);
+    let b = ai::search(&game, large, 5);
+    assert!(a.work > root && a.work <= root + 2 * 20_000 + root, "{}", a.work);
+    assert!(b.work > a.work && b.work <= root + 2 * 200_000 + root, "{} then {}", a.work, b.work);
+    for level in [small, small.on(2)] {
+        let one = ai::search(&game, level, 8);
+        assert_eq!(one, ai::search(&game, level, 8), "{} threads", level.threads);
+        assert!(game.legal_moves().contains(&one.mv.clone().expect("a move")));
+    }
+    let two = ai::search(&game, small.on(2), 8);
+    assert!(two.work > ai::search(&game, small, 8).work, "two threads search more");
 }

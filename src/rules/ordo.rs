@@ -285,8 +285,9 @@ impl Ordo {
     }
 
     /// The game is over before the side to move moves: the last mover reached the home row
-    /// or took every piece.
-    fn finished(&self) -> Option<Outcome> {
+    /// or took every piece. Cheaper than [`Game::outcome`], which also asks whether the side
+    /// to move has a legal move.
+    pub fn finished(&self) -> Option<Outcome> {
         let last = self.side.other();
         if self.pieces(last) & Self::goal_row(last) != 0 {
             return Some(Outcome { winner: Some(last), reason: Reason::HomeRow });
