@@ -810,8 +810,9 @@ fn graded(v: f64, depth: u32) -> f64 {
 
 /// Master's evaluation of an Ordo X position for `side`, in [0, 1]: the full-width search's
 /// stones (material, average advance, the furthest stone; see [`crate::deep`]) as a chance;
-/// a reached goal row or a side without stones decides. It weighs a stone four times as much
-/// as [`evaluate`] does against the advance, as the baseline does.
+/// a reached goal row or a side without stones decides. A stone counts more than a rank of
+/// advance here, as in the baseline's evaluation ([`evaluate`] counts a quarter for a stone
+/// against 0.4 for a rank of the furthest stone).
 fn stones(game: &AnyGame, side: Side) -> f64 {
     if let AnyGame::Ordo(g) = game
         && let Some(o) = g.finished()
