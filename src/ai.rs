@@ -758,10 +758,6 @@ pub(crate) fn share_out<S: Send, E: Sync>(
     Some(out)
 }
 
-/// One thread's share of Ordo X's root: each turn's place in the root's order, its value and
-/// the turn; and the positions it took.
-type Share = (Vec<(usize, f64, AnyMove)>, u64);
-
 /// Ordo X's selective alpha-beta: at each node every turn is looked at one turn ahead with
 /// the evaluation, and only the `width` best are searched further. Values are the evaluation's
 /// [0, 1] for the side to move. Random playouts say little in Ordo X (most turns are
@@ -888,36 +884,31 @@ impl Beam<'_> {
             ordered.into_iter().take(width).enumerate().map(|(i, (_, mv, next))| (i, mv, next)).collect();
         let looked = first.positions;
         let threads = level.threads.clamp(1, children.len().max(1));
-        let mut searchers: Vec<Beam> = (0..threads).map(|_| Beam::for_level(level, stop)).collect();
-        let mut rngs: Vec<StdRng> = (0..threads)
-            .map(|k| if k == 0 { rng.clone() } else { StdRng::seed_from_u64(tree_seed(seed, k)) })
+        // Each thread's searcher with its own seed (the first thread's is the level's).
+        let mut searchers: Vec<(Beam, StdRng)> = (0..threads)
+            .map(|k| {
+                let rng = if k == 0 { rng.clone() } else { StdRng::seed_from_u64(tree_seed(seed, k)) };
+                (Beam::for_level(level, stop), rng)
+            })
             .collect();
         let shallowest = level.beam.max(1);
         let deepest = if level.deep > 0 { shallowest + level.deep } else { shallowest };
         let mut decided: Option<Vec<(usize, f64, AnyMove)>> = None;
         for beam in shallowest..=deepest {
             let depth = beam - 1;
-            let results: Vec<Share> = if threads == 1 {
-                vec![searchers[0].share(children.iter(), depth, &mut rngs[0])]
-            } else {
-                let children = &children;
-                std::thread::scope(|scope| {
-                    let handles: Vec<_> = searchers
-                        .iter_mut()
-                        .zip(rngs.iter_mut())
-                        .enumerate()
-                        .map(|(k, (b, r))| {
-                            scope.spawn(move || b.share(children.iter().skip(k).step_by(threads), depth, r))
-                        })
-                        .collect();
-                    handles.into_iter().map(|h| h.join().expect("a search thread does not panic")).collect()
-                })
-            };
-            let finished = results.iter().map(|r| r.0.len()).sum::<usize>() == children.len();
+            let values = share_out(&mut searchers, &children, |(b, r), share| Some(b.share(share, depth, r)))
+                .unwrap_or_default();
+            // A turn cut short by the budget or the stop has no value.
+            let finished = values.iter().all(|v| v.is_finite());
             if !finished && decided.is_some() {
                 break;
             }
-            let mut valued: Vec<(usize, f64, AnyMove)> = results.into_iter().flat_map(|r| r.0).collect();
+            let mut valued: Vec<(usize, f64, AnyMove)> = children
+                .iter()
+                .zip(values)
+                .filter(|(_, v)| v.is_finite())
+                .map(|((i, mv, _), v)| (*i, v, mv.clone()))
+                .collect();
             // The best value; of equals, the turn that looked best before.
             valued.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
             // The next iteration tries this one's best first.
@@ -939,7 +930,7 @@ impl Beam<'_> {
                 break;
             }
         }
-        let work = looked + searchers.iter().map(|s| s.positions).sum::<u64>();
+        let work = looked + searchers.iter().map(|s| s.0.positions).sum::<u64>();
         let valued = decided.unwrap_or_default();
         let mv = valued.first().map(|v| v.2.clone());
         // Below the best, a value is only a bound: at most this good.
@@ -948,23 +939,17 @@ impl Beam<'_> {
         (mv, work, lines)
     }
 
-    /// Values the root turns given, each against the best of them so far; stops at `stop`.
-    fn share<'g>(
-        &mut self,
-        children: impl Iterator<Item = &'g (usize, AnyMove, AnyGame)>,
-        depth: u32,
-        rng: &mut StdRng,
-    ) -> Share {
-        let start = self.positions;
+    /// Values the root turns given, in their order, each against the best of them so far;
+    /// from the budget's end or `stop` on, minus infinity (no value).
+    fn share(&mut self, children: Vec<&(usize, AnyMove, AnyGame)>, depth: u32, rng: &mut StdRng) -> Vec<f64> {
         let mut best = f64::NEG_INFINITY;
-        let mut out = Vec::new();
-        for (i, mv, next) in children {
+        let mut out = vec![f64::NEG_INFINITY; children.len()];
+        for (slot, (_, _, next)) in out.iter_mut().zip(children) {
             let Some(v) = self.negamax(next, depth, f64::NEG_INFINITY, 1.0 - best, rng) else { break };
-            let v = 1.0 - v;
-            best = best.max(v);
-            out.push((*i, v, mv.clone()));
+            *slot = 1.0 - v;
+            best = best.max(1.0 - v);
         }
-        (out, self.positions - start)
+        out
     }
 }
 
