@@ -354,11 +354,34 @@ pub fn game_seed(seed: u64, g: u32) -> u64 {
 
 /// Plays one game between two players; `a_first` says whether A moves first.
 pub fn play_game(variant: Variant, a: &str, b: &str, a_first: bool, seed: u64) -> Result<Score, CliError> {
-    play_game_showing(variant, a, b, a_first, seed, [1, 1], &mut |_| true)
+    play_game_showing(variant, a, b, a_first, seed, [1, 1], &mut Clock::default(), &mut |_| true)
+}
+
+/// How long each player of a match (A, then B) took over its moves, and how many it made.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Clock {
+    pub time: [Duration; 2],
+    pub moves: [u32; 2],
+}
+
+impl Clock {
+    /// Adds another clock's times and moves to this one.
+    pub fn add(&mut self, other: &Clock) {
+        for k in 0..2 {
+            self.time[k] += other.time[k];
+            self.moves[k] += other.moves[k];
+        }
+    }
+
+    /// Player `k`'s mean time a move, in seconds.
+    pub fn mean(&self, k: usize) -> f64 {
+        self.time[k].as_secs_f64() / self.moves[k].max(1) as f64
+    }
 }
 
 /// [`play_game`] that hands each move to `shown` as it is played (the live feed shows it);
-/// the game goes on while `shown` says true, and ends as a draw when it says false.
+/// the game goes on while `shown` says true, and ends as a draw when it says false. Each
+/// player's thinking time is added to `clock`.
 pub fn play_game_showing(
     variant: Variant,
     a: &str,
@@ -366,6 +389,7 @@ pub fn play_game_showing(
     a_first: bool,
     seed: u64,
     threads: [usize; 2],
+    clock: &mut Clock,
     shown: &mut dyn FnMut(&AnyMove) -> bool,
 ) -> Result<Score, CliError> {
     let mut pa = players::by_name_on(a, seed.wrapping_mul(2), threads[0]).map_err(CliError)?;
@@ -383,9 +407,13 @@ pub fn play_game_showing(
                 Some(_) => Score::Loss,
             });
         }
-        let player = if game.side_to_move() == a_side { &mut pa } else { &mut pb };
+        let k = if game.side_to_move() == a_side { 0 } else { 1 };
+        let player = if k == 0 { &mut pa } else { &mut pb };
+        let thinking = std::time::Instant::now();
         let mv =
             player.choose(&game).ok_or_else(|| CliError("a player found no move in a game that is not over".into()))?;
+        clock.time[k] += thinking.elapsed();
+        clock.moves[k] += 1;
         game.play(&mv)?;
         if !shown(&mv) {
             break;
@@ -433,8 +461,9 @@ fn run_match(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
     // Games are independent and seeded by their number: two threads, one per core, give the
     // same results as one. With --threads (or --a-threads, --b-threads for one player) the
     // computer thinks on that many threads itself, and the games are played one at a time.
-    let play =
-        |g: u32| play_game_showing(variant, &a, &b, g.is_multiple_of(2), game_seed(seed, g), threads, &mut |_| true);
+    let play = |g: u32, clock: &mut Clock| {
+        play_game_showing(variant, &a, &b, g.is_multiple_of(2), game_seed(seed, g), threads, clock, &mut |_| true)
+    };
     let started = std::time::Instant::now();
     // Tallies as games end, for the progress bar. After a Ctrl-C the games in play stop at
     // their next move and are not counted.
@@ -448,19 +477,21 @@ fn run_match(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
     let lanes = if threads.iter().any(|&t| t > 1) { 1 } else { 2 };
     let lane = |k: u32| {
         let mut mine = Vec::new();
+        let mut clock = Clock::default();
         for g in (0..games).filter(|g| g % lanes == k) {
             if STOP.load(Ordering::Relaxed) {
                 break;
             }
-            let score = play(g);
+            let score = play(g, &mut clock);
             if STOP.load(Ordering::Relaxed) {
                 break; // a game cut short by Ctrl-C is not counted
             }
             finished(&score);
             mine.push((g, score));
         }
-        mine
+        (mine, clock)
     };
+    let mut clock = Clock::default();
     let scores: Vec<Result<Score, CliError>> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..lanes).map(|k| scope.spawn(move || lane(k))).collect();
         let mut progress = Progress::new();
@@ -479,8 +510,12 @@ fn run_match(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
             );
         }
         progress.done();
-        let mut all: Vec<(u32, Result<Score, CliError>)> =
-            workers.into_iter().flat_map(|w| w.join().unwrap_or_default()).collect();
+        let mut all: Vec<(u32, Result<Score, CliError>)> = Vec::new();
+        for worker in workers {
+            let (mine, lane_clock) = worker.join().unwrap_or_default();
+            all.extend(mine);
+            clock.add(&lane_clock);
+        }
         all.sort_by_key(|(g, _)| *g);
         all.into_iter().map(|(_, s)| s).collect()
     });
@@ -512,6 +547,12 @@ fn run_match(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
         share(wins as f64 + draws as f64 / 2.0),
         started.elapsed().as_secs_f64()
     )?;
+    // Each player's time a move (with two lanes, each game had a core to itself).
+    let thinker = |k: usize| {
+        let on = if threads[k] > 1 { format!(" on {} threads", threads[k]) } else { String::new() };
+        format!("{:.3} s a move over {} moves{on}", clock.mean(k), clock.moves[k])
+    };
+    writeln!(out, "thinking: a {}, b {}", thinker(0), thinker(1))?;
     Ok(())
 }
 

@@ -80,13 +80,39 @@ fn match_plays_seeded_games_that_repeat() {
     let line = tally(&first);
     let nums: Vec<u32> = line.split(|c: char| !c.is_ascii_digit()).filter_map(|s| s.parse().ok()).collect();
     assert_eq!(nums.iter().sum::<u32>(), 6, "{line}");
-    assert!(first.lines().last().unwrap().contains("95% interval"), "{first}");
+    assert!(first.lines().any(|l| l.starts_with("a's wins") && l.contains("95% interval")), "{first}");
+    // Each player's time a move over the moves it made (sides alternate: A and B made about
+    // as many, and a game of Ordo takes more than one move each).
+    let thinking = first.lines().last().unwrap();
+    assert!(thinking.starts_with("thinking: a ") && thinking.contains(" s a move over "), "{first}");
+    let moves: Vec<u32> =
+        thinking.split(" moves").filter_map(|part| part.rsplit(' ').next().and_then(|n| n.parse().ok())).collect();
+    assert_eq!(moves.len(), 2, "{thinking}");
+    assert!(moves.iter().all(|&n| n >= 6) && moves[0].abs_diff(moves[1]) <= 6, "{thinking}");
     assert_eq!(tally(&tablero(&args).1), line, "the same seed plays the same games");
     // The computer opponent by level.
     let ai = ["match", "crossings", "--a", "ai:easy", "--b", "random", "--games", "2", "--seed", "3"];
     let (code, out, err) = tablero(&ai);
     assert_eq!(code, 0, "{err}");
     assert_eq!(tally(&tablero(&ai).1), tally(&out), "an AI match repeats for its seed");
+    // A player on several threads is said so beside its time.
+    let (code, out, err) = tablero(&[
+        "match",
+        "crossings",
+        "--a",
+        "ai:easy",
+        "--a-threads",
+        "2",
+        "--b",
+        "random",
+        "--games",
+        "1",
+        "--seed",
+        "3",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let thinking = out.lines().last().unwrap();
+    assert!(thinking.contains("moves on 2 threads, b ") && !thinking.ends_with("threads"), "{out}");
     for variant in ["ordo-x", "crossings", "volterra", "volterra-free", "ctor8", "ctor10"] {
         let (code, out, err) =
             tablero(&["match", variant, "--a", "random", "--b", "random", "--games", "2", "--seed", "1"]);

@@ -251,8 +251,15 @@ fn show_match_game(
     };
     showing.publish();
     let mut asked = std::time::Instant::now();
-    let played =
-        crate::cli::play_game_showing(variant, a, b, a_first, crate::cli::game_seed(seed, g), [1, 1], &mut |mv| {
+    let played = crate::cli::play_game_showing(
+        variant,
+        a,
+        b,
+        a_first,
+        crate::cli::game_seed(seed, g),
+        [1, 1],
+        &mut crate::cli::Clock::default(),
+        &mut |mv| {
             // At least `pace` between moves, the thinking included.
             if !pause((pace - asked.elapsed().as_secs_f64()).max(0.0)) {
                 return false;
@@ -260,7 +267,8 @@ fn show_match_game(
             showing.push(mv.clone());
             asked = std::time::Instant::now();
             true
-        });
+        },
+    );
     match played {
         Err(_) if STOP.load(Ordering::Relaxed) => {} // Ctrl-C: the game ends where it stands
         other => {
