@@ -28,7 +28,9 @@ pub struct Level {
     pub name: &'static str,
     pub playouts: u32,
     pub depth: u32,
-    /// Alpha-beta: turns searched (Volterra).
+    /// Alpha-beta (Volterra): the most turns searched; the search deepens a turn at a time
+    /// while the next iteration looks likely to fit `positions` and some line searched has not
+    /// ended (master's 20 reach the game's end in most endgames).
     pub plies: u32,
     /// Alpha-beta: positions searched at most; a deeper iteration that would pass it is dropped.
     pub positions: u64,
@@ -86,7 +88,8 @@ pub fn cores() -> usize {
 
 /// The levels, weakest first. Volterra's gaps between depths are uneven (four turns ahead
 /// beats three only about 65% of the time, two beats one about 85%), so its levels are one
-/// turn ahead played loosely, one turn, two turns, and four turns.
+/// turn ahead played loosely, one turn, two turns, and for master at least four turns,
+/// deeper as far as its budget allows.
 pub const LEVELS: [Level; 4] = [
     Level {
         name: "easy",
@@ -134,7 +137,7 @@ pub const LEVELS: [Level; 4] = [
         name: "master",
         playouts: 2048,
         depth: 40,
-        plies: 4,
+        plies: 20,
         positions: 600_000,
         slack: 5,
         width: 10,
@@ -591,6 +594,9 @@ fn guarded(game: &AnyGame, moves: Vec<AnyMove>) -> Vec<AnyMove> {
 struct AlphaBeta<'a> {
     positions: u64,
     budget: u64,
+    /// Whether the search met a position whose game goes on at the depth it stops (if an
+    /// iteration met none, every line it searched ended, and a deeper one would say the same).
+    horizon: bool,
     /// Root turns within this many tiles of the best are equally good; the seed picks one.
     near: f64,
     stop: &'a AtomicBool,
@@ -600,6 +606,12 @@ struct AlphaBeta<'a> {
 const WON: f64 = 1000.0;
 /// What each complete turn the side to move has is worth, in tiles.
 const MOBILITY: f64 = 0.01;
+/// Volterra: an iteration is taken to need at least this many times the positions of the one
+/// before it.
+const GROWTH: f64 = 3.0;
+/// Volterra: iterations up to this many turns are always tried (the last that fits the
+/// budget decides); deeper ones only when they look likely to fit.
+const TRIED: u32 = 4;
 
 impl AlphaBeta<'_> {
     /// The distinct positions after each turn of the side to move, with the turn.
@@ -630,6 +642,7 @@ impl AlphaBeta<'_> {
         };
         if depth == 0 {
             let turns = g.legal_moves().len();
+            self.horizon |= turns > 0;
             return Some(if turns > 0 { towers(g, side) + MOBILITY * turns as f64 } else { finished() });
         }
         let mut children = Self::children(g);
@@ -690,21 +703,43 @@ impl AlphaBeta<'_> {
         let mut root: Vec<(f64, VolterraMove, Volterra)> =
             Self::children(g).into_iter().map(|(m, n)| (-towers(&n, n.side_to_move()), m, n)).collect();
         let threads = level.threads.clamp(1, root.len().max(1));
-        let mut searchers: Vec<AlphaBeta> =
-            (0..threads).map(|_| AlphaBeta { positions: 0, budget: level.positions, near, stop }).collect();
+        let mut searchers: Vec<AlphaBeta> = (0..threads)
+            .map(|_| AlphaBeta { positions: 0, budget: level.positions, horizon: false, near, stop })
+            .collect();
         let mut decided: Vec<VolterraMove> = Vec::new();
+        // Positions the last three iterations took (the most any thread took).
+        let mut took: [u64; 3] = [0, 0, 0];
         for depth in 1..=level.plies.max(1) {
+            // Past [`TRIED`] turns, an iteration that would not finish within the budget is
+            // not begun: it would take the last one's positions times the larger of the last
+            // two growths (an odd and an even depth), at least [`GROWTH`].
+            let used = searchers.iter().map(|s| s.positions).max().unwrap_or(0);
+            if depth > TRIED && took[0] > 0 && !decided.is_empty() {
+                let growth = (took[2] as f64 / took[1] as f64).max(took[1] as f64 / took[0] as f64).max(GROWTH);
+                if used as f64 + took[2] as f64 * growth > level.positions as f64 {
+                    break;
+                }
+            }
             root.sort_by(|a, b| b.0.total_cmp(&a.0));
+            for s in searchers.iter_mut() {
+                s.horizon = false;
+            }
             let lenient = decided.is_empty() && depth == 1;
             let shared = share_out(&mut searchers, &root, |ab, share| {
                 ab.values(share.into_iter().map(|e| &e.2), depth, lenient)
             });
             let Some(values) = shared else { break };
+            let now = searchers.iter().map(|s| s.positions).max().unwrap_or(0);
+            took = [took[1], took[2], (now - used).max(1)];
             for (entry, v) in root.iter_mut().zip(values) {
                 entry.0 = v;
             }
             let best = root.iter().map(|e| e.0).fold(f64::NEG_INFINITY, f64::max);
             decided = root.iter().filter(|e| e.0 >= best - near).map(|e| e.1).collect();
+            // A win found, or every line searched to the game's end: deeper says no more.
+            if best >= WON || !searchers.iter().any(|s| s.horizon) {
+                break;
+            }
         }
         if decided.is_empty() {
             decided = root.iter().map(|e| e.1).collect();
@@ -773,9 +808,18 @@ struct Beam<'a> {
     /// Every turn is searched at a node with at most this many (0: the `width` best always).
     full: usize,
     value: fn(&AnyGame, Side) -> f64,
+    /// Master: turns after which the opponent wins at once are left out, and the best turn
+    /// one turn ahead is the best that leaves no such win (see [`lets_win`]).
+    safe: bool,
     positions: u64,
     budget: u64,
     stop: &'a AtomicBool,
+}
+
+/// Whether the side to move in `next` (the opponent of the turn that led there) has a turn
+/// that wins at once: Ordo's cheap test, which lists no turns.
+fn lets_win(next: &AnyGame) -> bool {
+    matches!(next, AnyGame::Ordo(g) if g.wins_at_once())
 }
 
 /// Ordo X, master: a side with at most this many turns has all of them searched.
@@ -822,9 +866,9 @@ impl Beam<'_> {
     fn for_level(level: Level, stop: &AtomicBool) -> Beam<'_> {
         if level.deep > 0 {
             let budget = level.positions.saturating_mul(ORDO_X_POSITIONS);
-            Beam { width: level.width, full: ORDO_X_FULL, value: stones, positions: 0, budget, stop }
+            Beam { width: level.width, full: ORDO_X_FULL, value: stones, safe: true, positions: 0, budget, stop }
         } else {
-            Beam { width: level.width, full: 0, value: evaluate, positions: 0, budget: u64::MAX, stop }
+            Beam { width: level.width, full: 0, value: evaluate, safe: false, positions: 0, budget: u64::MAX, stop }
         }
     }
 
@@ -852,18 +896,37 @@ impl Beam<'_> {
         let children = self.ordered(game, rng);
         if depth == 1 {
             // Every turn was just looked at one turn ahead: the best of them is the value
-            // (a win there comes with no turn left).
-            return Some(children.first().map_or((self.value)(game, side), |c| graded(c.0, 0)));
+            // (a win there comes with no turn left); with `safe`, the best that does not let
+            // the opponent win at once, and a loss if every turn does.
+            if children.is_empty() {
+                return Some((self.value)(game, side));
+            }
+            let best = children.iter().find(|c| !self.safe || !lets_win(&c.2));
+            return Some(best.map_or(graded(0.0, 0), |c| graded(c.0, 0)));
         }
         let mut best = f64::NEG_INFINITY;
         let width = self.width(children.len());
-        for (_, _, next) in children.into_iter().take(width) {
+        let mut searched = 0;
+        for (_, _, next) in children {
+            if searched == width {
+                break;
+            }
+            // A turn that lets the opponent win at once is lost: the next turn down is
+            // searched in its place.
+            if self.safe && lets_win(&next) {
+                continue;
+            }
+            searched += 1;
             let v = 1.0 - self.negamax(&next, depth - 1, 1.0 - beta, 1.0 - alpha, rng)?;
             best = best.max(v);
             alpha = alpha.max(v);
             if alpha >= beta {
                 break;
             }
+        }
+        if searched == 0 {
+            // Every turn lets the opponent win at once (the turn after this one).
+            return Some(graded(0.0, depth - 2));
         }
         Some(best)
     }
@@ -880,8 +943,21 @@ impl Beam<'_> {
         }
         let ordered = first.ordered(game, &mut rng);
         let width = first.width(ordered.len());
+        // Master: the best-looking turns that do not let the opponent win at once (all of
+        // them lose if none is left, and the search then puts the loss off).
+        let safe: Vec<usize> = if first.safe {
+            (0..ordered.len()).filter(|&i| !lets_win(&ordered[i].2)).take(width).collect()
+        } else {
+            Vec::new()
+        };
+        let kept: Vec<(f64, AnyMove, AnyGame)> = if safe.is_empty() {
+            ordered.into_iter().take(width).collect()
+        } else {
+            let mut ordered: Vec<Option<(f64, AnyMove, AnyGame)>> = ordered.into_iter().map(Some).collect();
+            safe.iter().filter_map(|&i| ordered[i].take()).collect()
+        };
         let mut children: Vec<(usize, AnyMove, AnyGame)> =
-            ordered.into_iter().take(width).enumerate().map(|(i, (_, mv, next))| (i, mv, next)).collect();
+            kept.into_iter().enumerate().map(|(i, (_, mv, next))| (i, mv, next)).collect();
         let looked = first.positions;
         let threads = level.threads.clamp(1, children.len().max(1));
         // Each thread's searcher with its own seed (the first thread's is the level's).

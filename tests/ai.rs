@@ -572,3 +572,63 @@ fn master_in_ordo_x_deepens_within_its_budget_and_repeats_on_threads() {
     let two = ai::search(&game, small.on(2), 8);
     assert!(two.work > ai::search(&game, small, 8).work, "two threads search more");
 }
+
+/// The exact result of a Volterra position for the side to move (1 won, 0 drawn, -1 lost),
+/// every line searched to the game's end; `None` past `cap` positions or where a line goes on
+/// for more than `plies` turns (tiles can go back and forth).
+fn solve(game: &AnyGame, cap: &mut u64, plies: u32) -> Option<i32> {
+    *cap = cap.checked_sub(1)?;
+    if let Some(o) = game.outcome() {
+        return Some(match o.winner {
+            None => 0,
+            Some(w) if w == game.side_to_move() => 1,
+            Some(_) => -1,
+        });
+    }
+    let plies = plies.checked_sub(1)?;
+    let (mut best, mut open) = (-1, false);
+    for mv in game.legal_moves() {
+        let mut next = game.clone();
+        next.play_unchecked(&mv);
+        match solve(&next, cap, plies) {
+            // A win decides, whatever the other turns' lines do.
+            Some(-1) => return Some(1),
+            Some(v) => best = best.max(-v),
+            None if *cap == 0 => return None,
+            None => open = true,
+        }
+    }
+    (!open).then_some(best)
+}
+
+#[test]
+fn volterra_master_searches_to_the_end_where_it_can_and_keeps_every_forced_result() {
+    // Late positions of random games that can be solved exactly: master's turn keeps a forced
+    // win, and never loses where a draw or a win can be kept. Four turns ahead (master before
+    // it deepened) misses some of them.
+    let (mut checked, mut shallow_missed) = (0, 0);
+    // Master's search on a smaller budget (tests run unoptimised), and the same four turns deep.
+    let master_level = tablero::ai::Level { positions: 40_000, ..LEVELS[3] };
+    let shallow = tablero::ai::Level { plies: 4, ..master_level };
+    for game in volterra_positions(40) {
+        let Some(value) = solve(&game, &mut 4_000, 10) else { continue };
+        if game.legal_moves().len() < 2 {
+            continue;
+        }
+        let keeps = |mv: &tablero::rules::AnyMove| {
+            let mut next = game.clone();
+            next.play_unchecked(mv);
+            // Within the plies left that solved the position (a win kept further off is not
+            // master's way: a sooner win counts more).
+            value == -1 || solve(&next, &mut u64::MAX.clone(), 9).is_some_and(|v| -v >= value)
+        };
+        let master = ai::search(&game, master_level, 3);
+        assert!(master.work <= master_level.positions, "{game}: {} positions", master.work);
+        assert!(keeps(&master.mv.clone().unwrap()), "{game}: master gives up a forced result ({value})");
+        shallow_missed += !keeps(&ai::choose(&game, shallow, 3).unwrap()) as usize;
+        checked += 1;
+    }
+    eprintln!("{checked} positions, four turns ahead missed {shallow_missed}");
+    assert!(checked >= 40, "only {checked} positions");
+    assert!(shallow_missed >= 1, "four turns ahead kept every result too: the positions test nothing deeper");
+}

@@ -284,3 +284,32 @@ fn the_game_is_over_exactly_when_no_move_is_left() {
     }
     assert!(ends >= 100, "only {ends} finished positions");
 }
+
+#[test]
+fn wins_at_once_agrees_with_trying_every_turn() {
+    // The cheap test for a turn that wins at once (the goal row reached or the last piece
+    // taken) must say exactly what playing every legal turn says, in both rule sets, late
+    // positions (runners, small groups) included.
+    let mut rng = StdRng::seed_from_u64(17);
+    let (mut checked, mut winning) = (0, 0);
+    for start in [tablero::rules::Variant::Ordo.initial(), tablero::rules::Variant::OrdoX.initial()] {
+        for _ in 0..40 {
+            let mut g = start.clone();
+            while let Some(mv) = g.random_move(&mut rng) {
+                let AnyGame::Ordo(o) = &g else { unreachable!() };
+                let me = g.side_to_move();
+                let brute = g.legal_moves().iter().any(|m| {
+                    let mut next = g.clone();
+                    next.play_unchecked(m);
+                    let AnyGame::Ordo(n) = &next else { unreachable!() };
+                    n.finished().is_some_and(|out| out.winner == Some(me))
+                });
+                assert_eq!(o.wins_at_once(), brute, "{g}");
+                checked += 1;
+                winning += brute as usize;
+                g.play_unchecked(&mv);
+            }
+        }
+    }
+    assert!(winning >= 60 && checked >= 2000, "{winning} winning of {checked}");
+}

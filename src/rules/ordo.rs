@@ -500,6 +500,42 @@ impl Ordo {
         }
     }
 
+    /// Whether the side to move has a turn that wins at once: a piece onto the goal row, or
+    /// the opponent's last piece taken (as [`Self::finished`] sees it; not a Classic capture
+    /// that leaves the opponent no reconnection, nor a turn that leaves no move). Much cheaper than listing the turns: only the steps
+    /// that would win are checked for the connection rule (in Ordo X after each sideways
+    /// step, whose follow-ups are not listed).
+    pub fn wins_at_once(&self) -> bool {
+        if self.finished().is_some() {
+            return false;
+        }
+        match self.rules {
+            Rules::Classic => self.has_winning_step(Kind::Classic),
+            Rules::X => {
+                self.has_winning_step(Kind::Forward)
+                    || self.steps(Kind::Sideways).iter().any(|step| {
+                        let mut next = self.clone();
+                        next.apply_step(step);
+                        next.pieces(self.side.other()) == 0 || next.has_winning_step(Kind::Forward)
+                    })
+            }
+        }
+    }
+
+    /// Whether a legal step of `kind` reaches the goal row or takes the opponent's last piece.
+    fn has_winning_step(&self, kind: Kind) -> bool {
+        let mut cands = Vec::with_capacity(64);
+        self.pseudo_steps(kind, &mut cands);
+        let own = self.pieces(self.side);
+        let enemy = self.pieces(self.side.other());
+        let goal = Self::goal_row(self.side);
+        cands.iter().any(|step| {
+            let after = step.moved_line();
+            let wins = after & goal != 0 || (step.capture && enemy == bit(step.to));
+            wins && is_connected((own & !step.line()) | after)
+        })
+    }
+
     /// The legal moves that match `wanted` apart from tie choices: generates only the turns
     /// that begin with its first step.
     fn turns_like(&self, wanted: &OrdoMove) -> Vec<OrdoMove> {
