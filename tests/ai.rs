@@ -607,7 +607,7 @@ fn volterra_master_searches_to_the_end_where_it_can_and_keeps_every_forced_resul
     // win, and never loses where a draw or a win can be kept. Four turns ahead (master before
     // it deepened) misses some of them.
     let (mut checked, mut shallow_missed) = (0, 0);
-    // Master's search on a smaller budget (tests run unoptimised), and the same four turns deep.
+    // Master's search on a smaller budget (to keep the test short), and the same four turns deep.
     let master_level = tablero::ai::Level { positions: 40_000, ..LEVELS[3] };
     let shallow = tablero::ai::Level { plies: 4, ..master_level };
     for game in volterra_positions(40) {
@@ -620,7 +620,8 @@ fn volterra_master_searches_to_the_end_where_it_can_and_keeps_every_forced_resul
             next.play_unchecked(mv);
             // Within the plies left that solved the position (a win kept further off is not
             // master's way: a sooner win counts more).
-            value == -1 || solve(&next, &mut u64::MAX.clone(), 9).is_some_and(|v| -v >= value)
+            let mut unbounded = u64::MAX;
+            value == -1 || solve(&next, &mut unbounded, 9).is_some_and(|v| -v >= value)
         };
         let master = ai::search(&game, master_level, 3);
         assert!(master.work <= master_level.positions, "{game}: {} positions", master.work);
