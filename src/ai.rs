@@ -822,6 +822,12 @@ fn lets_win(next: &AnyGame) -> bool {
     matches!(next, AnyGame::Ordo(g) if g.wins_at_once())
 }
 
+/// A node's turns (best-looking first) that its search may choose from, tested one at a time
+/// as they are asked for: with `safe`, those that do not let the opponent win at once.
+fn kept(safe: bool, turns: &[(f64, AnyMove, AnyGame)]) -> impl Iterator<Item = &(f64, AnyMove, AnyGame)> {
+    turns.iter().filter(move |c| !safe || !lets_win(&c.2))
+}
+
 /// Ordo X, master: a side with at most this many turns has all of them searched.
 const ORDO_X_FULL: usize = 200;
 
@@ -901,23 +907,14 @@ impl Beam<'_> {
             if children.is_empty() {
                 return Some((self.value)(game, side));
             }
-            let best = children.iter().find(|c| !self.safe || !lets_win(&c.2));
-            return Some(best.map_or(graded(0.0, 0), |c| graded(c.0, 0)));
+            return Some(kept(self.safe, &children).next().map_or(graded(0.0, 0), |c| graded(c.0, 0)));
         }
         let mut best = f64::NEG_INFINITY;
         let width = self.width(children.len());
         let mut searched = 0;
-        for (_, _, next) in children {
-            if searched == width {
-                break;
-            }
-            // A turn that lets the opponent win at once is lost: the next turn down is
-            // searched in its place.
-            if self.safe && lets_win(&next) {
-                continue;
-            }
+        for (_, _, next) in kept(self.safe, &children).take(width) {
             searched += 1;
-            let v = 1.0 - self.negamax(&next, depth - 1, 1.0 - beta, 1.0 - alpha, rng)?;
+            let v = 1.0 - self.negamax(next, depth - 1, 1.0 - beta, 1.0 - alpha, rng)?;
             best = best.max(v);
             alpha = alpha.max(v);
             if alpha >= beta {
@@ -945,19 +942,12 @@ impl Beam<'_> {
         let width = first.width(ordered.len());
         // Master: the best-looking turns that do not let the opponent win at once (all of
         // them lose if none is left, and the search then puts the loss off).
-        let safe: Vec<usize> = if first.safe {
-            (0..ordered.len()).filter(|&i| !lets_win(&ordered[i].2)).take(width).collect()
-        } else {
-            Vec::new()
-        };
-        let kept: Vec<(f64, AnyMove, AnyGame)> = if safe.is_empty() {
-            ordered.into_iter().take(width).collect()
-        } else {
-            let mut ordered: Vec<Option<(f64, AnyMove, AnyGame)>> = ordered.into_iter().map(Some).collect();
-            safe.iter().filter_map(|&i| ordered[i].take()).collect()
-        };
+        let mut root: Vec<&(f64, AnyMove, AnyGame)> = kept(first.safe, &ordered).take(width).collect();
+        if root.is_empty() {
+            root = ordered.iter().take(width).collect();
+        }
         let mut children: Vec<(usize, AnyMove, AnyGame)> =
-            kept.into_iter().enumerate().map(|(i, (_, mv, next))| (i, mv, next)).collect();
+            root.into_iter().enumerate().map(|(i, (_, mv, next))| (i, mv.clone(), next.clone())).collect();
         let looked = first.positions;
         let threads = level.threads.clamp(1, children.len().max(1));
         // Each thread's searcher with its own seed (the first thread's is the level's).

@@ -502,9 +502,9 @@ impl Ordo {
 
     /// Whether the side to move has a turn that wins at once: a piece onto the goal row, or
     /// the opponent's last piece taken (as [`Self::finished`] sees it; not a Classic capture
-    /// that leaves the opponent no reconnection, nor a turn that leaves no move). Much cheaper than listing the turns: only the steps
-    /// that would win are checked for the connection rule (in Ordo X after each sideways
-    /// step, whose follow-ups are not listed).
+    /// that leaves the opponent no reconnection, nor a turn that leaves no move). Much
+    /// cheaper than listing the turns: only the steps that would win are checked for the
+    /// connection rule (in Ordo X after each sideways step, whose follow-ups are not listed).
     pub fn wins_at_once(&self) -> bool {
         if self.finished().is_some() {
             return false;
