@@ -18,6 +18,7 @@ use crate::rules::{AnyGame, AnyMove, Cell, Game, Side};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// A named strength: how many playouts a move gets and how deep each one goes (tree search);
@@ -32,8 +33,12 @@ pub struct Level {
     /// while the next iteration looks likely to fit `positions` and some line searched has not
     /// ended (master's 20 reach the game's end in most endgames).
     pub plies: u32,
-    /// Alpha-beta: positions searched at most; a deeper iteration that would pass it is dropped.
+    /// The full-width alpha-beta (Ordo, Crossings) and Ordo X's selective one: positions
+    /// searched at most; a deeper iteration that would pass it is dropped.
     pub positions: u64,
+    /// Volterra's alpha-beta: positions searched at most, the same way. Larger than
+    /// `positions`, as a Volterra position costs a fraction of an Ordo one.
+    pub volterra_positions: u64,
     /// Alpha-beta: turns within this many hundredths of a tile of the best are played alike.
     /// Easy's ten tiles make it play almost at random, except that it never misses a turn
     /// that wins at once and never plays one that loses at once.
@@ -97,6 +102,7 @@ pub const LEVELS: [Level; 4] = [
         depth: 16,
         plies: 1,
         positions: 10_000,
+        volterra_positions: 40_000,
         slack: 1000,
         width: 0,
         beam: 0,
@@ -111,6 +117,7 @@ pub const LEVELS: [Level; 4] = [
         depth: 24,
         plies: 1,
         positions: 10_000,
+        volterra_positions: 40_000,
         slack: 5,
         width: 32,
         beam: 0,
@@ -125,6 +132,7 @@ pub const LEVELS: [Level; 4] = [
         depth: 32,
         plies: 2,
         positions: 50_000,
+        volterra_positions: 200_000,
         slack: 5,
         width: 6,
         beam: 2,
@@ -139,6 +147,7 @@ pub const LEVELS: [Level; 4] = [
         depth: 40,
         plies: 20,
         positions: 600_000,
+        volterra_positions: 2_400_000,
         slack: 5,
         width: 10,
         beam: 3,
@@ -201,17 +210,13 @@ fn ranked(
     value: fn(&AnyGame, Side) -> f64,
 ) -> Vec<(f64, AnyMove, AnyGame)> {
     let side = game.side_to_move();
-    let mut out: Vec<(f64, AnyMove, AnyGame)> = game
-        .legal_moves()
-        .into_iter()
-        .map(|mv| {
-            let mut next = game.clone();
-            next.play_unchecked(&mv);
-            (value(&next, side) + noise(), mv, next)
-        })
-        .collect();
-    out.sort_by(|a, b| b.0.total_cmp(&a.0));
-    out
+    let mut out: Vec<(f64, AnyMove, AnyGame)> = Vec::new();
+    game.successors(&mut |mv, next| out.push((value(&next, side) + noise(), mv, next)));
+    // Sorted by index, then taken in that order: the entries are large to move about.
+    let mut order: Vec<usize> = (0..out.len()).collect();
+    order.sort_by(|&a, &b| out[b].0.total_cmp(&out[a].0));
+    let mut taken: Vec<Option<(f64, AnyMove, AnyGame)>> = out.into_iter().map(Some).collect();
+    order.into_iter().filter_map(|i| taken[i].take()).collect()
 }
 
 /// Ordo X: turns sampled at each deeper node of the tree.
@@ -588,6 +593,34 @@ fn guarded(game: &AnyGame, moves: Vec<AnyMove>) -> Vec<AnyMove> {
     kept.into_iter().map(|k| k.2).collect()
 }
 
+/// A quick hash for the search's sets of positions (not proof against chosen keys, which a
+/// search never meets): each word mixed in with a rotate and a multiply.
+#[derive(Default)]
+struct Quick(u64);
+
+impl Hasher for Quick {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+    fn write_u8(&mut self, n: u8) {
+        self.write_u64(n as u64);
+    }
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(n as u64);
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
 /// Alpha-beta (negamax) over complete Volterra turns. Turns that lead to the same position
 /// (a step and a build in either order often do) are searched once; inner nodes try first the
 /// replies that look best. A win counts more the sooner it comes.
@@ -616,15 +649,13 @@ const TRIED: u32 = 4;
 impl AlphaBeta<'_> {
     /// The distinct positions after each turn of the side to move, with the turn.
     fn children(g: &Volterra) -> Vec<(VolterraMove, Volterra)> {
-        let mut seen = HashSet::new();
+        let mut seen: HashSet<Volterra, BuildHasherDefault<Quick>> = HashSet::default();
         let mut out = Vec::new();
-        for mv in g.legal_moves() {
-            let mut next = g.clone();
-            next.play_unchecked(&mv);
+        g.successors(&mut |mv, next| {
             if seen.insert(next.clone()) {
                 out.push((mv, next));
             }
-        }
+        });
         out
     }
 
@@ -641,7 +672,7 @@ impl AlphaBeta<'_> {
             None => 0.0,
         };
         if depth == 0 {
-            let turns = g.legal_moves().len();
+            let turns = g.count_moves();
             self.horizon |= turns > 0;
             return Some(if turns > 0 { towers(g, side) + MOBILITY * turns as f64 } else { finished() });
         }
@@ -704,7 +735,7 @@ impl AlphaBeta<'_> {
             Self::children(g).into_iter().map(|(m, n)| (-towers(&n, n.side_to_move()), m, n)).collect();
         let threads = level.threads.clamp(1, root.len().max(1));
         let mut searchers: Vec<AlphaBeta> = (0..threads)
-            .map(|_| AlphaBeta { positions: 0, budget: level.positions, horizon: false, near, stop })
+            .map(|_| AlphaBeta { positions: 0, budget: level.volterra_positions, horizon: false, near, stop })
             .collect();
         let mut decided: Vec<VolterraMove> = Vec::new();
         // Positions the last three iterations took (the most any thread took).
@@ -716,7 +747,7 @@ impl AlphaBeta<'_> {
             let used = searchers.iter().map(|s| s.positions).max().unwrap_or(0);
             if depth > TRIED && took[0] > 0 && !decided.is_empty() {
                 let growth = (took[2] as f64 / took[1] as f64).max(took[1] as f64 / took[0] as f64).max(GROWTH);
-                if used as f64 + took[2] as f64 * growth > level.positions as f64 {
+                if used as f64 + took[2] as f64 * growth > level.volterra_positions as f64 {
                     break;
                 }
             }

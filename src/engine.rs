@@ -49,7 +49,7 @@ pub fn parse_go(words: &[&str]) -> Result<Budget, String> {
 /// alpha-beta of Ordo and Crossings as deep as the budget allows).
 fn nodes_level(n: u64) -> Level {
     let m = LEVELS[LEVELS.len() - 1];
-    Level { playouts: n.min(u32::MAX as u64) as u32, positions: n, beam: 0, deep: 64, ..m }
+    Level { playouts: n.min(u32::MAX as u64) as u32, positions: n, volterra_positions: n, beam: 0, deep: 64, ..m }
 }
 
 /// The iterations of a timed search: each a level a little stronger than the last.
@@ -59,6 +59,7 @@ fn iteration(k: u32) -> Level {
         playouts: 128u32.saturating_mul(1 << k.min(20)),
         plies: k + 1,
         positions: u64::MAX,
+        volterra_positions: u64::MAX,
         beam: (k + 1).min(6),
         deep: k + 1,
         // The first iteration answers fast; the guard (a plain search of every root move)

@@ -105,11 +105,11 @@ fn volterra_search_stays_within_its_budget_and_repeats() {
     for level in &LEVELS[..3] {
         let a = ai::search(&game, *level, 5);
         assert_eq!(a.unit, "positions");
-        assert!(a.work > 0 && a.work <= level.positions, "{}: {} positions", level.name, a.work);
+        assert!(a.work > 0 && a.work <= level.volterra_positions, "{}: {} positions", level.name, a.work);
         assert_eq!(ai::search(&game, *level, 5), a, "{}: the same seed, the same search", level.name);
     }
     // A tight budget still answers with a legal turn (from the last search that fit).
-    let tight = tablero::ai::Level { positions: 50, ..LEVELS[3] };
+    let tight = tablero::ai::Level { volterra_positions: 50, ..LEVELS[3] };
     let mv = ai::choose(&game, tight, 1).unwrap();
     assert!(game.legal_moves().contains(&mv));
 }
@@ -608,7 +608,7 @@ fn volterra_master_searches_to_the_end_where_it_can_and_keeps_every_forced_resul
     // it deepened) misses some of them.
     let (mut checked, mut shallow_missed) = (0, 0);
     // Master's search on a smaller budget (to keep the test short), and the same four turns deep.
-    let master_level = tablero::ai::Level { positions: 40_000, ..LEVELS[3] };
+    let master_level = tablero::ai::Level { volterra_positions: 40_000, ..LEVELS[3] };
     let shallow = tablero::ai::Level { plies: 4, ..master_level };
     for game in volterra_positions(40) {
         let Some(value) = solve(&game, &mut 4_000, 10) else { continue };
@@ -624,7 +624,7 @@ fn volterra_master_searches_to_the_end_where_it_can_and_keeps_every_forced_resul
             value == -1 || solve(&next, &mut unbounded, 9).is_some_and(|v| -v >= value)
         };
         let master = ai::search(&game, master_level, 3);
-        assert!(master.work <= master_level.positions, "{game}: {} positions", master.work);
+        assert!(master.work <= master_level.volterra_positions, "{game}: {} positions", master.work);
         assert!(keeps(&master.mv.clone().unwrap()), "{game}: master gives up a forced result ({value})");
         shallow_missed += !keeps(&ai::choose(&game, shallow, 3).unwrap()) as usize;
         checked += 1;

@@ -313,3 +313,32 @@ fn wins_at_once_agrees_with_trying_every_turn() {
     }
     assert!(winning >= 60 && checked >= 2000, "{winning} winning of {checked}");
 }
+
+#[test]
+fn the_searchs_successors_agree_with_listing_and_playing_every_turn() {
+    // `successors` plays Ordo X's sideways step once for all the turns that begin with it and
+    // describes nothing; listing and playing each turn must give the same turns and
+    // positions, in order, in both rule sets, captures that split a group included.
+    let mut rng = StdRng::seed_from_u64(23);
+    let (mut positions, mut splits) = (0, 0);
+    for start in [tablero::rules::Variant::Ordo.initial(), tablero::rules::Variant::OrdoX.initial()] {
+        for _ in 0..12 {
+            let mut g = start.clone();
+            while let Some(mv) = g.random_move(&mut rng) {
+                let moves = g.legal_moves();
+                let mut listed = Vec::new();
+                g.successors(&mut |m, next| listed.push((m, next)));
+                assert_eq!(listed.len(), moves.len(), "{g}");
+                for (m, (sm, next)) in moves.iter().zip(&listed) {
+                    let mut played = g.clone();
+                    let effects = played.play_unchecked(m);
+                    splits += effects.iter().any(|e| matches!(e, Effect::Removed { .. })) as usize;
+                    assert_eq!((m, &played), (sm, next), "{g}: {m}");
+                }
+                positions += 1;
+                g.play_unchecked(&mv);
+            }
+        }
+    }
+    assert!(positions > 500 && splits > 20, "{positions} positions, {splits} splitting turns");
+}

@@ -5,7 +5,7 @@ mod common;
 use common::*;
 use rand::{Rng, SeedableRng, rngs::StdRng};
 use tablero::rules::volterra::{Options, Phase, Volterra, VolterraMove};
-use tablero::rules::{AnyGame, Effect, Game, Reason, Side};
+use tablero::rules::{AnyGame, Cell, Effect, Game, Reason, Side};
 
 fn parse(s: &str) -> AnyGame {
     s.parse().unwrap_or_else(|e| panic!("{s}: {e}"))
@@ -260,4 +260,72 @@ fn soak() {
         *endings.entry(format!("{:?}", g.outcome().unwrap().reason)).or_insert(0) += 1;
     }
     eprintln!("volterra endings: {endings:?}");
+}
+
+#[test]
+fn the_searchs_successors_and_counts_agree_with_listing_and_playing_every_move() {
+    // `successors` and `count_moves` play actions without describing them and remove cut-off
+    // parts by bit masks; listing and playing each move (with its effects) must agree, in
+    // order, in every position of random games of each rule set and of free setup.
+    let starts = [
+        Volterra::initial(Options::default()),
+        Volterra::initial(Options { build_near_source: true }),
+        Volterra::free_setup(Options::default()),
+    ];
+    let (mut positions, mut removals) = (0, 0);
+    for (k, start) in starts.into_iter().enumerate() {
+        for seed in 0..20u64 {
+            let mut rng = StdRng::seed_from_u64(seed * 3 + k as u64);
+            let mut g = start.clone();
+            loop {
+                let moves = g.legal_moves();
+                assert_eq!(g.count_moves(), moves.len() as u64, "{g}");
+                let mut listed = Vec::new();
+                g.successors(&mut |mv, next| listed.push((mv, next)));
+                assert_eq!(listed.len(), moves.len(), "{g}");
+                for (mv, (smv, next)) in moves.iter().zip(&listed) {
+                    let mut played = g.clone();
+                    let effects = played.play_unchecked(mv);
+                    assert_eq!((mv, &played), (smv, next), "{g}: {mv}");
+                    if played.phase() == Phase::Play {
+                        assert!(every_part_holds_a_pawn(&played), "{g}: {mv} leaves {played}");
+                    }
+                    // Each removal the effects name is a hole afterwards.
+                    for e in &effects {
+                        if let Effect::Removed { at } = e {
+                            removals += 1;
+                            assert!(played.tower(*at).unwrap().is_hole(), "{g}: {mv} removes {at}");
+                        }
+                    }
+                }
+                positions += 1;
+                if moves.is_empty() {
+                    assert!(g.outcome().is_some(), "{g}: no move and no result");
+                    break;
+                }
+                assert!(g.outcome().is_none(), "{g}: moves left and a result");
+                g.play_unchecked(&moves[rng.random_range(0..moves.len())]);
+            }
+        }
+    }
+    assert!(positions > 1000 && removals > 100, "{positions} positions, {removals} removals");
+}
+
+/// Whether every tower can be reached from a pawn through touching towers (corners count).
+fn every_part_holds_a_pawn(g: &Volterra) -> bool {
+    let cells: Vec<Cell> = (0..5).flat_map(|r| (0..4).map(move |f| Cell::new(f, r))).collect();
+    let occupied = |c: Cell| g.tower(c).is_some_and(|t| !t.is_hole());
+    let mut reached: Vec<Cell> = [Side::First, Side::Second].iter().filter_map(|&s| g.pawn(s)).collect();
+    let mut i = 0;
+    while i < reached.len() {
+        let at = reached[i];
+        for &c in &cells {
+            let near = (c.file as i32 - at.file as i32).abs() <= 1 && (c.rank as i32 - at.rank as i32).abs() <= 1;
+            if near && occupied(c) && !reached.contains(&c) {
+                reached.push(c);
+            }
+        }
+        i += 1;
+    }
+    cells.iter().all(|&c| !occupied(c) || reached.contains(&c))
 }

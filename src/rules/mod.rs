@@ -270,6 +270,16 @@ pub(crate) fn line_in_words(rear: Cell, front: Cell, to: Cell, capture: bool) ->
 
 /// The shape every game has. Positions parse with `FromStr` and print with `Display` in the
 /// notation of docs/notation.md, and round-trip.
+/// Each legal move of `game` with the position after playing it: [`Game::successors`] the
+/// plain way.
+pub fn each_played<G: Game>(game: &G, f: &mut dyn FnMut(G::Move, G)) {
+    for mv in game.legal_moves() {
+        let mut next = game.clone();
+        next.play_unchecked(&mv);
+        f(mv, next);
+    }
+}
+
 pub trait Game: Clone + fmt::Debug + fmt::Display {
     /// A move as the rules know it: rich enough to show and animate without recomputation.
     type Move: Clone + fmt::Debug + fmt::Display + PartialEq;
@@ -319,6 +329,13 @@ pub trait Game: Clone + fmt::Debug + fmt::Display {
     /// The number of legal moves; games may count faster than they list.
     fn count_moves(&self) -> u64 {
         self.legal_moves().len() as u64
+    }
+
+    /// Each legal move with the position after it, in the order of [`Game::legal_moves`]:
+    /// the searches' way, where nothing is described; games may find them faster than by
+    /// playing each move.
+    fn successors(&self, f: &mut dyn FnMut(Self::Move, Self)) {
+        each_played(self, f)
     }
 
     /// The number of move sequences of length `depth` (a move that ends the game has no
@@ -750,6 +767,15 @@ impl Game for AnyGame {
 
     fn count_moves(&self) -> u64 {
         each_game!(self, g => g.count_moves())
+    }
+
+    fn successors(&self, f: &mut dyn FnMut(AnyMove, AnyGame)) {
+        match self {
+            AnyGame::Ordo(g) => g.successors(&mut |m, n| f(AnyMove::Ordo(m), AnyGame::Ordo(n))),
+            AnyGame::Crossings(g) => g.successors(&mut |m, n| f(AnyMove::Crossings(m), AnyGame::Crossings(n))),
+            AnyGame::Volterra(g) => g.successors(&mut |m, n| f(AnyMove::Volterra(m), AnyGame::Volterra(n))),
+            AnyGame::Ctor(g) => g.successors(&mut |m, n| f(AnyMove::Ctor(m), AnyGame::Ctor(n))),
+        }
     }
 
     fn perft(&self, depth: u32) -> u64 {

@@ -137,8 +137,9 @@ impl Step {
 
     /// The squares the moving pieces land on.
     fn moved_line(&self) -> Bb {
-        let (dx, dy, dist) = self.direction();
-        (0..dist).fold(self.line(), |m, _| shift1(m, dx, dy))
+        // A step never leaves the board or wraps round an edge: a plain shift.
+        let line = self.line();
+        if self.to >= self.first { line << (self.to - self.first) } else { line >> (self.first - self.to) }
     }
 
     /// The square a piece on `sq` of this step lands on.
@@ -306,35 +307,19 @@ impl Ordo {
         let empty = BOARD & !own & !enemy;
         let f = Self::forward(side);
         let disconnected = kind == Kind::Classic && !is_connected(own);
-        let mut single: Vec<(i8, i8)> = Vec::with_capacity(8);
-        let mut horizontal: Vec<(i8, i8)> = Vec::with_capacity(5);
-        let mut vertical: Vec<(i8, i8)> = Vec::with_capacity(5);
         let forwardish = [(0, f), (-1, f), (1, f)];
         let sideways = [(-1, 0), (1, 0)];
-        match kind {
-            Kind::Classic => {
-                single.extend(forwardish);
-                single.extend(sideways);
-                horizontal.push((0, f));
-                vertical.extend(sideways);
-                if disconnected {
-                    single.extend([(0, -f), (-1, -f), (1, -f)]);
-                    horizontal.push((0, -f));
-                }
-            }
-            Kind::Forward => {
-                single.extend(forwardish);
-                horizontal.extend(forwardish);
-                vertical.extend(forwardish);
-            }
-            Kind::Sideways => {
-                single.extend(sideways);
-                horizontal.extend(sideways);
-                vertical.extend(sideways);
-            }
-        }
+        let back = [(0, -f), (-1, -f), (1, -f)];
+        let classic =
+            [forwardish[0], forwardish[1], forwardish[2], sideways[0], sideways[1], back[0], back[1], back[2]];
+        let (single, horizontal, vertical): (&[(i8, i8)], &[(i8, i8)], &[(i8, i8)]) = match kind {
+            Kind::Classic if disconnected => (&classic, &[(0, f), (0, -f)], &sideways),
+            Kind::Classic => (&classic[..5], &[(0, f)], &sideways),
+            Kind::Forward => (&forwardish, &forwardish, &forwardish),
+            Kind::Sideways => (&sideways, &sideways, &sideways),
+        };
         for from in squares(own) {
-            for &(dx, dy) in &single {
+            for &(dx, dy) in single {
                 let mut at = bit(from);
                 loop {
                     at = shift1(at, dx, dy);
@@ -351,7 +336,7 @@ impl Ordo {
             }
         }
         // Ordos: every contiguous run of two or more own pieces along a rank or a file.
-        for (stride, dirs) in [(1u8, &horizontal), (10u8, &vertical)] {
+        for (stride, dirs) in [(1u8, horizontal), (10u8, vertical)] {
             if dirs.is_empty() {
                 continue;
             }
@@ -441,6 +426,14 @@ impl Ordo {
             effects.push(Effect::Captured { at: cell(step.to) });
         }
         effects.extend(step.paths().into_iter().map(|(from, to)| Effect::Moved { from, to }));
+        let removed = self.apply_step_quietly(step);
+        effects.extend(squares(removed).map(|sq| Effect::Removed { at: cell(sq) }));
+        effects
+    }
+
+    /// Plays one step for the side to move (the side does not change); returns the squares of
+    /// the opponent's pieces removed because an Ordo X capture split their group.
+    fn apply_step_quietly(&mut self, step: &Step) -> Bb {
         self.shift_pieces(step);
         if self.rules == Rules::X && step.capture {
             let o = self.side.other().index();
@@ -455,11 +448,32 @@ impl Ordo {
                         .unwrap_or(0),
                 };
                 let removed = self.pieces[o] & !stay;
-                effects.extend(squares(removed).map(|sq| Effect::Removed { at: cell(sq) }));
                 self.pieces[o] = stay;
+                return removed;
             }
         }
-        effects
+        0
+    }
+
+    /// Each legal turn of Ordo X, in the order of [`Game::legal_moves`], with the position
+    /// its last step is played from and that step (`None` where a sideways step took the last
+    /// piece and the position given is the end of the turn): turns that begin with the same
+    /// sideways step share the position after it.
+    fn each_x_turn(&self, mut f: impl FnMut(OrdoMove, &Ordo, Option<Step>)) {
+        for first in self.steps(Kind::Forward) {
+            f(OrdoMove { first, then: None }, self, Some(first));
+        }
+        for first in self.steps(Kind::Sideways) {
+            let mut next = self.clone();
+            next.apply_step_quietly(&first);
+            if next.pieces(self.side.other()) == 0 {
+                f(OrdoMove { first, then: None }, &next, None);
+                continue;
+            }
+            for then in next.steps(Kind::Forward) {
+                f(OrdoMove { first, then: Some(then) }, &next, Some(then));
+            }
+        }
     }
 
     /// Counts legal moves without listing them (Ordo X's turns multiply quickly).
@@ -698,20 +712,34 @@ impl Game for Ordo {
                 self.steps(Kind::Classic).into_iter().map(|first| OrdoMove { first, then: None }).collect()
             }
             Rules::X => {
-                let mut moves: Vec<OrdoMove> =
-                    self.steps(Kind::Forward).into_iter().map(|first| OrdoMove { first, then: None }).collect();
-                for first in self.steps(Kind::Sideways) {
-                    let mut next = self.clone();
-                    next.apply_step(&first);
-                    if next.pieces(self.side.other()) == 0 {
-                        moves.push(OrdoMove { first, then: None });
-                        continue;
-                    }
-                    moves
-                        .extend(next.steps(Kind::Forward).into_iter().map(|then| OrdoMove { first, then: Some(then) }));
-                }
+                let mut moves = Vec::new();
+                self.each_x_turn(|mv, _, _| moves.push(mv));
                 moves
             }
+        }
+    }
+
+    /// Plays each turn's last step on a copy of the position before it (Ordo X's sideways
+    /// step is played once for all the turns that begin with it).
+    fn successors(&self, f: &mut dyn FnMut(OrdoMove, Ordo)) {
+        if self.finished().is_some() {
+            return;
+        }
+        let mut emit = |mv: OrdoMove, from: &Ordo, last: Option<Step>| {
+            let mut next = from.clone();
+            if let Some(step) = last {
+                next.apply_step_quietly(&step);
+            }
+            next.side = next.side.other();
+            f(mv, next);
+        };
+        match self.rules {
+            Rules::Classic => {
+                for first in self.steps(Kind::Classic) {
+                    emit(OrdoMove { first, then: None }, self, Some(first));
+                }
+            }
+            Rules::X => self.each_x_turn(emit),
         }
     }
 

@@ -57,9 +57,43 @@ fn index(c: Cell) -> Option<u8> {
 }
 
 /// Whether two cells touch, corners included.
-fn adjacent(a: u8, b: u8) -> bool {
+const fn adjacent(a: u8, b: u8) -> bool {
     let (ax, ay, bx, by) = ((a % FILES) as i8, (a / FILES) as i8, (b % FILES) as i8, (b / FILES) as i8);
     a != b && (ax - bx).abs() <= 1 && (ay - by).abs() <= 1
+}
+
+/// The cells touching each cell, corners included, as bit masks (bit i for cell i).
+const NEIGHBOURS: [u32; CELLS] = {
+    let mut masks = [0u32; CELLS];
+    let mut a = 0;
+    while a < CELLS {
+        let mut b = 0;
+        while b < CELLS {
+            if adjacent(a as u8, b as u8) {
+                masks[a] |= 1 << b;
+            }
+            b += 1;
+        }
+        a += 1;
+    }
+    masks
+};
+
+/// The cells of a bit mask, lowest first.
+fn cells_of(mut mask: u32) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let i = mask.trailing_zeros() as u8;
+            mask &= mask - 1;
+            i
+        })
+    })
+}
+
+/// The top one or two tiles of `source`, as a tower of their own.
+fn lifted(source: Tower, two: bool) -> Tower {
+    let n = if two { 2 } else { 1 };
+    Tower { height: n, dark: (source.dark >> (source.height - n)) & ((1 << n) - 1) }
 }
 
 /// One of the two actions of a turn.
@@ -235,8 +269,8 @@ impl Volterra {
         let Some(from) = self.pawns[self.side.index()] else {
             return;
         };
-        for to in 0..CELLS as u8 {
-            if adjacent(from, to) && self.towers[to as usize].owner() == Some(self.side) && !self.has_pawn(to) {
+        for to in cells_of(NEIGHBOURS[from as usize]) {
+            if self.towers[to as usize].owner() == Some(self.side) && !self.has_pawn(to) {
                 out.push(Action::Step { from, to });
             }
         }
@@ -246,14 +280,14 @@ impl Volterra {
         let Some(pawn) = self.pawns[self.side.index()] else {
             return;
         };
-        for src in 0..CELLS as u8 {
+        for src in cells_of(NEIGHBOURS[pawn as usize]) {
             let t = self.towers[src as usize];
-            if !adjacent(pawn, src) || t.owner() != Some(self.side) || self.has_pawn(src) || !self.has_free_side(src) {
+            if t.owner() != Some(self.side) || self.has_pawn(src) || !self.has_free_side(src) {
                 continue;
             }
             let near = if self.options.build_near_source { src } else { pawn };
-            for dst in 0..CELLS as u8 {
-                if dst != src && adjacent(near, dst) && !self.towers[dst as usize].is_hole() && !self.has_pawn(dst) {
+            for dst in cells_of(NEIGHBOURS[near as usize]) {
+                if dst != src && !self.towers[dst as usize].is_hole() && !self.has_pawn(dst) {
                     out.push(Action::Build { src, dst, two: false });
                     if t.height >= 2 {
                         out.push(Action::Build { src, dst, two: true });
@@ -263,86 +297,91 @@ impl Volterra {
         }
     }
 
-    /// Plays one action for the side to move (the side does not change).
+    /// Plays one action for the side to move (the side does not change), and says what it did.
     fn act(&mut self, action: &Action) -> Vec<Effect> {
-        match *action {
-            Action::Step { from, to } => {
-                self.pawns[self.side.index()] = Some(to);
-                vec![Effect::PawnMoved { side: self.side, from: cell(from), to: cell(to) }]
-            }
+        let mut effects = vec![match *action {
+            Action::Step { from, to } => Effect::PawnMoved { side: self.side, from: cell(from), to: cell(to) },
             Action::Build { src, dst, two } => {
-                let n = if two { 2 } else { 1 };
                 let (s, d) = (self.towers[src as usize], self.towers[dst as usize]);
-                let lifted = Tower { height: n, dark: (s.dark >> (s.height - n)) & ((1 << n) - 1) };
-                let mut effects = vec![Effect::Stacked {
+                Effect::Stacked {
                     from: cell(src),
                     to: cell(dst),
-                    tiles: lifted.tiles(),
+                    tiles: lifted(s, two).tiles(),
                     from_height: s.height,
                     to_height: d.height,
-                }];
-                let rest = s.height - n;
-                self.towers[src as usize] = Tower { height: rest, dark: s.dark & ((1u32 << rest) - 1) };
-                self.towers[dst as usize] = Tower { height: d.height + n, dark: d.dark | (lifted.dark << d.height) };
-                effects.extend(self.split());
-                effects
-            }
-        }
-    }
-
-    /// Removes every 8-connected part of occupied cells that holds no pawn.
-    fn split(&mut self) -> Vec<Effect> {
-        let mut part = [usize::MAX; CELLS];
-        let mut keep = [false; CELLS];
-        let mut parts = 0;
-        for start in 0..CELLS {
-            if self.towers[start].is_hole() || part[start] != usize::MAX {
-                continue;
-            }
-            let mut stack = vec![start];
-            part[start] = parts;
-            while let Some(i) = stack.pop() {
-                for n in 0..CELLS {
-                    if part[n] == usize::MAX && !self.towers[n].is_hole() && adjacent(i as u8, n as u8) {
-                        part[n] = parts;
-                        stack.push(n);
-                    }
                 }
             }
-            parts += 1;
-        }
-        for p in self.pawns.iter().flatten() {
-            if part[*p as usize] != usize::MAX {
-                keep[part[*p as usize]] = true;
-            }
-        }
-        let mut effects = Vec::new();
-        for i in 0..CELLS {
-            if part[i] != usize::MAX && !keep[part[i]] {
-                self.towers[i] = Tower::default();
-                effects.push(Effect::Removed { at: cell(i as u8) });
-            }
-        }
+        }];
+        let removed = self.act_quietly(action);
+        effects.extend(cells_of(removed).map(|i| Effect::Removed { at: cell(i) }));
         effects
     }
 
-    /// Every complete turn: step then build, or build then step.
-    fn turns(&self) -> Vec<VolterraMove> {
-        let mut out = Vec::new();
+    /// Plays one action for the side to move (the side does not change); returns the cells
+    /// whose towers were removed because the build cut them off from both pawns.
+    fn act_quietly(&mut self, action: &Action) -> u32 {
+        match *action {
+            Action::Step { to, .. } => {
+                self.pawns[self.side.index()] = Some(to);
+                0
+            }
+            Action::Build { src, dst, two } => {
+                let (s, d) = (self.towers[src as usize], self.towers[dst as usize]);
+                let lifted = lifted(s, two);
+                let rest = s.height - lifted.height;
+                self.towers[src as usize] = Tower { height: rest, dark: s.dark & ((1u32 << rest) - 1) };
+                self.towers[dst as usize] =
+                    Tower { height: d.height + lifted.height, dark: d.dark | (lifted.dark << d.height) };
+                // Only an emptied source can cut the grid in parts.
+                if rest == 0 { self.split() } else { 0 }
+            }
+        }
+    }
+
+    /// Removes every 8-connected part of occupied cells that holds no pawn; returns the cells
+    /// removed.
+    fn split(&mut self) -> u32 {
+        let occupied = cells_of(u32::MAX >> (32 - CELLS))
+            .filter(|&i| !self.towers[i as usize].is_hole())
+            .fold(0u32, |m, i| m | 1 << i);
+        let mut kept = self.pawns.iter().flatten().fold(0u32, |m, &p| m | 1 << p) & occupied;
+        loop {
+            let grown = cells_of(kept).fold(kept, |m, i| m | NEIGHBOURS[i as usize]) & occupied;
+            if grown == kept {
+                break;
+            }
+            kept = grown;
+        }
+        let removed = occupied & !kept;
+        for i in cells_of(removed) {
+            self.towers[i as usize] = Tower::default();
+        }
+        removed
+    }
+
+    /// Each first action of a turn with the position after it and the second actions that
+    /// can follow it, in the order of [`Game::legal_moves`].
+    fn each_turn(&self, mut f: impl FnMut(Action, &Volterra, &[Action])) {
         let mut first = Vec::new();
         self.steps(&mut first);
         self.builds(&mut first);
         let mut second = Vec::new();
         for a in first {
             let mut next = self.clone();
-            next.act(&a);
+            next.act_quietly(&a);
             second.clear();
             match a {
                 Action::Step { .. } => next.builds(&mut second),
                 Action::Build { .. } => next.steps(&mut second),
             }
-            out.extend(second.iter().map(|b| VolterraMove::Turn(a, *b)));
+            f(a, &next, &second);
         }
+    }
+
+    /// Every complete turn: step then build, or build then step.
+    fn turns(&self) -> Vec<VolterraMove> {
+        let mut out = Vec::new();
+        self.each_turn(|a, _, second| out.extend(second.iter().map(|b| VolterraMove::Turn(a, *b))));
         out
     }
 
@@ -390,7 +429,7 @@ impl Volterra {
                             _ => format!("the {which} action {action} is not a legal build here"),
                         };
                     }
-                    pos.act(action);
+                    pos.act_quietly(action);
                 }
                 "not a legal turn here".into()
             }
@@ -423,6 +462,32 @@ impl Game for Volterra {
         }
     }
 
+    /// Counts without listing: the turns after each first action.
+    fn count_moves(&self) -> u64 {
+        if self.phase() != Phase::Play {
+            return self.legal_moves().len() as u64;
+        }
+        let mut n = 0;
+        self.each_turn(|_, _, second| n += second.len() as u64);
+        n
+    }
+
+    /// Each turn from the position after its first action, which the turns sharing that
+    /// action share.
+    fn successors(&self, f: &mut dyn FnMut(VolterraMove, Volterra)) {
+        if self.phase() != Phase::Play {
+            return super::each_played(self, f);
+        }
+        self.each_turn(|a, mid, second| {
+            for b in second {
+                let mut next = mid.clone();
+                next.act_quietly(b);
+                next.side = next.side.other();
+                f(VolterraMove::Turn(a, *b), next);
+            }
+        });
+    }
+
     fn play_unchecked(&mut self, mv: &VolterraMove) -> Vec<Effect> {
         self.play_parts_unchecked(mv).concat()
     }
@@ -449,7 +514,7 @@ impl Game for Volterra {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        if self.phase() != Phase::Play || !self.turns().is_empty() {
+        if self.phase() != Phase::Play || self.count_moves() > 0 {
             return None;
         }
         let (a, b) = (self.heights(Side::First), self.heights(Side::Second));
