@@ -102,7 +102,7 @@ pub const LEVELS: [Level; 4] = [
         depth: 16,
         plies: 1,
         positions: 10_000,
-        volterra_positions: 40_000,
+        volterra_positions: 10_000,
         slack: 1000,
         width: 0,
         beam: 0,
@@ -117,7 +117,7 @@ pub const LEVELS: [Level; 4] = [
         depth: 24,
         plies: 1,
         positions: 10_000,
-        volterra_positions: 40_000,
+        volterra_positions: 10_000,
         slack: 5,
         width: 32,
         beam: 0,
@@ -132,7 +132,7 @@ pub const LEVELS: [Level; 4] = [
         depth: 32,
         plies: 2,
         positions: 50_000,
-        volterra_positions: 200_000,
+        volterra_positions: 50_000,
         slack: 5,
         width: 6,
         beam: 2,
@@ -864,7 +864,7 @@ const ORDO_X_FULL: usize = 200;
 
 /// Ordo X, master: its budget is this many times the level's positions, as a position here
 /// (a turn looked at one turn ahead) costs a fraction of one of the full-width search's.
-const ORDO_X_POSITIONS: u64 = 2;
+const ORDO_X_POSITIONS: u64 = 4;
 
 /// A finished game's value for the loser is this much for each turn it comes later (and a
 /// win is worth as much less), so that a win sooner counts more and a loss is put off.
