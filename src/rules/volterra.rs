@@ -332,8 +332,7 @@ impl Volterra {
                 self.towers[src as usize] = Tower { height: rest, dark: s.dark & ((1u32 << rest) - 1) };
                 self.towers[dst as usize] =
                     Tower { height: d.height + lifted.height, dark: d.dark | (lifted.dark << d.height) };
-                // Only an emptied source can cut the grid in parts.
-                if rest == 0 { self.split() } else { 0 }
+                self.split()
             }
         }
     }
@@ -341,9 +340,7 @@ impl Volterra {
     /// Removes every 8-connected part of occupied cells that holds no pawn; returns the cells
     /// removed.
     fn split(&mut self) -> u32 {
-        let occupied = cells_of(u32::MAX >> (32 - CELLS))
-            .filter(|&i| !self.towers[i as usize].is_hole())
-            .fold(0u32, |m, i| m | 1 << i);
+        let occupied = (0..CELLS).filter(|&i| !self.towers[i].is_hole()).fold(0u32, |m, i| m | 1 << i);
         let mut kept = self.pawns.iter().flatten().fold(0u32, |m, &p| m | 1 << p) & occupied;
         loop {
             let grown = cells_of(kept).fold(kept, |m, i| m | NEIGHBOURS[i as usize]) & occupied;
