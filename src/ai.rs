@@ -30,7 +30,7 @@ pub struct Level {
     pub playouts: u32,
     pub depth: u32,
     /// Alpha-beta (Volterra): the most turns searched; the search deepens a turn at a time
-    /// while the next iteration looks likely to fit `positions` and some line searched has not
+    /// while the next iteration looks likely to fit `volterra_positions` and some line searched has not
     /// ended (master's 20 reach the game's end in most endgames).
     pub plies: u32,
     /// The full-width alpha-beta (Ordo, Crossings) and Ordo X's selective one: positions

@@ -290,28 +290,36 @@ fn wins_at_once_agrees_with_trying_every_turn() {
     // The cheap test for a turn that wins at once (the goal row reached or the last piece
     // taken) must say exactly what playing every legal turn says, in both rule sets, late
     // positions (runners, small groups) included.
-    let mut rng = StdRng::seed_from_u64(17);
     let (mut checked, mut winning) = (0, 0);
+    along_random_games(17, 40, |g| {
+        let AnyGame::Ordo(o) = g else { unreachable!() };
+        let me = g.side_to_move();
+        let brute = g.legal_moves().iter().any(|m| {
+            let mut next = g.clone();
+            next.play_unchecked(m);
+            let AnyGame::Ordo(n) = &next else { unreachable!() };
+            n.finished().is_some_and(|out| out.winner == Some(me))
+        });
+        assert_eq!(o.wins_at_once(), brute, "{g}");
+        checked += 1;
+        winning += brute as usize;
+    });
+    assert!(winning >= 60 && checked >= 2000, "{winning} winning of {checked}");
+}
+
+/// Every position before a move of `games` random games of each rule set (Classic first),
+/// the moves drawn by one generator seeded with `seed`.
+fn along_random_games(seed: u64, games: usize, mut f: impl FnMut(&AnyGame)) {
+    let mut rng = StdRng::seed_from_u64(seed);
     for start in [tablero::rules::Variant::Ordo.initial(), tablero::rules::Variant::OrdoX.initial()] {
-        for _ in 0..40 {
+        for _ in 0..games {
             let mut g = start.clone();
             while let Some(mv) = g.random_move(&mut rng) {
-                let AnyGame::Ordo(o) = &g else { unreachable!() };
-                let me = g.side_to_move();
-                let brute = g.legal_moves().iter().any(|m| {
-                    let mut next = g.clone();
-                    next.play_unchecked(m);
-                    let AnyGame::Ordo(n) = &next else { unreachable!() };
-                    n.finished().is_some_and(|out| out.winner == Some(me))
-                });
-                assert_eq!(o.wins_at_once(), brute, "{g}");
-                checked += 1;
-                winning += brute as usize;
+                f(&g);
                 g.play_unchecked(&mv);
             }
         }
     }
-    assert!(winning >= 60 && checked >= 2000, "{winning} winning of {checked}");
 }
 
 #[test]
@@ -319,26 +327,12 @@ fn the_searchs_successors_agree_with_listing_and_playing_every_turn() {
     // `successors` plays Ordo X's sideways step once for all the turns that begin with it and
     // describes nothing; listing and playing each turn must give the same turns and
     // positions, in order, in both rule sets, captures that split a group included.
-    let mut rng = StdRng::seed_from_u64(23);
     let (mut positions, mut splits) = (0, 0);
-    for start in [tablero::rules::Variant::Ordo.initial(), tablero::rules::Variant::OrdoX.initial()] {
-        for _ in 0..12 {
-            let mut g = start.clone();
-            while let Some(mv) = g.random_move(&mut rng) {
-                let moves = g.legal_moves();
-                let mut listed = Vec::new();
-                g.successors(&mut |m, next| listed.push((m, next)));
-                assert_eq!(listed.len(), moves.len(), "{g}");
-                for (m, (sm, next)) in moves.iter().zip(&listed) {
-                    let mut played = g.clone();
-                    let effects = played.play_unchecked(m);
-                    splits += effects.iter().any(|e| matches!(e, Effect::Removed { .. })) as usize;
-                    assert_eq!((m, &played), (sm, next), "{g}: {m}");
-                }
-                positions += 1;
-                g.play_unchecked(&mv);
-            }
+    along_random_games(23, 12, |g| {
+        for (_, _, effects) in check_successors(g) {
+            splits += effects.iter().any(|e| matches!(e, Effect::Removed { .. })) as usize;
         }
-    }
+        positions += 1;
+    });
     assert!(positions > 500 && splits > 20, "{positions} positions, {splits} splitting turns");
 }

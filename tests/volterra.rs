@@ -280,13 +280,7 @@ fn the_searchs_successors_and_counts_agree_with_listing_and_playing_every_move()
             loop {
                 let moves = g.legal_moves();
                 assert_eq!(g.count_moves(), moves.len() as u64, "{g}");
-                let mut listed = Vec::new();
-                g.successors(&mut |mv, next| listed.push((mv, next)));
-                assert_eq!(listed.len(), moves.len(), "{g}");
-                for (mv, (smv, next)) in moves.iter().zip(&listed) {
-                    let mut played = g.clone();
-                    let effects = played.play_unchecked(mv);
-                    assert_eq!((mv, &played), (smv, next), "{g}: {mv}");
+                for (mv, played, effects) in check_successors(&g) {
                     if played.phase() == Phase::Play {
                         assert!(every_part_holds_a_pawn(&played), "{g}: {mv} leaves {played}");
                     }

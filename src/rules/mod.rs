@@ -268,8 +268,6 @@ pub(crate) fn line_in_words(rear: Cell, front: Cell, to: Cell, capture: bool) ->
     }
 }
 
-/// The shape every game has. Positions parse with `FromStr` and print with `Display` in the
-/// notation of docs/notation.md, and round-trip.
 /// Each legal move of `game` with the position after playing it: [`Game::successors`] the
 /// plain way.
 pub fn each_played<G: Game>(game: &G, f: &mut dyn FnMut(G::Move, G)) {
@@ -280,6 +278,8 @@ pub fn each_played<G: Game>(game: &G, f: &mut dyn FnMut(G::Move, G)) {
     }
 }
 
+/// The shape every game has. Positions parse with `FromStr` and print with `Display` in the
+/// notation of docs/notation.md, and round-trip.
 pub trait Game: Clone + fmt::Debug + fmt::Display {
     /// A move as the rules know it: rich enough to show and animate without recomputation.
     type Move: Clone + fmt::Debug + fmt::Display + PartialEq;

@@ -2,7 +2,7 @@
 //! tests/fixtures so a clone tests on its own).
 #![allow(dead_code)]
 
-use tablero::rules::{AnyGame, Game};
+use tablero::rules::{AnyGame, Effect, Game};
 
 /// One row of a fixture table: a position and its legal-move count and perft 2.
 pub struct Row {
@@ -79,4 +79,23 @@ pub fn random_record(start: AnyGame, seed: u64, max: usize) -> (tablero::record:
         seen.push(game.to_string());
     }
     (rec, seen)
+}
+
+/// Checks that `game.successors` gives the moves of `legal_moves` in order, each with the
+/// position that playing it gives; returns each move with that position and its effects.
+pub fn check_successors<G: Game + PartialEq>(game: &G) -> Vec<(G::Move, G, Vec<Effect>)> {
+    let moves = game.legal_moves();
+    let mut listed = Vec::new();
+    game.successors(&mut |mv, next| listed.push((mv, next)));
+    assert_eq!(listed.len(), moves.len(), "{game}");
+    moves
+        .into_iter()
+        .zip(listed)
+        .map(|(mv, (smv, next))| {
+            let mut played = game.clone();
+            let effects = played.play_unchecked(&mv);
+            assert!(mv == smv && played == next, "{game}: {mv} gives {played}, successors {smv} and {next}");
+            (mv, played, effects)
+        })
+        .collect()
 }
