@@ -214,6 +214,34 @@ impl fmt::Display for OrdoMove {
     }
 }
 
+/// A single piece's slide onto an enemy piece: from where, the square taken and the squares
+/// passed on the way.
+struct Hit {
+    from: u8,
+    at: Bb,
+    path: Bb,
+}
+
+impl Hit {
+    /// Whether the capture keeps the group of `own` (the capturer's pieces) whole.
+    fn joined(&self, own: Bb) -> bool {
+        is_connected((own & !bit(self.from)) | self.at)
+    }
+}
+
+/// The pieces an Ordo X capture on `at` takes from `enemy`: that one and every smaller
+/// sub-group it cuts off.
+fn taken_by(enemy: Bb, at: Bb) -> u32 {
+    let rest = enemy & !at;
+    let (mut largest, mut left) = (0, rest);
+    while left != 0 {
+        let g = first_group(left);
+        largest = largest.max(g.count_ones());
+        left &= !g;
+    }
+    1 + rest.count_ones() - largest
+}
+
 /// Which steps to generate.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {
@@ -534,6 +562,102 @@ impl Ordo {
                     })
             }
         }
+    }
+
+    /// Ordo X: the most of the opponent's pieces the side to move can take in one turn by
+    /// capturing: the captured pieces and every smaller sub-group a capture cuts off, over the
+    /// turns that are one forward step; a sideways capture (with each tie choice) and a
+    /// forward step after it; or a single piece's sideways step that joins a forward capture
+    /// to the group, where that capture takes more than the others. Not counted: a sideways
+    /// step that opens the way for a forward capture, or an ordo's that joins it. Much
+    /// cheaper than listing the turns: only the slides that end on an enemy piece are followed.
+    /// 0 in Classic, where cut-off pieces may reconnect.
+    pub fn capture_threat(&self) -> u32 {
+        if self.rules != Rules::X || self.finished().is_some() {
+            return 0;
+        }
+        let own = self.pieces(self.side);
+        let enemy = self.pieces(self.side.other());
+        let mut best = self.best_capture(Kind::Forward);
+        for hit in self.hits(Kind::Sideways).into_iter().filter(|h| h.joined(own)) {
+            let step =
+                Step { first: hit.from, last: hit.from, to: hit.at.trailing_zeros() as u8, capture: true, keep: None };
+            let parts = groups(enemy & !hit.at);
+            let largest = parts.iter().map(|g| g.count_ones()).max().unwrap_or(0);
+            for stay in parts.iter().filter(|g| g.count_ones() == largest) {
+                let mut next = self.clone();
+                next.apply_step_quietly(&Step { keep: Some(stay.trailing_zeros() as u8), ..step });
+                let taken = enemy.count_ones() - next.pieces(self.side.other()).count_ones();
+                if next.pieces(self.side.other()) == 0 {
+                    best = best.max(taken);
+                } else if !next.steps(Kind::Forward).is_empty() {
+                    best = best.max(taken + next.best_capture(Kind::Forward));
+                }
+            }
+            if parts.is_empty() {
+                best = best.max(1);
+            }
+        }
+        // A forward capture that would leave the capturing piece alone, made possible by
+        // another piece stepping sideways next to the square taken.
+        let occupied = own | enemy;
+        for hit in self.hits(Kind::Forward) {
+            if hit.joined(own) {
+                continue;
+            }
+            let gain = taken_by(enemy, hit.at);
+            if gain <= best {
+                continue;
+            }
+            let joins = squares(dilate(hit.at) & !hit.at & !occupied & !hit.path).any(|next_to| {
+                let row = RANK_1 << (10 * (next_to / 10));
+                squares(own & row & !bit(hit.from)).any(|from| {
+                    let (a, b) = (from.min(next_to), from.max(next_to));
+                    let slide = ((1u128 << (b + 1)) - (1u128 << a)) & !bit(from);
+                    let moved = (own & !bit(from)) | bit(next_to);
+                    slide & occupied == 0 && is_connected(moved) && is_connected((moved & !bit(hit.from)) | hit.at)
+                })
+            });
+            if joins {
+                best = gain;
+            }
+        }
+        best
+    }
+
+    /// The side to move's single-piece slides of `kind` that end on an enemy piece, whether
+    /// or not they keep its group whole.
+    fn hits(&self, kind: Kind) -> Vec<Hit> {
+        let own = self.pieces(self.side);
+        let occupied = own | self.pieces(self.side.other());
+        let f = Self::forward(self.side);
+        let dirs: &[(i8, i8)] = match kind {
+            Kind::Sideways => &[(-1, 0), (1, 0)],
+            _ => &[(0, f), (-1, f), (1, f)],
+        };
+        let mut out = Vec::new();
+        for from in squares(own) {
+            for &(dx, dy) in dirs {
+                let mut path = 0;
+                let mut at = shift1(bit(from), dx, dy);
+                while at != 0 && at & occupied == 0 {
+                    path |= at;
+                    at = shift1(at, dx, dy);
+                }
+                if at & occupied & !own != 0 {
+                    out.push(Hit { from, at, path });
+                }
+            }
+        }
+        out
+    }
+
+    /// The most pieces a single-piece capture of `kind` by the side to move takes (see
+    /// [`taken_by`]; 0 if there is no such capture).
+    fn best_capture(&self, kind: Kind) -> u32 {
+        let own = self.pieces(self.side);
+        let enemy = self.pieces(self.side.other());
+        self.hits(kind).into_iter().filter(|h| h.joined(own)).map(|h| taken_by(enemy, h.at)).max().unwrap_or(0)
     }
 
     /// Whether a legal step of `kind` reaches the goal row or takes the opponent's last piece.
