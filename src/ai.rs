@@ -842,6 +842,9 @@ struct Beam<'a> {
     /// Master: turns after which the opponent wins at once are left out, and the best turn
     /// one turn ahead is the best that leaves no such win (see [`lets_win`]).
     safe: bool,
+    /// Master: a turn's value one turn ahead counts the pieces the opponent can then take at
+    /// once (see [`Beam::sharpened`]).
+    threats: bool,
     positions: u64,
     budget: u64,
     stop: &'a AtomicBool,
@@ -858,6 +861,14 @@ fn lets_win(next: &AnyGame) -> bool {
 fn kept(safe: bool, turns: &[(f64, AnyMove, AnyGame)]) -> impl Iterator<Item = &(f64, AnyMove, AnyGame)> {
     turns.iter().filter(move |c| !safe || !lets_win(&c.2))
 }
+
+/// Ordo X, master: a single piece the opponent can take at once counts this much of a
+/// piece (it may be taken back; pieces cut off with it count whole).
+const THREAT_ONE: f64 = 0.5;
+
+/// Ordo X, master: at most this many of a node's best-looking turns are sharpened, to choose
+/// the ones searched (all of them at the root) or the best one turn ahead.
+const SHARPENED: usize = 32;
 
 /// Ordo X, master: a side with at most this many turns has all of them searched.
 const ORDO_X_FULL: usize = 200;
@@ -903,9 +914,27 @@ impl Beam<'_> {
     fn for_level(level: Level, stop: &AtomicBool) -> Beam<'_> {
         if level.deep > 0 {
             let budget = level.positions.saturating_mul(ORDO_X_POSITIONS);
-            Beam { width: level.width, full: ORDO_X_FULL, value: stones, safe: true, positions: 0, budget, stop }
+            Beam {
+                width: level.width,
+                full: ORDO_X_FULL,
+                value: stones,
+                safe: true,
+                threats: true,
+                positions: 0,
+                budget,
+                stop,
+            }
         } else {
-            Beam { width: level.width, full: 0, value: evaluate, safe: false, positions: 0, budget: u64::MAX, stop }
+            Beam {
+                width: level.width,
+                full: 0,
+                value: evaluate,
+                safe: false,
+                threats: false,
+                positions: 0,
+                budget: u64::MAX,
+                stop,
+            }
         }
     }
 
@@ -915,6 +944,58 @@ impl Beam<'_> {
         let out = ranked(game, || rng.random::<f64>() * 1e-9, self.value);
         self.positions += out.len() as u64;
         out
+    }
+
+    /// `turn`'s value one turn ahead for its mover (`turn.0`), with `threats` less the
+    /// pieces the opponent can then take at once (see
+    /// [`crate::rules::ordo::Ordo::capture_threat`]), a single piece counted [`THREAT_ONE`]
+    /// as it may be taken back; never more than `turn.0`.
+    fn sharpened(&self, turn: &(f64, AnyMove, AnyGame)) -> f64 {
+        let (value, _, next) = turn;
+        let AnyGame::Ordo(g) = next else { return *value };
+        if !self.threats || g.finished().is_some() {
+            return *value;
+        }
+        let taken = g.capture_threat();
+        if taken == 0 {
+            return *value;
+        }
+        let mover = next.side_to_move().other();
+        let lost = taken as f64 - (1.0 - THREAT_ONE);
+        crate::deep::chance(crate::deep::quick(next, mover) - lost).min(*value)
+    }
+
+    /// The `width` turns of a node (best-looking first) that its search goes on with: with
+    /// `safe`, those that do not let the opponent win at once; with `threats`, the best of
+    /// them sharpened (the turns looked at in order until `width` of them are at least as good
+    /// as the next one looks, or `walk` of them were), best first.
+    fn picked<'t>(
+        &self,
+        turns: &'t [(f64, AnyMove, AnyGame)],
+        width: usize,
+        walk: usize,
+    ) -> Vec<&'t (f64, AnyMove, AnyGame)> {
+        if !self.threats || width == 0 || width >= turns.len() {
+            return kept(self.safe, turns).take(width).collect();
+        }
+        // The `width` best sharpened turns so far that do not let the opponent win, best
+        // first (that dearer test is made only for a turn that would be among them).
+        let mut chosen: Vec<(f64, usize, &(f64, AnyMove, AnyGame))> = Vec::with_capacity(width + 1);
+        for (i, turn) in turns.iter().enumerate() {
+            let full = chosen.len() == width;
+            // Done when the width-th best so far beats what this turn looks at best.
+            if full && (chosen[width - 1].0 >= turn.0 || i >= walk) {
+                break;
+            }
+            let v = if i < walk { self.sharpened(turn) } else { turn.0 };
+            if (full && chosen[width - 1].0 >= v) || (self.safe && lets_win(&turn.2)) {
+                continue;
+            }
+            let at = chosen.partition_point(|c| c.0 >= v);
+            chosen.insert(at, (v, i, turn));
+            chosen.truncate(width);
+        }
+        chosen.into_iter().map(|c| c.2).collect()
     }
 
     /// How many of a node's `turns` (best-looking first) are searched.
@@ -938,12 +1019,27 @@ impl Beam<'_> {
             if children.is_empty() {
                 return Some((self.value)(game, side));
             }
-            return Some(kept(self.safe, &children).next().map_or(graded(0.0, 0), |c| graded(c.0, 0)));
+            // With `threats`, a turn's value can only drop: the best-looking turns are
+            // sharpened until the next one cannot beat the best so far, or [`SHARPENED`] of
+            // them were. The test that a turn does not let the opponent win, the dearer one,
+            // is made only for a turn that would be the best so far.
+            let mut best: Option<f64> = None;
+            for (k, c) in children.iter().enumerate() {
+                if best.is_some_and(|b| c.0 <= b) || (k >= SHARPENED && best.is_some()) {
+                    break;
+                }
+                let v = if k < SHARPENED { self.sharpened(c) } else { c.0 };
+                if best.is_some_and(|b| v <= b) || (self.safe && lets_win(&c.2)) {
+                    continue;
+                }
+                best = Some(v);
+            }
+            return Some(best.map_or(graded(0.0, 0), |b| graded(b, 0)));
         }
         let mut best = f64::NEG_INFINITY;
         let width = self.width(children.len());
         let mut searched = 0;
-        for (_, _, next) in kept(self.safe, &children).take(width) {
+        for (_, _, next) in self.picked(&children, width, SHARPENED) {
             searched += 1;
             let v = 1.0 - self.negamax(next, depth - 1, 1.0 - beta, 1.0 - alpha, rng)?;
             best = best.max(v);
@@ -973,7 +1069,7 @@ impl Beam<'_> {
         let width = first.width(ordered.len());
         // Master: the best-looking turns that do not let the opponent win at once (all of
         // them lose if none is left, and the search then puts the loss off).
-        let mut root: Vec<&(f64, AnyMove, AnyGame)> = kept(first.safe, &ordered).take(width).collect();
+        let mut root: Vec<&(f64, AnyMove, AnyGame)> = first.picked(&ordered, width, usize::MAX);
         if root.is_empty() {
             root = ordered.iter().take(width).collect();
         }

@@ -633,3 +633,43 @@ fn volterra_master_searches_to_the_end_where_it_can_and_keeps_every_forced_resul
     assert!(checked >= 40, "only {checked} positions");
     assert!(shallow_missed >= 1, "four turns ahead kept every result too: the positions test nothing deeper");
 }
+
+#[test]
+fn master_in_ordo_x_keeps_its_group_from_being_cut_in_two() {
+    // Ordo X positions from games master lost to ai:baseline: the turn it played then let the
+    // baseline take a single stone whose loss cut off much of its group (the capture removes
+    // every smaller part), the first by a sideways step that joined the capturing stone to
+    // its group. Master now counts, for the turns it chooses among, the pieces the opponent
+    // can take at once: it plays a turn after which the opponent takes at most one, as some
+    // turn allows, whatever its seed and within a smaller budget too.
+    use tablero::rules::ordo::Ordo;
+    let cases = [
+        (
+            "ordo-x ........../BBBB.BBB../.BB.B...B./......W..B/W.WWWWWWB./.WWWWW..../........../.......... b",
+            "b6:c6-c6,b7:c7-a6",
+            7,
+        ),
+        (
+            "ordo-x ..BB..B.../BBBBBBB.BB/BB..BB.B.B/.......B../..WWWW.W../WW....WW.W/WW....WWWW/..WWWW.... b",
+            "h5-d5,c7xc4",
+            2,
+        ),
+    ];
+    for (position, played, lost) in cases {
+        let game: AnyGame = position.parse().expect("a position");
+        let taken = |mv: &tablero::rules::AnyMove| {
+            let mut after = game.clone();
+            after.play_unchecked(mv);
+            let AnyGame::Ordo(o) = &after else { unreachable!("Ordo X") };
+            Ordo::capture_threat(o)
+        };
+        let then = game.parse_move(played).expect("the turn played");
+        assert_eq!(taken(&then), lost, "{position}: {played}");
+        assert!(game.legal_moves().iter().any(|m| taken(m) <= 1), "{position}: every turn loses more");
+        let smaller = ai::Level { positions: 100_000, ..LEVELS[3] };
+        for (level, seed) in [(LEVELS[3], 1), (smaller, 2), (smaller, 3)] {
+            let mv = ai::choose(&game, level, seed).expect("a move");
+            assert!(taken(&mv) <= 1, "{position}: {mv} lets the opponent take {}", taken(&mv));
+        }
+    }
+}
