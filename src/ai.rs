@@ -30,8 +30,8 @@ pub struct Level {
     pub playouts: u32,
     pub depth: u32,
     /// Alpha-beta (Volterra): the most turns searched; the search deepens a turn at a time
-    /// while the next iteration looks likely to fit `volterra_positions` and some line searched has not
-    /// ended (master's 20 reach the game's end in most endgames).
+    /// while the next iteration looks likely to fit `volterra_positions` and some line
+    /// searched has not ended (master's 20 reach the game's end in most endgames).
     pub plies: u32,
     /// The full-width alpha-beta (Ordo, Crossings) and Ordo X's selective one: positions
     /// searched at most; a deeper iteration that would pass it is dropped.
@@ -966,9 +966,8 @@ impl Beam<'_> {
     }
 
     /// The `width` turns of a node (best-looking first) that its search goes on with: with
-    /// `safe`, those that do not let the opponent win at once; with `threats`, the best of
-    /// them sharpened (the turns looked at in order until `width` of them are at least as good
-    /// as the next one looks, or `walk` of them were), best first.
+    /// `safe`, those that do not let the opponent win at once; with `threats`, the best by
+    /// [`Beam::sharpest`], best first.
     fn picked<'t>(
         &self,
         turns: &'t [(f64, AnyMove, AnyGame)],
@@ -978,9 +977,22 @@ impl Beam<'_> {
         if !self.threats || width == 0 || width >= turns.len() {
             return kept(self.safe, turns).take(width).collect();
         }
+        self.sharpest(turns, width, walk).into_iter().map(|c| c.1).collect()
+    }
+
+    /// The `width` best of `turns` (best-looking first) by their [`Beam::sharpened`] values,
+    /// with those values, best first: with `safe`, only turns that do not let the opponent win
+    /// at once; the turns are looked at in order until `width` of them are at least as good as
+    /// the next one looks, and only the first `walk` are sharpened.
+    fn sharpest<'t>(
+        &self,
+        turns: &'t [(f64, AnyMove, AnyGame)],
+        width: usize,
+        walk: usize,
+    ) -> Vec<(f64, &'t (f64, AnyMove, AnyGame))> {
         // The `width` best sharpened turns so far that do not let the opponent win, best
         // first (that dearer test is made only for a turn that would be among them).
-        let mut chosen: Vec<(f64, usize, &(f64, AnyMove, AnyGame))> = Vec::with_capacity(width + 1);
+        let mut chosen: Vec<(f64, &(f64, AnyMove, AnyGame))> = Vec::with_capacity(width + 1);
         for (i, turn) in turns.iter().enumerate() {
             let full = chosen.len() == width;
             // Done when the width-th best so far beats what this turn looks at best.
@@ -992,10 +1004,10 @@ impl Beam<'_> {
                 continue;
             }
             let at = chosen.partition_point(|c| c.0 >= v);
-            chosen.insert(at, (v, i, turn));
+            chosen.insert(at, (v, turn));
             chosen.truncate(width);
         }
-        chosen.into_iter().map(|c| c.2).collect()
+        chosen
     }
 
     /// How many of a node's `turns` (best-looking first) are searched.
@@ -1019,21 +1031,8 @@ impl Beam<'_> {
             if children.is_empty() {
                 return Some((self.value)(game, side));
             }
-            // With `threats`, a turn's value can only drop: the best-looking turns are
-            // sharpened until the next one cannot beat the best so far, or [`SHARPENED`] of
-            // them were. The test that a turn does not let the opponent win, the dearer one,
-            // is made only for a turn that would be the best so far.
-            let mut best: Option<f64> = None;
-            for (k, c) in children.iter().enumerate() {
-                if best.is_some_and(|b| c.0 <= b) || (k >= SHARPENED && best.is_some()) {
-                    break;
-                }
-                let v = if k < SHARPENED { self.sharpened(c) } else { c.0 };
-                if best.is_some_and(|b| v <= b) || (self.safe && lets_win(&c.2)) {
-                    continue;
-                }
-                best = Some(v);
-            }
+            // The best that `sharpest` picks (with `threats`, a turn's value can only drop).
+            let best = self.sharpest(&children, 1, SHARPENED).first().map(|c| c.0);
             return Some(best.map_or(graded(0.0, 0), |b| graded(b, 0)));
         }
         let mut best = f64::NEG_INFINITY;

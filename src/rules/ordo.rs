@@ -229,6 +229,19 @@ impl Hit {
     }
 }
 
+/// Adds Ordo X's capture `step` once for each sub-group of `enemy` it may keep: where the
+/// capture splits the group into several largest parts, the capturer chooses which stays.
+fn with_tie_choices(step: Step, enemy: Bb, out: &mut Vec<Step>) {
+    let parts = groups(enemy & !bit(step.to));
+    let largest = parts.iter().map(|g| g.count_ones()).max().unwrap_or(0);
+    let tied = parts.iter().filter(|g| g.count_ones() == largest);
+    if parts.len() > 1 && tied.clone().count() > 1 {
+        out.extend(tied.map(|g| Step { keep: Some(g.trailing_zeros() as u8), ..step }));
+    } else {
+        out.push(step);
+    }
+}
+
 /// The pieces an Ordo X capture on `at` takes from `enemy`: that one and every smaller
 /// sub-group it cuts off.
 fn taken_by(enemy: Bb, at: Bb) -> u32 {
@@ -434,15 +447,10 @@ impl Ordo {
                 continue;
             }
             if self.rules == Rules::X && step.capture {
-                let parts = groups(enemy & !bit(step.to));
-                let largest = parts.iter().map(|g| g.count_ones()).max().unwrap_or(0);
-                let mut tied = parts.iter().filter(|g| g.count_ones() == largest);
-                if parts.len() > 1 && tied.clone().count() > 1 {
-                    out.extend(tied.by_ref().map(|g| Step { keep: Some(g.trailing_zeros() as u8), ..step }));
-                    continue;
-                }
+                with_tie_choices(step, enemy, &mut out);
+            } else {
+                out.push(step);
             }
-            out.push(step);
         }
         out
     }
@@ -579,23 +587,23 @@ impl Ordo {
         let own = self.pieces(self.side);
         let enemy = self.pieces(self.side.other());
         let mut best = self.best_capture(Kind::Forward);
+        let mut sideways = Vec::new();
         for hit in self.hits(Kind::Sideways).into_iter().filter(|h| h.joined(own)) {
-            let step =
-                Step { first: hit.from, last: hit.from, to: hit.at.trailing_zeros() as u8, capture: true, keep: None };
-            let parts = groups(enemy & !hit.at);
-            let largest = parts.iter().map(|g| g.count_ones()).max().unwrap_or(0);
-            for stay in parts.iter().filter(|g| g.count_ones() == largest) {
-                let mut next = self.clone();
-                next.apply_step_quietly(&Step { keep: Some(stay.trailing_zeros() as u8), ..step });
-                let taken = enemy.count_ones() - next.pieces(self.side.other()).count_ones();
-                if next.pieces(self.side.other()) == 0 {
-                    best = best.max(taken);
-                } else if !next.steps(Kind::Forward).is_empty() {
-                    best = best.max(taken + next.best_capture(Kind::Forward));
-                }
-            }
-            if parts.is_empty() {
-                best = best.max(1);
+            let to = hit.at.trailing_zeros() as u8;
+            with_tie_choices(
+                Step { first: hit.from, last: hit.from, to, capture: true, keep: None },
+                enemy,
+                &mut sideways,
+            );
+        }
+        for step in sideways {
+            let mut next = self.clone();
+            next.apply_step_quietly(&step);
+            let taken = enemy.count_ones() - next.pieces(self.side.other()).count_ones();
+            if next.pieces(self.side.other()) == 0 {
+                best = best.max(taken);
+            } else if !next.steps(Kind::Forward).is_empty() {
+                best = best.max(taken + next.best_capture(Kind::Forward));
             }
         }
         // A forward capture that would leave the capturing piece alone, made possible by
