@@ -338,38 +338,50 @@ fn the_searchs_successors_agree_with_listing_and_playing_every_turn() {
 }
 
 #[test]
-fn the_capture_threat_is_the_most_a_capturing_turn_takes() {
+fn the_capture_threat_is_the_most_a_capturing_turn_takes_for_either_side() {
     // Ordo X's capture_threat lists no turns. It counts the opponent's pieces taken (cut-off
     // sub-groups included) by every turn that is one forward step or begins with a sideways
     // capture (tie choices included), and some that begin with a sideways step joining a
     // forward capture to the group: never less than the first, never more than any turn
     // takes. Classic has none (cut-off pieces reconnect).
-    let (mut checked, mut splits, mut joined) = (0, 0, 0);
+    // The same holds for the side that has just moved, as if the side to move passed (what
+    // a search asks of a turn: what it threatens).
+    let (mut checked, mut splits, mut joined, mut passed) = (0, 0, 0, 0);
     along_random_games(29, 24, |g| {
-        let AnyGame::Ordo(o) = g else { unreachable!("an Ordo game") };
-        if o.rules() == Rules::Classic {
-            assert_eq!(o.capture_threat(), 0, "{g}");
-            return;
-        }
-        let theirs = |p: &Ordo| p.pieces(o.side_to_move().other()).count_ones();
-        let (mut plain, mut any) = (0, 0);
-        for mv in o.legal_moves() {
-            let mut next = o.clone();
-            next.play_unchecked(&mv);
-            let taken = theirs(o) - theirs(&next);
-            any = any.max(taken);
-            if mv.then.is_none() || mv.first.capture {
-                plain = plain.max(taken);
+        let AnyGame::Ordo(to_move) = g else { unreachable!("an Ordo game") };
+        let other = to_move.passed();
+        assert_eq!(other.side_to_move(), to_move.side_to_move().other(), "{g}");
+        assert_eq!(other.passed(), *to_move, "{g}");
+        for o in [to_move, &other] {
+            if o.rules() == Rules::Classic {
+                assert_eq!(o.capture_threat(), 0, "{g}");
+                continue;
             }
+            if o.finished().is_some() {
+                continue;
+            }
+            let theirs = |p: &Ordo| p.pieces(o.side_to_move().other()).count_ones();
+            let (mut plain, mut any) = (0, 0);
+            for mv in o.legal_moves() {
+                let mut next = o.clone();
+                next.play_unchecked(&mv);
+                let taken = theirs(o) - theirs(&next);
+                any = any.max(taken);
+                if mv.then.is_none() || mv.first.capture {
+                    plain = plain.max(taken);
+                }
+            }
+            let threat = o.capture_threat();
+            assert!(plain <= threat && threat <= any, "{o}: {threat} taken, {plain} to {any} expected");
+            checked += 1;
+            splits += (plain > 1) as usize;
+            joined += (threat > plain) as usize;
+            passed += usize::from(std::ptr::eq(o, &other) && threat > 0);
         }
-        let threat = o.capture_threat();
-        assert!(plain <= threat && threat <= any, "{g}: {threat} taken, {plain} to {any} expected");
-        checked += 1;
-        splits += (plain > 1) as usize;
-        joined += (threat > plain) as usize;
     });
     assert!(
-        checked > 300 && splits > 10 && joined > 0,
-        "{checked} positions, {splits} with a capture taking more than one piece, {joined} joined by a sideways step"
+        checked > 600 && splits > 20 && joined > 0 && passed > 50,
+        "{checked} positions, {splits} with a capture taking more than one piece, {joined} joined by a sideways step, \
+         {passed} threats of the side that moved"
     );
 }

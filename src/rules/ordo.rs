@@ -326,6 +326,12 @@ impl Ordo {
         if side == Side::First { RANK_8 } else { RANK_1 }
     }
 
+    /// The same pieces with the other side to move, as if the side to move passed (no rule
+    /// allows it: a search asks what the side that just moved threatens).
+    pub fn passed(&self) -> Ordo {
+        Ordo { side: self.side.other(), ..self.clone() }
+    }
+
     /// The game is over before the side to move moves: the last mover reached the home row
     /// or took every piece. Cheaper than [`Game::outcome`], which also asks whether the side
     /// to move has a legal move.
