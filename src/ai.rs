@@ -866,6 +866,10 @@ fn kept(safe: bool, turns: &[(f64, AnyMove, AnyGame)]) -> impl Iterator<Item = &
 /// piece (it may be taken back; pieces cut off with it count whole).
 const THREAT_ONE: f64 = 0.5;
 
+/// Ordo X, master: in choosing the turns searched, each piece the mover could take next (if it
+/// moved again) adds this much of a piece to a turn: a turn that threatens much is searched.
+const THREAT_NEXT: f64 = 0.3;
+
 /// Ordo X, master: at most this many of a node's best-looking turns are sharpened, to choose
 /// the ones searched (all of them at the root) or the best one turn ahead.
 const SHARPENED: usize = 32;
@@ -949,25 +953,29 @@ impl Beam<'_> {
     /// `turn`'s value one turn ahead for its mover (`turn.0`), with `threats` less the
     /// pieces the opponent can then take at once (see
     /// [`crate::rules::ordo::Ordo::capture_threat`]), a single piece counted [`THREAT_ONE`]
-    /// as it may be taken back; never more than `turn.0`.
-    fn sharpened(&self, turn: &(f64, AnyMove, AnyGame)) -> f64 {
+    /// as it may be taken back: never more than `turn.0`. With `ahead` (to choose the turns
+    /// searched, not to value a position), plus [`THREAT_NEXT`] for each piece the mover
+    /// could take next if it moved again: a turn that threatens much may be worth more.
+    fn sharpened(&self, turn: &(f64, AnyMove, AnyGame), ahead: bool) -> f64 {
         let (value, _, next) = turn;
         let AnyGame::Ordo(g) = next else { return *value };
         if !self.threats || g.finished().is_some() {
             return *value;
         }
         let taken = g.capture_threat();
-        if taken == 0 {
+        let threatened = if ahead { g.passed().capture_threat() } else { 0 };
+        if taken == 0 && threatened == 0 {
             return *value;
         }
         let mover = next.side_to_move().other();
-        let lost = taken as f64 - (1.0 - THREAT_ONE);
-        crate::deep::chance(crate::deep::quick(next, mover) - lost).min(*value)
+        let lost = if taken == 0 { 0.0 } else { taken as f64 - (1.0 - THREAT_ONE) };
+        let v = crate::deep::chance(crate::deep::quick(next, mover) - lost + THREAT_NEXT * threatened as f64);
+        if threatened == 0 { v.min(*value) } else { v }
     }
 
     /// The `width` turns of a node (best-looking first) that its search goes on with: with
     /// `safe`, those that do not let the opponent win at once; with `threats`, the best by
-    /// [`Beam::sharpest`], best first.
+    /// [`Beam::sharpest`] (what they threaten counted), best first.
     fn picked<'t>(
         &self,
         turns: &'t [(f64, AnyMove, AnyGame)],
@@ -977,18 +985,20 @@ impl Beam<'_> {
         if !self.threats || width == 0 || width >= turns.len() {
             return kept(self.safe, turns).take(width).collect();
         }
-        self.sharpest(turns, width, walk).into_iter().map(|c| c.1).collect()
+        self.sharpest(turns, width, walk, true).into_iter().map(|c| c.1).collect()
     }
 
-    /// The `width` best of `turns` (best-looking first) by their [`Beam::sharpened`] values,
-    /// with those values, best first: with `safe`, only turns that do not let the opponent win
-    /// at once; the turns are looked at in order until `width` of them are at least as good as
-    /// the next one looks, and only the first `walk` are sharpened.
+    /// The `width` best of `turns` (best-looking first) by their [`Beam::sharpened`] values
+    /// (with `ahead`, what they threaten counted), with those values, best first: with `safe`,
+    /// only turns that do not let the opponent win at once; only the first `walk` are
+    /// sharpened, and without `ahead` the turns are looked at in order until `width` of them
+    /// are at least as good as the next one looks (a sharpened value is never more).
     fn sharpest<'t>(
         &self,
         turns: &'t [(f64, AnyMove, AnyGame)],
         width: usize,
         walk: usize,
+        ahead: bool,
     ) -> Vec<(f64, &'t (f64, AnyMove, AnyGame))> {
         // The `width` best sharpened turns so far that do not let the opponent win, best
         // first (that dearer test is made only for a turn that would be among them).
@@ -996,10 +1006,10 @@ impl Beam<'_> {
         for (i, turn) in turns.iter().enumerate() {
             let full = chosen.len() == width;
             // Done when the width-th best so far beats what this turn looks at best.
-            if full && (chosen[width - 1].0 >= turn.0 || i >= walk) {
+            if full && ((!ahead && chosen[width - 1].0 >= turn.0) || i >= walk) {
                 break;
             }
-            let v = if i < walk { self.sharpened(turn) } else { turn.0 };
+            let v = if i < walk { self.sharpened(turn, ahead) } else { turn.0 };
             if (full && chosen[width - 1].0 >= v) || (self.safe && lets_win(&turn.2)) {
                 continue;
             }
@@ -1032,7 +1042,7 @@ impl Beam<'_> {
                 return Some((self.value)(game, side));
             }
             // The best that `sharpest` picks (with `threats`, a turn's value can only drop).
-            let best = self.sharpest(&children, 1, SHARPENED).first().map(|c| c.0);
+            let best = self.sharpest(&children, 1, SHARPENED, false).first().map(|c| c.0);
             return Some(best.map_or(graded(0.0, 0), |b| graded(b, 0)));
         }
         let mut best = f64::NEG_INFINITY;
@@ -1092,17 +1102,25 @@ impl Beam<'_> {
                 .unwrap_or_default();
             // A turn cut short by the budget or the stop has no value.
             let finished = values.iter().all(|v| v.is_finite());
-            if !finished && decided.is_some() {
+            // A deeper iteration cut short still says which of the turns it finished is best,
+            // if it finished the one the last iteration found best (it goes first).
+            if !finished && decided.is_some() && !values.first().is_some_and(|v| v.is_finite()) {
                 break;
             }
             let mut valued: Vec<(usize, f64, AnyMove)> = children
                 .iter()
-                .zip(values)
+                .zip(&values)
                 .filter(|(_, v)| v.is_finite())
-                .map(|((i, mv, _), v)| (*i, v, mv.clone()))
+                .map(|((i, mv, _), v)| (*i, *v, mv.clone()))
                 .collect();
             // The best value; of equals, the turn that looked best before.
             valued.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+            // The turns it did not finish follow, as the last iteration valued them (`children`
+            // are in that iteration's order, best first).
+            if let Some(before) = &decided {
+                let later = before.iter().zip(&values).filter(|(_, v)| !v.is_finite());
+                valued.extend(later.map(|(b, _)| b.clone()));
+            }
             // The next iteration tries this one's best first.
             let mut rank = vec![usize::MAX; children.len()];
             for (r, v) in valued.iter().enumerate() {
