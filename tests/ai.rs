@@ -728,7 +728,7 @@ fn master_in_ordo_x_searches_the_turns_that_threaten_a_cut() {
     // Positions from games master lost to ai:baseline as the second player (Blue), early on.
     // Master chooses the turns it searches counting what each threatens to take next, so it
     // finds a capture that threatens to cut the opponent's group in two; counting only what
-    // the turns took and could lose, it searched none of them here and played a quiet turn
+    // the turns took and could lose, it played a quiet turn in the first
     // threatening one stone. Whatever its seed, and within a smaller budget too, it now plays
     // a turn after which it could take at least five stones, were the opponent to ignore it.
     use tablero::rules::ordo::Ordo;
