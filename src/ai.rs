@@ -969,8 +969,9 @@ impl Beam<'_> {
         }
         let mover = next.side_to_move().other();
         let lost = if taken == 0 { 0.0 } else { taken as f64 - (1.0 - THREAT_ONE) };
-        let v = crate::deep::chance(crate::deep::quick(next, mover) - lost + THREAT_NEXT * threatened as f64);
-        if threatened == 0 { v.min(*value) } else { v }
+        // `value` is the chance of `quick` alone (and a sliver of noise): without a threat of
+        // the mover's this is never more.
+        crate::deep::chance(crate::deep::quick(next, mover) - lost + THREAT_NEXT * threatened as f64)
     }
 
     /// The `width` turns of a node (best-looking first) that its search goes on with: with

@@ -634,6 +634,14 @@ fn volterra_master_searches_to_the_end_where_it_can_and_keeps_every_forced_resul
     assert!(shallow_missed >= 1, "four turns ahead kept every result too: the positions test nothing deeper");
 }
 
+/// The Ordo X position after `mv` is played in `game`.
+fn ordo_after(game: &AnyGame, mv: &tablero::rules::AnyMove) -> tablero::rules::ordo::Ordo {
+    let mut after = game.clone();
+    after.play_unchecked(mv);
+    let AnyGame::Ordo(o) = after else { unreachable!("Ordo X") };
+    o
+}
+
 #[test]
 fn master_in_ordo_x_keeps_its_group_from_being_cut_in_two() {
     // Ordo X positions from games master lost to ai:baseline: the turn it played then let the
@@ -644,7 +652,6 @@ fn master_in_ordo_x_keeps_its_group_from_being_cut_in_two() {
     // after which the opponent can take fewer (some turn lets it take one at most; master may
     // still weigh the pieces lost against what a turn threatens, and in the first position,
     // lost by then, plays a turn that lets it take two).
-    use tablero::rules::ordo::Ordo;
     let cases = [
         (
             "ordo-x ........../BBBB.BBB../.BB.B...B./......W..B/W.WWWWWWB./.WWWWW..../........../.......... b",
@@ -659,12 +666,7 @@ fn master_in_ordo_x_keeps_its_group_from_being_cut_in_two() {
     ];
     for (position, played, lost) in cases {
         let game: AnyGame = position.parse().expect("a position");
-        let taken = |mv: &tablero::rules::AnyMove| {
-            let mut after = game.clone();
-            after.play_unchecked(mv);
-            let AnyGame::Ordo(o) = &after else { unreachable!("Ordo X") };
-            Ordo::capture_threat(o)
-        };
+        let taken = |mv: &tablero::rules::AnyMove| ordo_after(&game, mv).capture_threat();
         let then = game.parse_move(played).expect("the turn played");
         assert_eq!(taken(&then), lost, "{position}: {played}");
         assert!(game.legal_moves().iter().any(|m| taken(m) <= 1), "{position}: every turn loses more");
@@ -731,7 +733,6 @@ fn master_in_ordo_x_searches_the_turns_that_threaten_a_cut() {
     // the turns took and could lose, it played a quiet turn in the first
     // threatening one stone. Whatever its seed, and within a smaller budget too, it now plays
     // a turn after which it could take at least five stones, were the opponent to ignore it.
-    use tablero::rules::ordo::Ordo;
     let positions = [
         "ordo-x ..BB....B./BBBBBBB.BB/BB..BB.BBB/.......B../..WWWW..../WWWWWWWWWW/WW....WWWW/.......... b",
         "ordo-x ...B..BB../BB.BBBBBBB/BBB.BB.B.B/..B......./....WWWW../WWWWWWWWWW/WWWW....WW/.......... b",
@@ -739,12 +740,7 @@ fn master_in_ordo_x_searches_the_turns_that_threaten_a_cut() {
     ];
     for position in positions {
         let game: AnyGame = position.parse().expect("a position");
-        let threatened = |mv: &tablero::rules::AnyMove| {
-            let mut after = game.clone();
-            after.play_unchecked(mv);
-            let AnyGame::Ordo(o) = &after else { unreachable!("Ordo X") };
-            Ordo::capture_threat(&o.passed())
-        };
+        let threatened = |mv: &tablero::rules::AnyMove| ordo_after(&game, mv).passed().capture_threat();
         let smaller = ai::Level { positions: 100_000, ..LEVELS[3] };
         for (level, seed) in [(LEVELS[3], 1), (smaller, 2)] {
             let mv = ai::choose(&game, level, seed).expect("a move");

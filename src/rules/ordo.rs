@@ -233,7 +233,7 @@ impl Hit {
 /// capture splits the group into several largest parts, the capturer chooses which stays.
 fn with_tie_choices(step: Step, enemy: Bb, out: &mut Vec<Step>) {
     let parts = groups(enemy & !bit(step.to));
-    let largest = parts.iter().map(|g| g.count_ones()).max().unwrap_or(0);
+    let largest = largest(&parts);
     let tied = parts.iter().filter(|g| g.count_ones() == largest);
     if parts.len() > 1 && tied.clone().count() > 1 {
         out.extend(tied.map(|g| Step { keep: Some(g.trailing_zeros() as u8), ..step }));
@@ -246,13 +246,12 @@ fn with_tie_choices(step: Step, enemy: Bb, out: &mut Vec<Step>) {
 /// sub-group it cuts off.
 fn taken_by(enemy: Bb, at: Bb) -> u32 {
     let rest = enemy & !at;
-    let (mut largest, mut left) = (0, rest);
-    while left != 0 {
-        let g = first_group(left);
-        largest = largest.max(g.count_ones());
-        left &= !g;
-    }
-    1 + rest.count_ones() - largest
+    1 + rest.count_ones() - largest(&groups(rest))
+}
+
+/// The size of the largest of `parts`.
+fn largest(parts: &[Bb]) -> u32 {
+    parts.iter().map(|g| g.count_ones()).max().unwrap_or(0)
 }
 
 /// Which steps to generate.
