@@ -135,7 +135,12 @@ usage:
   tablero replay <record.json>               opens a record in the 3D table to watch or play on
   tablero watch <url>                        the 3D table as a spectator of a live feed
   tablero ... --feed [PORT] | --listen ADDR  the table's game on the live feed too
-variants: ordo, ordo-x, crossings, volterra, volterra-free, ctor8, ctor10";
+variants: ordo, ordo-x, crossings, volterra, volterra-free, ctor8, ctor10
+positions (docs/notation.md): crossings ... [exact]; volterra ... [build-near-source], the side
+  field l or d of a start says who starts; ctor8|ctor10 <board> <side> <turn> <left> <teams>
+  <idle> [landing=N] [power=R] [landing-back]: teams 1v1 to 3v3 (Black's first), power=R the
+  turn power (the allowance table's row 1, 2 or 3; the larger team's unless given),
+  landing-back a Landing's disc goes back on a square just emptied";
 
 /// Runs one command line (without the program name), writing its output to `out`.
 pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {

@@ -7,8 +7,14 @@ use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-/// The record format this tablero writes and reads.
-pub const FORMAT: u32 = 1;
+/// The record format this tablero writes. It reads this one and the one before.
+pub const FORMAT: u32 = 2;
+
+/// The record format written before CTOR's opening was read again (2026-12-03): its CTOR
+/// games were played with a normal third turn where the normal row has 2 Puts. Such a record
+/// is read with the option `opening=old` on its start, so that it replays and goes on as it was
+/// played (docs/notation.md, *Records*).
+pub const FORMAT_OLD_OPENING: u32 = 1;
 
 /// The largest record file tablero reads: 16 MiB, about 300 000 moves. Anything larger is
 /// refused before it is read.
@@ -203,16 +209,19 @@ impl Record {
             }
         })?;
         match value.get("format") {
-            Some(v) if v.as_u64() == Some(FORMAT as u64) => {}
+            Some(v) if v.as_u64() == Some(FORMAT as u64) || v.as_u64() == Some(FORMAT_OLD_OPENING as u64) => {}
             Some(v) => {
                 return Err(RecordError(format!(
-                    "format version {v} is not supported (this tablero reads version {FORMAT})"
+                    "format version {v} is not supported (this tablero reads versions {FORMAT_OLD_OPENING} and {FORMAT})"
                 )));
             }
             None => return Err(RecordError("missing field `format` (the record format version)".into())),
         }
-        let record: Record =
+        let mut record: Record =
             serde_json::from_value(value).map_err(|e| RecordError(crate::rules::one_line(&e.to_string())))?;
+        if record.format == FORMAT_OLD_OPENING {
+            record.upgrade();
+        }
         for (i, p) in record.players.iter().enumerate() {
             if Kind::parse(&p.kind).is_none() {
                 let levels: Vec<String> = crate::ai::LEVELS.iter().map(|l| format!("ai:{}", l.name)).collect();
@@ -224,6 +233,17 @@ impl Record {
             }
         }
         Ok(record)
+    }
+
+    /// A record of the format before: its CTOR start says `opening=old` (where that reading
+    /// differs), and it is written in this format from now on. A start that does not read is
+    /// left for [`Record::start_game`] to refuse.
+    fn upgrade(&mut self) {
+        if let Ok(AnyGame::Ctor(mut g)) = self.start.parse::<AnyGame>() {
+            g.set_old_opening();
+            self.start = g.to_string();
+        }
+        self.format = FORMAT;
     }
 
     pub fn to_json(&self) -> String {

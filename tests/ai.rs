@@ -32,8 +32,7 @@ fn ctor_decides_without_the_opponents_secret_squares() {
         assert!(moves.iter().all(|m| *m == moves[0]), "seed {seed}: {moves:?}");
     }
     // And from the empty start with a sand-glass and teams.
-    let g =
-        Ctor::new(10, Teams { sizes: [2, 2], members: [vec![], vec![]] }, Options { landing: None, timer: Some(10) });
+    let g = Ctor::new(10, Teams::new([2, 2]), Options { timer: Some(10), ..Options::default() });
     assert!(ai::choose(&AnyGame::Ctor(g), LEVELS[0], 1).is_some());
 }
 

@@ -414,7 +414,7 @@ fn the_notation_page_says_what_tablero_does() {
         }
     }
     let positions: Vec<&str> = blocks.iter().filter(|b| b.0.is_empty()).flat_map(|b| b.1.clone()).collect();
-    assert_eq!(positions.len(), 4, "a position for each of the four games");
+    assert_eq!(positions.len(), 6, "a position for each of the four games, and two CTOR positions with options");
     for p in &positions {
         assert_eq!(p.parse::<AnyGame>().map(|g| g.to_string()).ok().as_deref(), Some(*p), "{p}");
     }
@@ -446,4 +446,15 @@ fn the_notation_page_says_what_tablero_does() {
     }
     assert_eq!(checked, 4);
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `tablero help` says how CTOR's formats and turn power and Volterra's first player are
+/// written, as the notation page does.
+#[test]
+fn help_says_how_the_game_options_are_written() {
+    let (code, out, err) = tablero(&["help"]);
+    assert_eq!(code, 0, "{err}");
+    for needle in ["power=R", "landing-back", "landing=N", "1v1 to 3v3", "l or d of a start says who starts", "exact"] {
+        assert!(out.contains(needle), "help lacks '{needle}':\n{out}");
+    }
 }

@@ -123,6 +123,29 @@ fn exact_moves_exactly_l_squares() {
     assert_eq!(phalanx, ["a1:a2-a4"]);
 }
 
+/// The seed: when the front stone of a moving group meets a single enemy stone, "the group's
+/// move stops there and the enemy stone is captured". With `exact` a capture still ends where
+/// the enemy stone stands, shorter than L; only a move onto empty squares is exactly L long.
+#[test]
+fn exact_still_captures_where_the_enemy_stone_stands() {
+    let with = |exact: bool| {
+        let g = pos(&["a1", "a2", "a3"], &["a4", "h8"], 'r', 0);
+        let text = format!("{g}{}", if exact { " exact" } else { "" });
+        text.parse::<Crossings>().unwrap()
+    };
+    // A phalanx of 3 meets the enemy stone on a4 after one square.
+    let exact = with(true);
+    assert!(has(&exact, "a1:a3xa4"), "a capture after 1 square of 3: {:?}", exact.legal_moves());
+    assert!(!has(&exact, "a2:a3-a5") && !has(&exact, "a1:a3-a5"), "no move passes the enemy stone");
+    // Onto empty squares, exactly L: the diagonal pair a1-b2 goes two squares, not one.
+    let g = pos(&["a1", "b2"], &["h8"], 'r', 0);
+    let exact_pair: Crossings = format!("{g} exact").parse().unwrap();
+    assert!(has(&exact_pair, "a1:b2-d4") && !has(&exact_pair, "a1:b2-c3"));
+    assert!(has(&g, "a1:b2-c3"), "without the option one square will do");
+    // Without the option the capture is there as well.
+    assert!(has(&with(false), "a1:a3xa4"));
+}
+
 #[test]
 fn unanswered_crossing_wins_and_a_counter_crossing_goes_on() {
     // Red b7 crosses to b8; black does not answer: red wins.

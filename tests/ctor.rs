@@ -17,7 +17,7 @@ fn c(s: &str) -> Ctor {
 }
 
 fn new(n: u8, a: u8, b: u8) -> Ctor {
-    Ctor::new(n, Teams { sizes: [a, b], members: [vec![], vec![]] }, Options::default())
+    Ctor::new(n, Teams::new([a, b]), Options::default())
 }
 
 /// A board from (square, side) pairs, written as a position string.
@@ -114,41 +114,148 @@ fn the_border_duplicates_the_opposite_edges() {
     assert_eq!(shown.len(), 3);
 }
 
+/// The nine formats, black's team first.
+const FORMATS: [[u8; 2]; 9] = [[1, 1], [2, 2], [3, 3], [1, 2], [2, 1], [1, 3], [3, 1], [2, 3], [3, 2]];
+
+/// The seed's table: the normal turn of each row.
+fn row(r: u8) -> Allowance {
+    match r {
+        1 => Allowance { puts: 2, steps: 2, landings: 1 },
+        2 => Allowance { puts: 2, steps: 2, landings: 0 },
+        _ => Allowance { puts: 3, steps: 3, landings: 0 },
+    }
+}
+
+/// The seed: "if the game is played 1 against 1, 2 against 2 or 1 against 2, the team that plays
+/// first puts 1 disc, the second team puts 2 discs, and then the first team may put 3 discs;
+/// after this the game returns to the normal rules (the table)". Every format, 8 × 8 and
+/// 10 × 10: turns 1 to 3 only Put, 1, 2 and 3 discs; from turn 4 the row of the larger team
+/// ("Equipo 1 | Equipo 2 | Poner | Moverse | Aterrizaje"), without Landings when unequal.
 #[test]
-fn opening_allowances_turn_by_turn() {
-    for (a, b, normal) in [
-        (1, 1, Allowance { puts: 2, steps: 2, landings: 1 }),
-        (2, 2, Allowance { puts: 2, steps: 2, landings: 0 }),
-        (1, 2, Allowance { puts: 2, steps: 2, landings: 0 }),
-        (3, 3, Allowance { puts: 3, steps: 3, landings: 0 }),
-        (2, 3, Allowance { puts: 3, steps: 3, landings: 0 }),
-    ] {
-        let mut g = new(8, a, b);
-        let power3 = normal.puts == 3;
-        let expect = |t: u32| match t {
-            1 => Allowance { puts: 1, steps: 0, landings: 0 },
-            2 => Allowance { puts: 2, steps: 0, landings: 0 },
-            3 if power3 => Allowance { puts: 3, steps: 0, landings: 0 },
-            _ => normal,
-        };
-        for t in 1..=5u32 {
-            assert_eq!(g.turn(), t);
-            assert_eq!(g.left(), expect(t), "{a}v{b} turn {t}");
-            assert_eq!(g.is_opening(t), t <= 2 || (t == 3 && power3));
-            if g.is_opening(t) {
-                assert!(g.legal_moves().iter().all(|m| matches!(m, CtorMove::Put(_) | CtorMove::End)));
+fn the_opening_puts_one_two_then_three_in_every_format() {
+    for n in [8, 10] {
+        for [a, b] in FORMATS {
+            let mut g = new(n, a, b);
+            let mut normal = row(a.max(b));
+            if a != b {
+                normal.landings = 0;
             }
-            // Put everything the turn allows, then end it.
-            for _ in 0..g.left().puts {
-                let sq = (1..=64).find(|s| g.disc(*s).is_none()).unwrap();
-                g.play(&CtorMove::Put(sq)).unwrap();
+            for t in 1..=6u32 {
+                let expect = if t <= 3 { Allowance { puts: t as u8, steps: 0, landings: 0 } } else { normal };
+                assert_eq!((g.turn(), g.left()), (t, expect), "{a}v{b} on {n} x {n}, turn {t}");
+                assert_eq!(g.is_opening(t), t <= 3);
+                if t <= 3 {
+                    assert!(
+                        g.legal_moves().iter().all(|m| matches!(m, CtorMove::Put(_) | CtorMove::End)),
+                        "{a}v{b}: turn {t} only puts"
+                    );
+                }
+                // Put everything the turn allows, then end it.
+                for _ in 0..g.left().puts {
+                    let sq = (1..=n as u16 * n as u16).find(|s| g.disc(*s).is_none()).unwrap();
+                    g.play(&CtorMove::Put(sq)).unwrap();
+                }
+                if t == 3 {
+                    assert_eq!(g.count(Side::First), 4, "{a}v{b}: black has put 1 then 3 discs");
+                    assert_eq!(g.count(Side::Second), 2, "{a}v{b}: white has put 2");
+                }
+                g.play(&CtorMove::End).unwrap();
             }
-            g.play(&CtorMove::End).unwrap();
         }
     }
     let landing =
         c("ctor8 ......../......../......../......../......../......../......../........ b 5 P2M2L3 2v2 0 landing=3");
     assert_eq!(landing.left().landings, 3, "the landing allowance is configurable");
+}
+
+/// The seed: "if, with a selected turn power (3), the game is played with teams of 3 against 3,
+/// and a member withdraws, another player takes on their duties"; "to add a player to the team,
+/// the number of players in this team must be less than the number of Put operations per turn".
+/// The power is the table's row, chosen apart from the sizes; a team never has more members than
+/// the row's Puts; the position writes a power other than the larger team's as `power=R`.
+#[test]
+fn the_turn_power_is_a_row_chosen_apart_from_the_team_sizes() {
+    for [a, b] in FORMATS {
+        for r in 1..=3u8 {
+            let fits = a.max(b) <= row(r).puts;
+            let teams = Teams::with_power([a, b], r);
+            assert_eq!(teams.is_ok(), fits, "{a}v{b} under power {r}");
+            let Ok(teams) = teams else { continue };
+            assert_eq!(teams.row(), r);
+            let mut g = Ctor::new(8, teams.clone(), Options::default());
+            let text = g.to_string();
+            assert_eq!(text.ends_with(&format!(" power={r}")), r != a.max(b), "{text}");
+            assert_eq!(c(&text), g, "the power reads back");
+            // The opening is the same under every power; the fourth turn is the row's.
+            for _ in 0..3 {
+                while g.left().puts > 0 {
+                    let sq = (1..=64).find(|s| g.disc(*s).is_none()).unwrap();
+                    g.play(&CtorMove::Put(sq)).unwrap();
+                }
+                g.play(&CtorMove::End).unwrap();
+            }
+            let mut expect = row(r);
+            if a != b {
+                expect.landings = 0;
+            }
+            assert_eq!(g.left(), expect, "{a}v{b} under power {r}");
+        }
+    }
+    let e = "ctor8 ......../......../......../......../......../......../......../........ b 1 P1M0L0 3v1 0 power=1"
+        .parse::<Ctor>()
+        .unwrap_err();
+    assert!(e.to_string().contains("at most as many players as Puts"), "{e}");
+    let e = "ctor8 ......../......../......../......../......../......../......../........ b 1 P1M0L0 1v1 0 power=4"
+        .parse::<Ctor>()
+        .unwrap_err();
+    assert!(e.to_string().contains("power=R takes a row R of 1, 2 or 3"), "{e}");
+}
+
+/// A game begun under tablero's earlier reading of the opening (a normal third turn where the
+/// row has 2 Puts) still reads: a third turn that does not fit the opening is read that way,
+/// and `opening=old` carries the reading in a string written before the third turn.
+#[test]
+fn positions_written_under_the_old_opening_still_read() {
+    let old = c("ctor8 ......../......../......../BW....../B......./......../......../......W. b 3 P2M2L1 1v1 0");
+    assert_eq!(old.left(), Allowance { puts: 2, steps: 2, landings: 1 });
+    assert!(old.legal_moves().iter().any(|m| matches!(m, CtorMove::Move(..))), "the old third turn moves");
+    assert_eq!(
+        old.to_string(),
+        "ctor8 ......../......../......../BW....../B......./......../......../......W. b 3 P2M2L1 1v1 0"
+    );
+    let mut early =
+        c("ctor8 ......../......../......../......../......../......../......../........ b 1 P1M0L0 1v1 0 opening=old");
+    assert!(early.to_string().ends_with(" opening=old"));
+    for _ in 0..2 {
+        while early.left().puts > 0 {
+            let sq = (1..=64).find(|s| early.disc(*s).is_none()).unwrap();
+            early.play(&CtorMove::Put(sq)).unwrap();
+        }
+        early.play(&CtorMove::End).unwrap();
+    }
+    assert_eq!(early.left(), Allowance { puts: 2, steps: 2, landings: 1 }, "the old reading's third turn");
+    // Where the row has 3 Puts both readings agree, and the string does not say it.
+    let three =
+        c("ctor8 ......../......../......../......../......../......../......../........ b 1 P1M0L0 3v3 0 opening=old");
+    assert!(!three.to_string().contains("opening"));
+}
+
+/// The seed's only example of a Landing: "two of your discs (#27, #12) are removed from the
+/// field and one disc of yours (#27) is placed on the field". With `landing-back` the disc goes
+/// back on one of the two squares just emptied; by default on any empty square.
+#[test]
+fn landing_back_puts_the_disc_on_a_square_just_emptied() {
+    let anywhere = board(8, &[(12, 'B'), (27, 'B'), (40, 'W')], "b 5 P0M0L1 1v1 0");
+    let back = board(8, &[(12, 'B'), (27, 'B'), (40, 'W')], "b 5 P0M0L1 1v1 0 landing-back");
+    let landings = |g: &Ctor| -> Vec<String> {
+        g.legal_moves().iter().filter(|m| matches!(m, CtorMove::Landing(..))).map(|m| m.to_string()).collect()
+    };
+    assert_eq!(landings(&back), ["L12,27>12", "L12,27>27"]);
+    assert_eq!(landings(&anywhere).len(), 63, "61 empty squares and the two just emptied");
+    assert_eq!(back.count_moves(), 3);
+    assert!(back.to_string().ends_with(" landing-back"));
+    let e = back.parse_move("L12,27>33").unwrap_err().to_string();
+    assert!(e.contains("goes back on 12 or 27"), "{e}");
 }
 
 #[test]
@@ -306,7 +413,7 @@ fn the_sand_glass_ends_the_turn_and_is_recorded() {
 
 #[test]
 fn team_puts_are_shared_and_blind_collisions_choose_again() {
-    let teams = Teams { sizes: [3, 3], members: [vec!["ana".into(), "bo".into(), "cy".into()], vec![]] };
+    let teams = Teams { members: [vec!["ana".into(), "bo".into(), "cy".into()], vec![]], ..Teams::new([3, 3]) };
     let mut g = Ctor::new(10, teams, Options::default());
     for op in ["P1", "E", "P2", "P3", "E"] {
         g.play_text(op).unwrap();
@@ -384,7 +491,7 @@ fn soak() {
     for game in 0..300 {
         let n = if game % 3 == 0 { 10u8 } else { 8 };
         let sizes = [[1, 1], [2, 2], [3, 3], [1, 2], [2, 3]][game % 5];
-        let mut g = Ctor::new(n, Teams { sizes, members: [vec![], vec![]] }, Options::default());
+        let mut g = Ctor::new(n, Teams::new(sizes), Options::default());
         if game % 2 == 0 {
             let nn = n as u16 * n as u16;
             let pick = |rng: &mut StdRng| {

@@ -180,3 +180,30 @@ fn analyse_prints_the_best_moves_with_scores_and_lines() {
         assert!(err.lines().count() == 1 && err.contains(want), "{args:?}: {err}");
     }
 }
+
+/// CTOR's opening through the engine, in all nine formats. The seed: "the team that plays first
+/// puts 1 disc, the second team puts 2 discs, and then the first team may put 3 discs; after
+/// this the game returns to the normal rules (the table)". The third turn takes three Puts and
+/// refuses a Move; the engine's move in it is a Put or the end of the turn.
+#[test]
+fn ctor_opening_in_every_format() {
+    let mut e = Engine::start();
+    let empty = "......../......../......../......../......../......../......../........";
+    for teams in ["1v1", "2v2", "3v3", "1v2", "2v1", "1v3", "3v1", "2v3", "3v2"] {
+        let start = format!("ctor8 {empty} b 1 P1M0L0 {teams} 0");
+        let third = format!("{start} moves P1 E P10 P20 E");
+        e.send(&format!("position {third} P30 P40 P50 E"));
+        e.send(&format!("position {third} P30 M30-31"));
+        let err = e.next(Duration::from_secs(10));
+        assert!(err.starts_with("error") && err.contains("M30-31") && err.contains("only puts"), "{teams}: {err}");
+        e.send(&format!("position {third} P30 P40"));
+        e.send("go nodes 64");
+        let lines = e.until_bestmove(Duration::from_secs(30));
+        let best = lines.last().unwrap().strip_prefix("bestmove ").unwrap().to_string();
+        assert!(best == "E" || best.starts_with('P'), "{teams}: the third turn only puts, got {best}");
+        let mut game = tablero::engine::position(&format!("{third} P30 P40")).unwrap();
+        assert!(tablero::rules::Game::play_text(&mut game, &best).is_ok(), "{teams}: {best} is legal");
+    }
+    e.send("quit");
+    assert!(e.child.wait().unwrap().success());
+}

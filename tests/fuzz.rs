@@ -121,6 +121,9 @@ fn mutate(rng: &mut StdRng, s: &str) -> String {
         "v",
         "1v1",
         "landing=",
+        "power=",
+        "landing-back",
+        "opening=old",
         "exact",
         "build-near-source",
         "-",
@@ -175,9 +178,17 @@ fn starts() -> Vec<AnyGame> {
         build_near_source: true,
     })));
     for (n, sizes, landing) in [(8, [2, 2], None), (10, [3, 3], Some(2)), (8, [1, 2], Some(0)), (10, [2, 3], None)] {
-        let teams = Teams { sizes, members: [Vec::new(), Vec::new()] };
-        v.push(AnyGame::Ctor(Ctor::new(n, teams, Options { landing, timer: None })));
+        let teams = Teams::new(sizes);
+        v.push(AnyGame::Ctor(Ctor::new(n, teams, Options { landing, ..Options::default() })));
     }
+    // A turn power apart from the sizes, and the Landing back on a square just emptied.
+    let power = Teams::with_power([1, 1], 3).unwrap();
+    v.push(AnyGame::Ctor(Ctor::new(8, power, Options { landing_back: true, ..Options::default() })));
+    v.push(AnyGame::Ctor(Ctor::new(8, Teams::new([3, 1]), Options { landing: Some(1), ..Options::default() })));
+    // Dark first, in both Volterras.
+    use tablero::rules::volterra::{Options as VOptions, Volterra};
+    v.push(AnyGame::Volterra(Volterra::initial(VOptions::default()).first_player(tablero::rules::Side::Second)));
+    v.push(AnyGame::Volterra(Volterra::free_setup(VOptions::default()).first_player(tablero::rules::Side::Second)));
     v
 }
 

@@ -194,3 +194,29 @@ fn a_writer_killed_mid_save_leaves_a_complete_record() {
         assert!(name == "autosave.json" || name.ends_with(".tmp"), "{name}");
     }
 }
+
+/// A CTOR game saved before the opening was read again (record format 1) was played with a
+/// normal third turn where the row has 2 Puts (here a Move on turn 3). It still loads and
+/// replays, reads from then on as format 2 with `opening=old` on its start, and the same moves
+/// in a format-2 record are refused at the Move: the seed's third turn only puts.
+#[test]
+fn a_ctor_record_of_the_old_opening_still_loads() {
+    let start = tablero::rules::Variant::Ctor8.initial();
+    let mut rec = Record::new(&start, ["Ana", "Bo"].map(|n| (n.to_string(), "human".to_string())));
+    for mv in ["P1", "E", "P10", "P20", "E", "P30", "M30-31", "E"] {
+        rec.moves.push(tablero::record::RecordedMove { mv: mv.into(), at_ms: 0, member: None });
+    }
+    let mut json: serde_json::Value = serde_json::from_str(&rec.to_json()).unwrap();
+    json["format"] = 1.into();
+    let old = Record::from_json(&json.to_string()).expect("a format-1 record reads");
+    assert_eq!(old.format, record::FORMAT);
+    assert!(old.start.ends_with(" opening=old"), "{}", old.start);
+    let positions = old.replay().expect("it replays as it was played");
+    assert_eq!(positions.len(), 9);
+    assert!(positions.last().unwrap().to_string().contains(" w 4 P2M2L1 1v1 0"), "{}", positions.last().unwrap());
+    // Written again, it reads again the same way.
+    assert_eq!(Record::from_json(&old.to_json()).unwrap().replay().unwrap(), positions);
+    // In this format the third turn only puts.
+    let e = rec.replay().unwrap_err().to_string();
+    assert!(e.contains("move 7") && e.contains("no Move step left this turn (an opening turn only puts)"), "{e}");
+}

@@ -12,7 +12,7 @@ fn seat(name: &str, kind: &str) -> PlayerInfo {
 }
 
 fn ctor(sizes: [u8; 2]) -> Ctor {
-    Ctor::new(8, Teams { sizes, members: [Vec::new(), Vec::new()] }, Options::default())
+    Ctor::new(8, Teams::new(sizes), Options::default())
 }
 
 /// A record of a team game played from `start`: each move with the member who made it.
@@ -35,8 +35,9 @@ fn two_and_two() -> [Vec<PlayerInfo>; 2] {
     [vec![seat("Ana", "human"), seat("Bo", "ai:hard")], vec![seat("Cy", "human"), seat("Di", "human")]]
 }
 
-/// Turn 1 (one Put), turn 2 (two), turn 3 (two Puts, a Move by the acting seat).
-const GAME: [(&str, Option<u8>); 9] = [
+/// The opening: turn 1 (one Put), turn 2 (two), turn 3 (three, shared two and one); then
+/// white's turn 4 with no operation, and black's turn 5, a Move by the acting seat.
+const GAME: [(&str, Option<u8>); 12] = [
     ("P1", Some(0)),
     ("E", None),
     ("P10", Some(0)),
@@ -44,8 +45,11 @@ const GAME: [(&str, Option<u8>); 9] = [
     ("E", Some(1)),
     ("P30", Some(1)),
     ("P40", Some(0)),
-    ("M30-31", Some(1)),
+    ("P50", Some(0)),
     ("E", Some(1)),
+    ("E", Some(0)),
+    ("M30-31", Some(0)),
+    ("E", Some(0)),
 ];
 
 fn check(rec: &Record) -> (i32, String) {
@@ -79,12 +83,12 @@ fn a_team_record_keeps_its_members_and_seats_through_a_round_trip() {
 #[test]
 fn check_refuses_puts_beyond_a_members_share_and_seats_the_format_does_not_allow() {
     let start = ctor([2, 2]);
-    // Ana (seat 0) makes both Puts of turn 3: her share is one.
+    // Ana (seat 0) makes all three Puts of turn 3: her share is two.
     let mut moves = GAME;
     moves[5].1 = Some(0);
     let (code, out) = check(&team_record(&start, two_and_two(), &moves));
     assert_eq!(code, 2, "{out}");
-    assert!(out.contains("move 7") && out.contains("share is 1"), "{out}");
+    assert!(out.contains("move 8") && out.contains("share is 2"), "{out}");
     // A Put without its member.
     moves = GAME;
     moves[2].1 = None;
@@ -183,3 +187,4 @@ fn a_computer_member_takes_the_put_that_turns_discs() {
         assert_eq!(after.disc(19), Some(Side::Second), "{kind} put on {puts:?} and left 19 black");
     }
 }
+

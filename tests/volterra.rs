@@ -189,6 +189,31 @@ fn free_setup_lays_alternately_then_places_pawns() {
     assert_eq!(back, g);
 }
 
+/// The seed: "each player chooses a colour and the starting player is designated". Dark may
+/// start: in the game from the initial grid, and in the free setup, where the first player lays
+/// the first tile, puts their pawn first and then plays first.
+#[test]
+fn the_players_choose_who_starts() {
+    let dark = Volterra::initial(Options::default()).first_player(Side::Second);
+    assert_eq!(dark.to_string(), "volterra D,L,D,L/L,D,L,D/D,Ll,Dd,L/L,D,L,D/D,L,D,L d");
+    assert_eq!(dark.side_to_move(), Side::Second);
+    assert!(dark.legal_moves().iter().all(|m| m.to_string().contains("Pc3") || !m.to_string().contains('P')));
+    assert_eq!(dark.legal_moves().len(), 86, "the initial grid is symmetric: dark has light's 86 turns");
+    let mut g = Volterra::free_setup(Options::default()).first_player(Side::Second);
+    assert_eq!(g.to_string(), "volterra-free -,-,-,-/-,-,-,-/-,-,-,-/-,-,-,-/-,-,-,- d");
+    let mut rng = StdRng::seed_from_u64(5);
+    for n in 0..22 {
+        let expected = if n % 2 == 0 { Side::Second } else { Side::First };
+        assert_eq!(g.side_to_move(), expected, "setup move {n}: dark lays first and puts its pawn first");
+        let back: Volterra = g.to_string().parse().unwrap_or_else(|e| panic!("{g}: {e}"));
+        assert_eq!(back, g, "every setup position reads back");
+        let moves = g.legal_moves();
+        g.play(&moves[rng.random_range(0..moves.len())]).unwrap();
+    }
+    assert_eq!(g.phase(), Phase::Play);
+    assert_eq!(g.side_to_move(), Side::Second, "dark plays the first turn");
+}
+
 #[test]
 fn bad_positions_are_refused_with_the_reason() {
     let cases = [
@@ -209,7 +234,8 @@ fn bad_positions_are_refused_with_the_reason() {
         ("volterra D,L,D,L/L,D,L,D/D,Ll,Dd,L/L,D,L,D/D,L,D,L", "missing the side field"),
         ("volterra D,L,D,L/L,D,L,D/D,Ll,Dd,L/L,,L,D/D,L,D,L l", "cell b2 is empty"),
         ("volterra-free L,-,-,-/-,-,-,-/-,-,-,-/-,-,-,-/-,-,-,- l", "but tiles are laid alternately"),
-        ("volterra-free D,-,-,-/-,-,-,-/-,-,-,-/-,-,-,-/-,-,-,- d", "0 light and 1 dark tiles"),
+        ("volterra-free D,-,-,-/-,-,-,-/-,-,-,-/-,-,-,-/-,-,-,- d", "but tiles are laid alternately"),
+        ("volterra-free D,D,-,-/-,-,-,-/-,-,-,-/-,-,-,-/-,-,-,- l", "0 light and 2 dark tiles"),
     ];
     for (text, needle) in cases {
         let err = text.parse::<AnyGame>().unwrap_err().to_string();

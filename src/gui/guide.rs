@@ -27,7 +27,8 @@ const ORDO: &str = concat!(
 - Goal: a stone of yours on the far row, or every enemy stone captured.
 - Your stones must stay one group (touching at a side or a corner) after each of your moves.
 - A turn: slide one stone any distance forward, diagonally forward or sideways; landing on an enemy captures it. Or move an ordo (your stones side by side in a straight line): a row moves forward, a column sideways, all the same distance, never capturing.
-- Split by a capture, you must join up again at once (backward moves allowed then); if you cannot, you lose.
+- Split by a capture, you must join up again at once (backward moves allowed then, captures too: tablero's choice); if you cannot, you lose.
+- A player who cannot move loses (tablero's choice: the rules are silent).
 ",
     ordo_notation!()
 );
@@ -44,32 +45,35 @@ const ORDO_X: &str = concat!(
 
 const CROSSINGS: &str = "\
 - Goal: cross to the far row and make it stick. After your crossing the opponent has one move: unless it crosses too, you win.
-- A turn: one stone steps to any empty neighbour; or a phalanx of L stones in a line moves along it 1 to L squares (exactly L with the exact phalanx option).
-- The front stone may capture the first enemy it meets if the enemy line there is shorter than L.
+- A turn: one stone steps to any empty neighbour; or a phalanx of L stones in a line moves along it 1 to L squares (tablero's choice; exactly L with the exact phalanx option).
+- The front stone may capture the first enemy it meets if the enemy line there is shorter than L; the move stops there, so a capture may be shorter than L even with exact.
 - A crossed stone (gold ring) is locked: it never moves and cannot be captured.
-- Draws: threefold repetition, 100 moves without capture or crossing, no move.
+- Draws (tablero's choice: the rules only say draws are rare): threefold repetition, 100 moves without capture or crossing, no move.
 - Moves list: b2-c3 a stone, a1:a2-a4 a phalanx (rear, front, where the front lands), c1:c2xc4 a capture.";
 
 const VOLTERRA: &str = "\
-- Goal: the taller towers when the game ends. Then each side lists its towers tallest first; the first difference decides.
+- Goal: the taller towers when the game ends. Then each side lists its towers tallest first; the first difference decides (identical lists draw: tablero's choice).
+- Light starts unless the players choose dark (option First player).
 - A turn is two actions in either order: step your pawn to a neighbouring tower of your colour, and build: lift the top tile (or two) of your tower next to your pawn that has a free side, onto another tower next to your pawn. Emptied cells become holes.
 - After a build, every part of the board without a pawn is removed.
 - The game ends when the player to move cannot make a whole turn.
+- A free side: a hole or the grid's edge beside the tower (tablero's choice).
 - Option build near the source: the tiles go next to the tower they come from.
 - Moves list: Pb3-a4 a step, a3-b4 a build of one tile, a3=b4 of two; a turn joins its two actions with a comma.";
 
 const VOLTERRA_FREE: &str = "\
-- First the players lay out the board: in turn, each lays a tile of their colour on an empty cell until the grid is full; then each puts their pawn on a tower of their own colour (+b2 lays a tile, @c3 puts the pawn).
+- First the players lay out the board: in turn, the first player first (light unless dark is chosen), each lays a tile of their colour on an empty cell until the grid is full; then each puts their pawn on a tower of their own colour (+b2 lays a tile, @c3 puts the pawn).
 - Then it plays as Volterra: a turn is a step of your pawn and a build, in either order; parts without a pawn are removed; the taller towers win when the player to move has no whole turn.
 - Moves list: Pb3-a4 a step, a3-b4 a build of one tile, a3=b4 of two.";
 
 const CTOR: &str = "\
 - Goal: more discs than the other team when the field is full.
 - The field is a torus: its edges join; the border shows copies of the opposite edges.
-- A turn, within its allowance and in any order, then End turn: Put a disc on an empty square; Move one a step along a rank or file; Landing: take two of yours off, put one anywhere empty.
-- A disc with 5 or more of its 8 neighbours of the other colour turns over by itself, in a cascade.
-- The first turns only Put (1 disc, then 2).
-- Options: teams, landings a turn, secret squares (an enemy disc put there turns to you), the sand-glass.
+- A turn, within its allowance and in any order, then End turn: Put a disc on an empty square; Move one a step along a rank or file; Landing: take two of yours off, put one anywhere empty (tablero's choice; option Landing: on a square emptied).
+- A disc with 5 or more of its 8 neighbours of the other colour turns over by itself, in a cascade (done for you: tablero's choice, it costs you nothing).
+- The first three turns only Put: 1 disc, then 2, then up to 3. Normal turns follow, by the table's row (the turn power).
+- Black begins, two turns with no operation end the game (tablero's choices).
+- Options: teams of 1 to 3 each, turn power, landings a turn, where a Landing goes, secret squares (an enemy disc put there turns to you), the sand-glass.
 - Moves list: P12 a Put, M27-28 a Move, L12,27>33 a Landing, E the end of the turn (squares numbered from the top left).";
 
 /// The page of a variant.

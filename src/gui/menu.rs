@@ -29,14 +29,19 @@ const GAMES: [(Variant, &str, &[u8]); 7] = [
     ),
     (
         Variant::Ctor8,
-        "Put, move and turn discs on a torus: the short game.",
+        "Put, move and turn discs on a torus: the small field.",
         include_bytes!("../../assets/menu/ctor8.png"),
     ),
-    (Variant::Ctor10, "CTOR's standard game, on the 10 x 10 torus.", include_bytes!("../../assets/menu/ctor10.png")),
+    (
+        Variant::Ctor10,
+        "CTOR on the large 10 x 10 field; 3 against 3 is its classic version.",
+        include_bytes!("../../assets/menu/ctor10.png"),
+    ),
 ];
 
-/// CTOR team sizes the menu offers.
-const TEAMS: [[u8; 2]; 6] = [[1, 1], [2, 2], [3, 3], [1, 2], [2, 1], [2, 3]];
+/// CTOR team sizes the menu offers: every format from 1 against 1 to 3 against 3 (the seed:
+/// "teams may be formed by 1, 2 or 3 people", and may be unequal).
+pub const TEAMS: [[u8; 2]; 9] = [[1, 1], [2, 2], [3, 3], [1, 2], [2, 1], [1, 3], [3, 1], [2, 3], [3, 2]];
 
 /// What the menu has chosen so far.
 #[derive(Resource, Clone, Copy, Debug)]
@@ -51,6 +56,12 @@ pub struct MenuChoice {
     pub near_source: bool,
     /// CTOR: index into the team sizes.
     pub teams: usize,
+    /// CTOR: the turn power (the allowance table's row), when not the larger team's.
+    pub power: Option<u8>,
+    /// CTOR: a Landing puts its disc back on one of the two squares it emptied.
+    pub landing_back: bool,
+    /// Volterra: who plays first (light unless chosen).
+    pub first: Side,
     /// CTOR: landings per turn instead of the table's.
     pub landing: Option<u8>,
     /// CTOR: each team chooses 5 secret squares.
@@ -71,6 +82,9 @@ impl Default for MenuChoice {
             exact: false,
             near_source: false,
             teams: 0,
+            power: None,
+            landing_back: false,
+            first: Side::First,
             landing: None,
             secrets: false,
             timer: None,
@@ -88,19 +102,67 @@ impl MenuChoice {
     pub fn game(&self) -> AnyGame {
         match self.variant() {
             Variant::Crossings => AnyGame::Crossings(Crossings::initial(Options { exact: self.exact })),
-            Variant::Volterra => {
-                AnyGame::Volterra(crate::rules::volterra::Volterra::initial(crate::rules::volterra::Options {
+            Variant::Volterra => AnyGame::Volterra(
+                crate::rules::volterra::Volterra::initial(crate::rules::volterra::Options {
                     build_near_source: self.near_source,
-                }))
-            }
+                })
+                .first_player(self.first),
+            ),
+            Variant::VolterraFree => AnyGame::Volterra(
+                crate::rules::volterra::Volterra::free_setup(Default::default()).first_player(self.first),
+            ),
             variant @ (Variant::Ctor8 | Variant::Ctor10) => {
-                use crate::rules::ctor::{Ctor, Options, Teams};
+                use crate::rules::ctor::{Ctor, Options};
                 let n = if variant == Variant::Ctor8 { 8 } else { 10 };
-                let teams = Teams { sizes: TEAMS[self.teams], members: [Vec::new(), Vec::new()] };
-                AnyGame::Ctor(Ctor::new(n, teams, Options { landing: self.landing, timer: self.timer }))
+                let options = Options {
+                    landing: self.landing,
+                    timer: self.timer,
+                    landing_back: self.landing_back,
+                    ..Options::default()
+                };
+                AnyGame::Ctor(Ctor::new(n, self.ctor_teams(), options))
             }
             variant => variant.initial(),
         }
+    }
+}
+
+impl MenuChoice {
+    /// CTOR: the chosen team sizes and turn power (a power that does not fit the sizes, which
+    /// the menu's buttons never leave, falls back to the larger team's).
+    pub fn ctor_teams(&self) -> crate::rules::ctor::Teams {
+        let sizes = TEAMS[self.teams];
+        self.power
+            .and_then(|p| crate::rules::ctor::Teams::with_power(sizes, p).ok())
+            .unwrap_or_else(|| crate::rules::ctor::Teams::new(sizes))
+    }
+
+    /// The next team sizes; a chosen turn power that no longer fits is dropped.
+    fn next_teams(&mut self) {
+        self.teams = (self.teams + 1) % TEAMS.len();
+        if self.power.is_some_and(|p| crate::rules::ctor::Teams::with_power(TEAMS[self.teams], p).is_err()) {
+            self.power = None;
+        }
+    }
+
+    /// The next turn power that fits the team sizes: the larger team's, then rows 1 to 3.
+    fn next_power(&mut self) {
+        let sizes = TEAMS[self.teams];
+        let larger = sizes[0].max(sizes[1]);
+        let mut p = self.power;
+        loop {
+            p = match p {
+                None => Some(1),
+                Some(3) => None,
+                Some(r) => Some(r + 1),
+            };
+            match p {
+                Some(r) if r == larger => continue,
+                Some(r) if crate::rules::ctor::Teams::with_power(sizes, r).is_err() => continue,
+                _ => break,
+            }
+        }
+        self.power = p;
     }
 }
 
@@ -397,7 +459,7 @@ fn spawn_menu(
                         .observe(|_: On<Pointer<Click>>, mut open: ResMut<super::guide::RulesOpen>| open.0 = !open.0);
                     opts.spawn(heading("Options"));
                     opts.spawn((label("This game has no options.", 14.0), NoOptions));
-                    let options: [OptionSpec; 6] = [
+                    let options: [OptionSpec; 9] = [
                         (
                             &[Variant::Crossings],
                             |c| format!("Exact phalanx: {}", on_off(c.exact)),
@@ -411,10 +473,36 @@ fn spawn_menu(
                             |c| c.near_source = !c.near_source,
                         ),
                         (
+                            &[Variant::Volterra, Variant::VolterraFree],
+                            |c| format!("First player: {}", if c.first == Side::First { "light" } else { "dark" }),
+                            |c| c.first != Side::First,
+                            |c| c.first = c.first.other(),
+                        ),
+                        (
                             &[Variant::Ctor8, Variant::Ctor10],
                             |c| format!("Teams: {} against {}", TEAMS[c.teams][0], TEAMS[c.teams][1]),
                             |c| c.teams != 0,
-                            |c| c.teams = (c.teams + 1) % TEAMS.len(),
+                            |c| c.next_teams(),
+                        ),
+                        (
+                            &[Variant::Ctor8, Variant::Ctor10],
+                            |c| {
+                                // Lit when it is not the larger team's row.
+                                format!("Turn power: row {}", c.ctor_teams().row())
+                            },
+                            |c| c.power.is_some(),
+                            |c| c.next_power(),
+                        ),
+                        (
+                            &[Variant::Ctor8, Variant::Ctor10],
+                            |c| {
+                                format!(
+                                    "Landing: {}",
+                                    if c.landing_back { "on a square emptied" } else { "anywhere" }
+                                )
+                            },
+                            |c| c.landing_back,
+                            |c| c.landing_back = !c.landing_back,
                         ),
                         (
                             &[Variant::Ctor8, Variant::Ctor10],
@@ -459,10 +547,26 @@ fn spawn_menu(
                             },
                         ),
                     ];
-                    for (games, caption, on, change) in options {
-                        let id = button(opts, caption(&MenuChoice::default()), change);
-                        opts.commands().entity(id).insert(GameOption { games, caption, on });
-                    }
+                    // Side by side where two fit, so that CTOR's six options and its team
+                    // block leave the Start button on a 720-pixel-high window.
+                    opts.spawn((
+                        Node {
+                            flex_direction: FlexDirection::Row,
+                            flex_wrap: FlexWrap::Wrap,
+                            justify_content: JustifyContent::Center,
+                            // A definite width: a wrapping row sized to its content would be
+                            // measured as tall as one button a row.
+                            width: px(460),
+                            ..default()
+                        },
+                        Pickable::IGNORE,
+                    ))
+                    .with_children(|wrap| {
+                        for (games, caption, on, change) in options {
+                            let id = button(wrap, caption(&MenuChoice::default()), change);
+                            wrap.commands().entity(id).insert(GameOption { games, caption, on });
+                        }
+                    });
                     spawn_seats(opts);
                 });
                 // Saved games: resume the newest unfinished one, or replay any of the last few;

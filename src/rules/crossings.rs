@@ -223,7 +223,11 @@ impl Crossings {
                         {
                             run += 1;
                         }
-                        if fits && enemy_locked & b == 0 && run < len {
+                        // A capture ends where the enemy stone stands, so even with `exact` it
+                        // may be shorter than L (the seed: "the group's move stops there and
+                        // the enemy stone is captured"); only a move onto empty squares is
+                        // exactly L long.
+                        if enemy_locked & b == 0 && run < len {
                             out.push(CrossingsMove { rear, front, to, capture: true });
                         }
                         break;

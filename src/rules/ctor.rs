@@ -43,31 +43,81 @@ impl Allowance {
     }
 }
 
-/// The two teams: their sizes (1 to 3 players) and, for team play, the members' names.
+/// The two teams: their sizes (1 to 3 players), the turn power (which row of the allowance
+/// table the game plays), and, for team play, the members' names.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Teams {
     /// Players in the black team (first) and the white team.
     pub sizes: [u8; 2],
     /// Names of the members, in the order they take the team's Puts (may be empty).
     pub members: [Vec<String>; 2],
+    /// The seed's "selected turn power": the row of the allowance table (1, 2 or 3), when it is
+    /// not the larger team's (`None`). It stays when members join or leave.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub power: Option<u8>,
 }
 
 impl Default for Teams {
     fn default() -> Teams {
-        Teams { sizes: [1, 1], members: [Vec::new(), Vec::new()] }
+        Teams::new([1, 1])
     }
 }
 
+/// The seed's allowance table: the normal turn of rows 1, 2 and 3.
+const ROWS: [Allowance; 3] = [
+    Allowance { puts: 2, steps: 2, landings: 1 },
+    Allowance { puts: 2, steps: 2, landings: 0 },
+    Allowance { puts: 3, steps: 3, landings: 0 },
+];
+
 impl Teams {
-    /// The allowance of a normal turn, from the seed's table: the row of the larger team,
-    /// with no Landing when the teams are unequal; `landing` overrides the Landing column.
+    /// Teams of these sizes, playing the row of the larger team.
+    pub fn new(sizes: [u8; 2]) -> Teams {
+        Teams { sizes, members: [Vec::new(), Vec::new()], power: None }
+    }
+
+    /// Teams of these sizes playing row `power` of the table (stored only where it is not the
+    /// larger team's row, so that one format has one written form).
+    pub fn with_power(sizes: [u8; 2], power: u8) -> Result<Teams, String> {
+        let mut t = Teams::new(sizes);
+        if power != t.row() {
+            t.power = Some(power);
+        }
+        t.check()?;
+        Ok(t)
+    }
+
+    /// The row of the allowance table the game plays: the chosen turn power, else the larger
+    /// team's size.
+    pub fn row(&self) -> u8 {
+        self.power.unwrap_or(self.sizes[0].max(self.sizes[1]))
+    }
+
+    /// Whether the sizes and the power make a game: teams of 1 to 3, a row from 1 to 3, and no
+    /// team with more members than Puts a turn (the seed: "to add a player to the team, the
+    /// number of players in this team must be less than the number of Put operations").
+    pub fn check(&self) -> Result<(), String> {
+        if !self.sizes.iter().all(|s| (1..=3).contains(s)) {
+            return Err(format!("teams of {} and {}: a team has 1, 2 or 3 players", self.sizes[0], self.sizes[1]));
+        }
+        let row = self.row();
+        if !(1..=3).contains(&row) {
+            return Err(format!("turn power {row}: the allowance table has rows 1, 2 and 3"));
+        }
+        let puts = ROWS[row as usize - 1].puts;
+        if let Some(big) = self.sizes.iter().copied().find(|s| *s > puts) {
+            return Err(format!(
+                "a team of {big} under turn power {row}, which gives {puts} Puts a turn: a team has at most as many players as Puts"
+            ));
+        }
+        Ok(())
+    }
+
+    /// The allowance of a normal turn, from the seed's table: the chosen row (by default the
+    /// larger team's), with no Landing when the teams are unequal (tablero's reading);
+    /// `landing` overrides the Landing column.
     pub fn allowance(&self, landing: Option<u8>) -> Allowance {
-        let larger = self.sizes[0].max(self.sizes[1]);
-        let mut a = match larger {
-            1 => Allowance { puts: 2, steps: 2, landings: 1 },
-            2 => Allowance { puts: 2, steps: 2, landings: 0 },
-            _ => Allowance { puts: 3, steps: 3, landings: 0 },
-        };
+        let mut a = ROWS[(self.row().clamp(1, 3) - 1) as usize];
         if self.sizes[0] != self.sizes[1] {
             a.landings = 0;
         }
@@ -84,14 +134,25 @@ impl fmt::Display for Teams {
     }
 }
 
-/// Rule options that the position string does not carry (except `landing`, written as a
-/// trailing `landing=N` field).
+/// Rule options. The position string carries those that change the legal moves, as trailing
+/// fields (`landing=N`, `power=R`, `landing-back`, `opening=old`); the sand-glass lives in the
+/// record.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Options {
     /// Landings per normal turn, instead of the table's.
     pub landing: Option<u8>,
     /// The sand-glass: seconds per turn (5, 10, 15 or 30), after which the turn ends.
     pub timer: Option<u8>,
+    /// A Landing puts its disc back on one of the two squares it emptied (the seed's only
+    /// example), instead of on any empty square.
+    #[serde(default)]
+    pub landing_back: bool,
+    /// The opening as tablero read it before 2026-12-03: the third turn a Put-only turn of 3
+    /// only where the normal row has 3 Puts. Set for games begun under that reading (records
+    /// of format 1, positions whose third turn does not fit the opening), so that they replay
+    /// and go on as they were played.
+    #[serde(default)]
+    pub old_opening: bool,
 }
 
 /// The state of one secret square.
@@ -239,6 +300,11 @@ impl Ctor {
         &self.options
     }
 
+    /// Marks a game begun under the old reading of the opening ([`Options::old_opening`]).
+    pub fn set_old_opening(&mut self) {
+        self.options.old_opening = true;
+    }
+
     /// Sets the sand-glass (an option the position string does not carry).
     pub fn set_timer(&mut self, timer: Option<u8>) {
         self.options.timer = timer;
@@ -330,20 +396,25 @@ impl Ctor {
         self.border().into_iter().filter(|(_, s)| *s == sq).map(|(at, _)| at).collect()
     }
 
-    /// The allowance of a turn, the opening turns included.
+    /// The allowance of a turn, the opening turns included. The seed: "the team that plays
+    /// first puts 1 disc, the second team puts 2 discs, and then the first team may put 3
+    /// discs; after this the game returns to the normal rules (the table)".
     pub fn allowance(&self, turn: u32) -> Allowance {
-        let full = self.teams.allowance(self.options.landing);
-        match turn {
-            1 => Allowance { puts: 1, steps: 0, landings: 0 },
-            2 => Allowance { puts: 2, steps: 0, landings: 0 },
-            3 if full.puts == 3 => Allowance { puts: 3, steps: 0, landings: 0 },
-            _ => full,
+        if self.is_opening(turn) {
+            return Allowance { puts: turn as u8, steps: 0, landings: 0 };
         }
+        self.teams.allowance(self.options.landing)
     }
 
-    /// Whether a turn is one of the opening turns (Puts only).
+    /// Whether a turn is one of the opening turns (Puts only: 1, then 2, then up to 3).
     pub fn is_opening(&self, turn: u32) -> bool {
-        turn <= 2 || (turn == 3 && self.teams.allowance(self.options.landing).puts == 3)
+        turn <= 2 || (turn == 3 && !self.old_opening_applies())
+    }
+
+    /// Whether the old reading of the opening (see [`Options::old_opening`]) changes this
+    /// game: only where the normal row has fewer than 3 Puts.
+    fn old_opening_applies(&self) -> bool {
+        self.options.old_opening && self.teams.allowance(self.options.landing).puts != 3
     }
 
     /// Whether the current turn has had an operation.
@@ -554,8 +625,15 @@ impl Ctor {
         }
         let a = random_square(own, rng)?;
         let b = random_square(own & !Self::bit(a), rng)?;
-        let d = random_square(empty | Self::bit(a) | Self::bit(b), rng)?;
+        let d = random_square(self.landing_targets(a, b, empty), rng)?;
         Some(CtorMove::Landing(a.min(b), a.max(b), d))
+    }
+
+    /// Where a Landing that takes `a` and `b` off may put its disc: any empty square (the two
+    /// just emptied included), or with `landing-back` only those two.
+    fn landing_targets(&self, a: Square, b: Square, empty: Bb) -> Bb {
+        let emptied = Self::bit(a) | Self::bit(b);
+        if self.options.landing_back { emptied } else { empty | emptied }
     }
 
     /// Whether ending the turn is all the side to move can still do (no Put, Move or Landing
@@ -625,6 +703,9 @@ impl Ctor {
             CtorMove::Landing(a, b, _) if self.disc(a) != Some(self.side) || self.disc(b) != Some(self.side) => {
                 format!("a Landing takes two {name} discs off, and {a} and {b} are not both {name}")
             }
+            CtorMove::Landing(a, b, d) if self.options.landing_back => {
+                format!("with landing-back the disc goes back on {a} or {b}, not {d}")
+            }
             CtorMove::Landing(_, _, d) => format!("square {d} is not empty"),
             CtorMove::Timeout => "there is no sand-glass in this game".into(),
             CtorMove::End => "the turn cannot end now".into(),
@@ -667,7 +748,7 @@ impl Game for Ctor {
             let discs: Vec<Square> = bits(own).collect();
             for (i, &a) in discs.iter().enumerate() {
                 for &b in &discs[i + 1..] {
-                    for d in bits(empty | Self::bit(a) | Self::bit(b)) {
+                    for d in bits(self.landing_targets(a, b, empty)) {
                         out.push(CtorMove::Landing(a, b, d));
                     }
                 }
@@ -695,7 +776,8 @@ impl Game for Ctor {
         }
         if self.left.landings > 0 {
             let k = own.count_ones() as u64;
-            n += k * k.saturating_sub(1) / 2 * (empty.count_ones() as u64 + 2);
+            let targets = if self.options.landing_back { 2 } else { empty.count_ones() as u64 + 2 };
+            n += k * k.saturating_sub(1) / 2 * targets;
         }
         n
     }
@@ -780,6 +862,17 @@ impl fmt::Display for Ctor {
         if let Some(l) = self.options.landing {
             write!(f, " landing={l}")?;
         }
+        if let Some(p) = self.teams.power {
+            write!(f, " power={p}")?;
+        }
+        if self.options.landing_back {
+            write!(f, " landing-back")?;
+        }
+        // From the third turn on the string says it by itself: a third turn that does not fit
+        // the opening reads under the old reading, and one that fits plays the same either way.
+        if self.old_opening_applies() && self.turn < 3 {
+            write!(f, " opening=old")?;
+        }
         Ok(())
     }
 }
@@ -794,18 +887,40 @@ fn parse_allowance(s: &str) -> Option<Allowance> {
 
 impl FromStr for Ctor {
     type Err = PositionError;
-    /// `ctor8|ctor10 <board> <side> <turn> <left> <teams> <idle> [landing=N]`.
+    /// `ctor8|ctor10 <board> <side> <turn> <left> <teams> <idle>` and the options, each at most
+    /// once in any order: `landing=N`, `power=R`, `landing-back`, `opening=old`.
     fn from_str(s: &str) -> Result<Ctor, PositionError> {
-        let (text, option) = super::trailing_option(s, 7)?;
+        let words = super::words(s)?;
+        let text = words[..words.len().min(7)].join(" ");
         let mut options = Options::default();
-        if let Some(o) = option {
-            let l = o.strip_prefix("landing=").and_then(super::number::<u8>).filter(|l| *l <= 9).ok_or_else(|| {
-                PositionError(format!(
-                    "unknown option '{}' (the only option is landing=N, N from 0 to 9)",
+        let mut power = None;
+        let mut seen: Vec<&str> = Vec::new();
+        for &o in words.iter().skip(7) {
+            let name = o.split('=').next().unwrap_or(o);
+            if seen.contains(&name) {
+                return Err(PositionError(format!("option '{}' is given twice", super::quote(name))));
+            }
+            seen.push(name);
+            let digit =
+                |prefix: &str, most: u8| o.strip_prefix(prefix).and_then(super::number::<u8>).filter(|v| *v <= most);
+            if o.starts_with("landing=") {
+                options.landing = Some(digit("landing=", 9).ok_or_else(|| {
+                    PositionError(format!("unknown option '{}' (landing=N takes N from 0 to 9)", super::quote(o)))
+                })?);
+            } else if o.starts_with("power=") {
+                power = Some(digit("power=", 3).filter(|p| *p >= 1).ok_or_else(|| {
+                    PositionError(format!("unknown option '{}' (power=R takes a row R of 1, 2 or 3)", super::quote(o)))
+                })?);
+            } else if o == "landing-back" {
+                options.landing_back = true;
+            } else if o == "opening=old" {
+                options.old_opening = true;
+            } else {
+                return Err(PositionError(format!(
+                    "unknown option '{}' (the options are landing=N, power=R, landing-back and opening=old)",
                     super::quote(o)
-                ))
-            })?;
-            options.landing = Some(l);
+                )));
+            }
         }
         let f = super::fields(&text, &["ctor8", "ctor10"], &["board", "side", "turn", "left", "teams", "idle"])?;
         let n: u8 = if f[0] == "ctor8" { 8 } else { 10 };
@@ -840,9 +955,10 @@ impl FromStr for Ctor {
         })?;
         let sizes: Vec<u8> = f[5].split('v').map(|t| super::number::<u8>(t).unwrap_or(0)).collect();
         let teams = match sizes[..] {
-            [a, b] if (1..=3).contains(&a) && (1..=3).contains(&b) => {
-                Teams { sizes: [a, b], members: [Vec::new(), Vec::new()] }
-            }
+            [a, b] if (1..=3).contains(&a) && (1..=3).contains(&b) => match power {
+                Some(p) => Teams::with_power([a, b], p).map_err(|e| PositionError(format!("teams field: {e}")))?,
+                None => Teams::new([a, b]),
+            },
             _ => {
                 return Err(PositionError(format!(
                     "teams field is '{}', expected sizes from 1 to 3 like 1v1, 2v2 or 1v2",
@@ -874,7 +990,17 @@ impl FromStr for Ctor {
             timeouts: Vec::new(),
             puts_this_turn: 0,
         };
-        let full = g.allowance(turn);
+        let mut full = g.allowance(turn);
+        // A third turn written under the old reading of the opening (a normal turn where the
+        // row has 2 Puts) reads as it was written.
+        if !left.fits_in(&full) && turn == 3 && !g.options.old_opening {
+            g.options.old_opening = true;
+            full = g.allowance(turn);
+            if !left.fits_in(&full) {
+                g.options.old_opening = false;
+                full = g.allowance(turn);
+            }
+        }
         if !left.fits_in(&full) {
             return Err(PositionError(format!("left field {left} is above the turn's allowance {full}")));
         }

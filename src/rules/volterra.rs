@@ -195,6 +195,14 @@ impl Volterra {
         Volterra { towers: [Tower::default(); CELLS], pawns: [None; 2], side: Side::First, free: true, options }
     }
 
+    /// The same start with `first` to play first. The seed: "each player chooses a colour and
+    /// the starting player is designated". For the start positions only (the initial grid, or
+    /// the empty grid of the free setup, where the first player also lays first and puts their
+    /// pawn first).
+    pub fn first_player(self, first: Side) -> Volterra {
+        Volterra { side: first, ..self }
+    }
+
     pub fn options(&self) -> Options {
         self.options
     }
@@ -719,18 +727,30 @@ impl FromStr for Volterra {
             if !free {
                 return Err(PositionError(format!("the {} pawn is missing", missing.join(" and "))));
             }
-            // Free setup: tiles alternate from light, then light's pawn, then dark's.
-            let laid = tiles[0] + tiles[1];
+            // Free setup: tiles alternate from the first player (light unless the players
+            // chose dark), then the first player's pawn, then the second's. Who began shows
+            // only while the counts are uneven, so either side may be on move when they are even.
+            let fewer = |a: u32, b: u32| {
+                if a < b {
+                    Some(Side::First)
+                } else if b < a {
+                    Some(Side::Second)
+                } else {
+                    None
+                }
+            };
             let (expected, why) = match pos.phase() {
                 Phase::Laying if pawns.iter().any(Option::is_some) => {
                     return Err(PositionError("a pawn stands on the grid before it is full".into()));
                 }
-                Phase::Laying => {
-                    (if laid % 2 == 0 { Side::First } else { Side::Second }, "tiles are laid alternately, light first")
-                }
+                Phase::Laying => (fewer(tiles[0], tiles[1]), "tiles are laid alternately"),
                 _ => (
-                    if pawns[0].is_none() { Side::First } else { Side::Second },
-                    "light puts its pawn first, then dark",
+                    match pawns {
+                        [None, Some(_)] => Some(Side::First),
+                        [Some(_), None] => Some(Side::Second),
+                        _ => None,
+                    },
+                    "the first player puts their pawn first, then the second",
                 ),
             };
             if towers.iter().any(|t| t.height > 1) {
@@ -738,13 +758,13 @@ impl FromStr for Volterra {
                     "a tower of several tiles before setup is over: setup lays one tile per cell".into(),
                 ));
             }
-            if pos.phase() == Phase::Laying && tiles[0] != tiles[1] + (laid % 2) {
+            if pos.phase() == Phase::Laying && tiles[0].abs_diff(tiles[1]) > 1 {
                 return Err(PositionError(format!(
-                    "{} light and {} dark tiles: in setup they are laid alternately, light first",
+                    "{} light and {} dark tiles: in setup they are laid alternately",
                     tiles[0], tiles[1]
                 )));
             }
-            if side != expected {
+            if expected.is_some_and(|e| e != side) {
                 return Err(PositionError(format!("side field is '{}', but {why}", super::quote(f[2]))));
             }
         }

@@ -217,7 +217,7 @@ fn a_members_choice_shows_on_the_doughnut_at_the_table_only() {
     use tablero::rules::ctor::{Ctor, Options, Teams};
     use tablero::team::{Lead, TeamRecord};
     let seat = |n: &str| PlayerInfo { name: n.into(), kind: "human".into() };
-    let game = AnyGame::Ctor(Ctor::new(8, Teams { sizes: [2, 2], members: [vec![], vec![]] }, Options::default()));
+    let game = AnyGame::Ctor(Ctor::new(8, Teams::new([2, 2]), Options::default()));
     let mut s = Session::new(game, [PlayerKind::Person; 2], 3);
     s.record.team = Some(TeamRecord::new([vec![seat("Ana"), seat("Bo")], vec![seat("Cy"), seat("Di")]], Lead::Captain));
     let mut app = tablero::gui::headless_app_with(s);

@@ -172,7 +172,7 @@ fn the_sand_glass_ticks_through_its_last_five_seconds() {
     let game = AnyGame::Ctor(tablero::rules::ctor::Ctor::new(
         8,
         tablero::rules::ctor::Teams::default(),
-        tablero::rules::ctor::Options { landing: None, timer: Some(8) },
+        tablero::rules::ctor::Options { timer: Some(8), ..Default::default() },
     ));
     let mut app = tablero::gui::headless_app(game, PEOPLE);
     // 8 s at 50 ms a frame, and a little more.

@@ -617,7 +617,7 @@ mod ctor {
         let game = AnyGame::Ctor(tablero::rules::ctor::Ctor::new(
             8,
             tablero::rules::ctor::Teams::default(),
-            tablero::rules::ctor::Options { landing: None, timer: Some(5) },
+            tablero::rules::ctor::Options { timer: Some(5), ..Default::default() },
         ));
         let mut app = table(game, PEOPLE);
         // 5 s at 50 ms a frame: the turn ends by itself.

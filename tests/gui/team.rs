@@ -48,13 +48,24 @@ struct Seen {
 /// buttons. Member `m` clicks free squares counted from its own offset, so that members do
 /// not collide, except in turn `collide_at`, where the second member clicks the first's
 /// square. The seat acting ends each turn. `between` runs as each turn begins.
-fn play_out(app: &mut App, collide_at: u32, mut between: impl FnMut(&mut App, u32)) -> Seen {
+fn play_out(app: &mut App, collide_at: u32, between: impl FnMut(&mut App, u32)) -> Seen {
+    play_until(app, collide_at, |g| g.outcome().is_some(), between)
+}
+
+/// [`play_out`] until `done` says so of the game at the table. A person who plays alone (no
+/// team) clicks free squares while Puts are left, then ends the turn.
+fn play_until(
+    app: &mut App,
+    collide_at: u32,
+    done: impl Fn(&tablero::rules::ctor::Ctor) -> bool,
+    mut between: impl FnMut(&mut App, u32),
+) -> Seen {
     let mut seen = Seen::default();
     let mut turn = 0;
     for _ in 0..4000 {
         settle(app);
         let g = ctor(app);
-        if g.outcome().is_some() {
+        if done(&g) {
             return seen;
         }
         if g.turn() != turn {
@@ -110,6 +121,18 @@ fn play_out(app: &mut App, collide_at: u32, mut between: impl FnMut(&mut App, u3
                 }
             }
             RoundPhase::Placing => app.update(),
+            RoundPhase::Idle
+                if session(app).person_to_move()
+                    && session(app).record.team.as_ref().is_none_or(|t| {
+                        t.seats_at(session(app).history.len())[g.side_to_move().index()].len() == 1
+                    })
+                    && g.left().puts > 0
+                    && g.count(Side::First) + g.count(Side::Second) < g.size() as u32 * g.size() as u32 =>
+            {
+                let n2 = g.size() as Square * g.size() as Square;
+                let sq = (1..=n2).find(|s| g.disc(*s).is_none()).unwrap();
+                click(app, g.cell(sq));
+            }
             RoundPhase::Idle if session(app).person_to_move() => {
                 app.world_mut().write_message(tablero::gui::session::Command::EndTurn);
                 app.update();
@@ -166,9 +189,11 @@ fn a_two_against_two_game_is_played_by_clicks_with_hand_overs_and_a_collision() 
     );
     // Turn 3: Bo is handed the screen twice (once more after the collision).
     assert_eq!(seen.handed.iter().filter(|h| **h == (3, 1)).count(), 2, "{:?}", seen.handed);
-    // Every full turn: each member made exactly their share, one Put each.
+    // Every full turn: each member made exactly their share, one Put each; the third turn's
+    // three opening Puts are shared two and one.
     let puts = puts_by_turn(s);
-    let full_turns: Vec<u32> = (3..s.history.last().map(|(b, _)| ctor_turn(b)).unwrap()).collect();
+    assert_eq!((puts.get(&(3, 0)), puts.get(&(3, 1))), (Some(&2), Some(&1)), "{puts:?}");
+    let full_turns: Vec<u32> = (4..s.history.last().map(|(b, _)| ctor_turn(b)).unwrap()).collect();
     for t in full_turns {
         assert_eq!((puts.get(&(t, 0)), puts.get(&(t, 1))), (Some(&1), Some(&1)), "turn {t}: {puts:?}");
     }
@@ -219,7 +244,7 @@ fn seat(name: &str, kind: &str) -> PlayerInfo {
 /// A team game at the table with these seats (no menu).
 fn team_table(sizes: [u8; 2], seats: [Vec<PlayerInfo>; 2], lead: Lead) -> App {
     use tablero::rules::ctor::{Ctor, Options, Teams};
-    let game = AnyGame::Ctor(Ctor::new(8, Teams { sizes, members: [vec![], vec![]] }, Options::default()));
+    let game = AnyGame::Ctor(Ctor::new(8, Teams::new(sizes), Options::default()));
     let mut s = Session::new(game, [PlayerKind::Person; 2], 3);
     s.record.team = Some(TeamRecord::new(seats, lead));
     let mut app = tablero::gui::headless_app_with(s);
@@ -381,4 +406,59 @@ fn the_broadcast_and_the_live_feed_show_puts_only_when_revealed() {
     assert_eq!(feed_moves(&feed), 1, "the feed has the Put once revealed: {}", feed.state());
     let world = app.world_mut();
     assert_eq!(world.query::<&ChoiceMark>().iter(world).count(), 0);
+}
+
+/// The seed: "the team that plays first puts 1 disc, the second team puts 2 discs, and then the
+/// first team may put 3 discs; after this the game returns to the normal rules (the table)". A
+/// new CTOR game from the menu, in each of the nine formats the menu offers (people at every
+/// seat, the Puts chosen by clicks, behind the hand-over screen in a team): turns 1 to 3 only
+/// Put, 1, 2 and 3 discs, and the fourth turn is the table's row.
+#[test]
+fn a_new_ctor_game_from_the_menu_opens_one_two_three_in_every_format() {
+    use tablero::gui::menu::{MenuChoice, TEAMS};
+    use tablero::rules::ctor::Allowance;
+    for (k, sizes) in TEAMS.iter().enumerate() {
+        let dir = fresh_dir(&format!("opening-{k}"));
+        let mut app = tablero::gui::headless_menu_app(dir);
+        press(&mut app, "CTOR 8x8");
+        for _ in 0..k {
+            press(&mut app, "Teams");
+        }
+        for side in [Side::First, Side::Second] {
+            press_player(&mut app, side, PlayerKind::Person);
+        }
+        assert_eq!(app.world().resource::<MenuChoice>().ctor_teams().sizes, *sizes);
+        press(&mut app, "Start");
+        assert_eq!(ctor(&app).teams().sizes, *sizes, "the table plays the format chosen");
+        let mut begun: Vec<(u32, Allowance)> = Vec::new();
+        let mut discs_after_three = None;
+        play_until(
+            &mut app,
+            0,
+            |g| g.turn() > 4,
+            |app, turn| {
+                let g = ctor(app);
+                begun.push((turn, g.left()));
+                if turn == 4 {
+                    discs_after_three = Some((g.count(Side::First), g.count(Side::Second)));
+                }
+            },
+        );
+        let only_puts = |n: u8| Allowance { puts: n, steps: 0, landings: 0 };
+        let normal = if sizes[0].max(sizes[1]) == 3 {
+            Allowance { puts: 3, steps: 3, landings: 0 }
+        } else if *sizes == [1, 1] {
+            Allowance { puts: 2, steps: 2, landings: 1 }
+        } else {
+            Allowance { puts: 2, steps: 2, landings: 0 }
+        };
+        assert_eq!(
+            begun,
+            [(1, only_puts(1)), (2, only_puts(2)), (3, only_puts(3)), (4, normal)],
+            "{}v{}",
+            sizes[0],
+            sizes[1]
+        );
+        assert_eq!(discs_after_three, Some((4, 2)), "{}v{}: black put 1 and 3, white 2", sizes[0], sizes[1]);
+    }
 }
