@@ -128,7 +128,7 @@ usage:
   tablero bench --ai                         how long the strongest level takes per move, over a game
   tablero screenshot \"<position>\" --out <file.png> [--size WxH] [--palette classic|okabe-ito]
                                              renders a position off-screen
-  tablero photo \"<position>\" --out <file.png> [--size WxH] [--view first|second|top|macro]
+  tablero photo \"<position>\" --out <file.png> [--size WxH] [--view first|second|top|macro|doughnut]
                                              a picture without any control, up to 3840x2160 (the size)
   tablero bench-table [--frames N]           frame time and memory of the 3D table
   tablero [play \"<position>\"]                opens the 3D table (the menu, or that position)

@@ -62,6 +62,17 @@ fn extras_flags(args: &[String]) -> Result<(Vec<String>, tablero::gui::Extras), 
 #[cfg(feature = "gui")]
 fn gui_command(args: &[String]) -> Option<Result<(), String>> {
     use tablero::rules::AnyGame;
+    // The flags of the table (`--broadcast`, `--feed`, `--listen`) belong to the table's
+    // commands only: `feed --listen ADDR` and the other headless commands keep theirs.
+    let rest = args.get(1..).unwrap_or_default();
+    match args.first().map(String::as_str) {
+        Some("screenshot") => return Some(screenshot(rest)),
+        Some("photo") => return Some(photo(rest)),
+        Some("film") => return Some(film(rest)),
+        Some("bench-table") => return Some(bench_table(rest)),
+        Some(c) if !c.starts_with("--") && !["play", "replay", "watch"].contains(&c) => return None,
+        _ => {}
+    }
     let (args, extras) = match extras_flags(args) {
         Ok(v) => v,
         Err(e) => return Some(Err(e)),
@@ -88,23 +99,23 @@ fn gui_command(args: &[String]) -> Option<Result<(), String>> {
             "--broadcast and --feed go with the table: tablero [play \"<position>\" | replay <record.json> | watch <url>] [--broadcast [WxH]] [--feed [PORT] | --listen ADDR]"
                 .into(),
         )),
-        [cmd, rest @ ..] if cmd == "screenshot" => Some(screenshot(rest)),
-        [cmd, rest @ ..] if cmd == "photo" => Some(photo(rest)),
-        [cmd, rest @ ..] if cmd == "film" => Some(film(rest)),
-        [cmd, rest @ ..] if cmd == "bench-table" => {
-            let frames = match rest {
-                [] => Ok(300),
-                [flag, n] if flag == "--frames" => n
-                    .parse()
-                    .ok()
-                    .filter(|n| *n > 0)
-                    .ok_or(format!("--frames '{}' is not a number of frames", tablero::rules::quote(n))),
-                _ => Err("usage: tablero bench-table [--frames N]".to_string()),
-            };
-            Some(frames.and_then(|n| tablero::gui::bench_table(n, &mut std::io::stdout())))
-        }
         _ => None,
     }
+}
+
+/// `tablero bench-table [--frames N]`
+#[cfg(feature = "gui")]
+fn bench_table(args: &[String]) -> Result<(), String> {
+    let frames = match args {
+        [] => Ok(300),
+        [flag, n] if flag == "--frames" => n
+            .parse()
+            .ok()
+            .filter(|n| *n > 0)
+            .ok_or(format!("--frames '{}' is not a number of frames", tablero::rules::quote(n))),
+        _ => Err("usage: tablero bench-table [--frames N]".to_string()),
+    };
+    frames.and_then(|n| tablero::gui::bench_table(n, &mut std::io::stdout()))
 }
 
 /// A picture command's arguments: the position, then `--out`, `--size` (from `size` unless
@@ -165,7 +176,8 @@ fn screenshot(args: &[String]) -> Result<(), String> {
 /// `tablero photo "<position>" --out <file.png> [--size WxH] [--view NAME]`
 #[cfg(feature = "gui")]
 fn photo(args: &[String]) -> Result<(), String> {
-    let usage = "usage: tablero photo \"<position>\" --out <file.png> [--size WxH] [--view first|second|top|macro]";
+    let usage =
+        "usage: tablero photo \"<position>\" --out <file.png> [--size WxH] [--view first|second|top|macro|doughnut]";
     let mut view = "first".to_string();
     let (game, out, size) = picture_args(args, usage, (3840, 2160), &mut |flag, value| {
         let mine = flag == "--view";

@@ -171,7 +171,8 @@ impl TeamRecord {
         let mut last_at = 0;
         for (k, c) in self.changes.iter().enumerate() {
             let what = format!("field `team.changes[{k}]`");
-            let side = side_of(&c.team).ok_or_else(|| format!("{what}: team '{}' is not black or white", c.team))?;
+            let side = side_of(&c.team)
+                .ok_or_else(|| format!("{what}: team '{}' is not black or white", crate::rules::quote(&c.team)))?;
             if c.at < last_at {
                 return Err(format!("{what}: changes must be in the order they happened"));
             }
@@ -213,7 +214,11 @@ impl TeamRecord {
             let is_put = m.mv.trim().starts_with('P');
             let Some(member) = m.member else {
                 if is_put {
-                    return Err(format!("move {} ({}): a team game's Put names its member", i + 1, m.mv));
+                    return Err(format!(
+                        "move {} ({}): a team game's Put names its member",
+                        i + 1,
+                        crate::rules::quote(&m.mv)
+                    ));
                 }
                 continue;
             };
@@ -221,7 +226,7 @@ impl TeamRecord {
                 return Err(format!(
                     "move {} ({}): member {member} is not seated (the {} team has {seats})",
                     i + 1,
-                    m.mv,
+                    crate::rules::quote(&m.mv),
                     team_name(side)
                 ));
             }
@@ -233,7 +238,7 @@ impl TeamRecord {
                     return Err(format!(
                         "move {} ({}): member {member} of the {} team makes Put {} of turn {}, but their share is {share}",
                         i + 1,
-                        m.mv,
+                        crate::rules::quote(&m.mv),
                         team_name(side),
                         made[member as usize],
                         g.turn()

@@ -203,10 +203,17 @@ fn notation_is_read_as_written_and_the_rest_refused() {
         refused(&["moves", &ORDO.replacen(' ', sep, 1)], "its fields are separated by plain spaces");
         refused(&["moves", &format!("{CROSSINGS}{sep}")], "its fields are separated by plain spaces");
     }
-    // Around a move, ASCII whitespace is ignored as the notation says; other whitespace is not.
+    // Around a move, plain spaces are ignored as the notation says; tabs, line breaks and
+    // other whitespace are not.
     let (code, _, err) = tablero(&["play", ORDO, " c2-c3 "]);
     assert_eq!(code, 0, "{err}");
     refused(&["play", ORDO, "\u{3000}c2-c3"], "unreadable move");
+    for around in ["\t", "\n", "\r"] {
+        refused(&["play", ORDO, &format!("c2-c3{around}")], "unreadable move");
+        refused(&["play", CROSSINGS, &format!("{around}b2-c3")], "unreadable move");
+    }
+    // One written form for each move: a single stone is never written as a phalanx.
+    refused(&["play", CROSSINGS, "b2:b2-b3"], "a single stone is written from-to");
     let full = "ctor8 BBBBBBBB/WWWWWWWW/BB.BBBBB/WWWWWWWW/......../......../......../........ b 5 P2M2L1 1v1 0";
     for mv in ["P+12", "P012", "P 12", "P-1", "L18,07>43", "L18,7>043", "M+1-2", "M01-2"] {
         refused(&["play", full, mv], "is not a square number");

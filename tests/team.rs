@@ -188,3 +188,21 @@ fn a_computer_member_takes_the_put_that_turns_discs() {
     }
 }
 
+/// A hostile team record is refused in one short line: the text it repeats (a team's name,
+/// a move) is quoted, escaped and cut, never repeated raw or whole.
+#[test]
+fn a_team_records_refusals_quote_what_they_repeat() {
+    let start = ctor([2, 2]);
+    let mut rec = team_record(&start, two_and_two(), &GAME);
+    let long = format!("bl\nack{}", "x".repeat(1_000_000));
+    rec.team.as_mut().unwrap().changes.push(TeamChange { at: 2, team: long, join: None, leave: Some(0) });
+    let e = rec.replay().unwrap_err().to_string();
+    assert!(e.contains("team 'bl\\nackxxx") && e.contains("…' is not black or white"), "{}", &e[..e.len().min(200)]);
+    assert!(!e.contains('\n') && e.len() < 300, "{} bytes", e.len());
+    // A Put with no member, written with spaces round it: the move is quoted as written.
+    let mut rec = team_record(&start, two_and_two(), &GAME);
+    rec.moves[0].mv = " P1 ".into();
+    rec.moves[0].member = None;
+    let e = rec.replay().unwrap_err().to_string();
+    assert!(e.contains("move 1 ( P1 ): a team game's Put names its member"), "{e}");
+}

@@ -164,17 +164,60 @@ fn text(size: f32, colour: Color, kind: Overlay) -> impl Bundle {
     )
 }
 
-/// Opens the window, its camera and its overlays (once).
+/// Room a window's frame and a desktop's panel take on a screen, in logical pixels.
+const SCREEN_MARGIN: UVec2 = UVec2::new(32, 80);
+
+/// The size the broadcast window opens at on a screen of `screen` logical pixels (none known:
+/// as chosen): the chosen size where it fits with room for the window's frame and a panel,
+/// else the largest size of exactly the same shape that fits.
+pub fn fitted(wanted: UVec2, screen: Option<UVec2>) -> UVec2 {
+    let Some(screen) = screen else { return wanted };
+    let room = screen.saturating_sub(SCREEN_MARGIN).max(UVec2::splat(16));
+    if wanted.x <= room.x && wanted.y <= room.y {
+        return wanted;
+    }
+    let gcd = |mut a: u32, mut b: u32| {
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        a.max(1)
+    };
+    let unit = wanted / gcd(wanted.x, wanted.y);
+    let steps = (room.x / unit.x).min(room.y / unit.y);
+    if steps > 0 && unit.min_element() * steps >= 16 {
+        return unit * steps;
+    }
+    // A shape whose smallest exact step does not fit: as near to it as whole pixels go.
+    let k = (room.x as f32 / wanted.x as f32).min(room.y as f32 / wanted.y as f32);
+    UVec2::new((wanted.x as f32 * k) as u32, (wanted.y as f32 * k) as u32).max(UVec2::splat(16))
+}
+
+/// Opens the window, its camera and its overlays (once), at the chosen size where it fits on
+/// the screen, else smaller in the same shape (the panel's line says so).
 fn open_window(
     mut commands: Commands,
     settings: Res<Broadcast>,
     existing: Query<(), With<BroadcastCamera>>,
     layout: Res<Layout>,
+    monitors: Query<&bevy::window::Monitor, With<bevy::window::PrimaryMonitor>>,
+    notice: Option<ResMut<super::session::Notice>>,
 ) {
     if !existing.is_empty() {
         return; // one broadcast window at most
     }
-    let size = settings.size;
+    let screen = monitors.iter().next().map(|m| {
+        let scale = m.scale_factor.max(0.1);
+        UVec2::new((m.physical_width as f64 / scale) as u32, (m.physical_height as f64 / scale) as u32)
+    });
+    let size = fitted(settings.size, screen);
+    if size != settings.size
+        && let (Some(screen), Some(mut notice)) = (screen, notice)
+    {
+        notice.say(format!(
+            "The broadcast window opens at {}x{}: {}x{} does not fit this {}x{} screen",
+            size.x, size.y, settings.size.x, settings.size.y, screen.x, screen.y
+        ));
+    }
     let window = commands
         .spawn(Window {
             title: "tablero broadcast".into(),

@@ -74,6 +74,7 @@ fn keys(
     layout: Res<Layout>,
     cams: Query<&Transform, With<PlayerCamera>>,
     mut orbits: Query<&mut Orbit, With<PlayerCamera>>,
+    session: Option<Res<super::session::Session>>,
 ) {
     let ctrl = input.pressed(KeyCode::ControlLeft) || input.pressed(KeyCode::ControlRight);
     if input.just_pressed(KeyCode::KeyP) && !ctrl {
@@ -85,9 +86,12 @@ fn keys(
                 orbit.pitch = orbit.pitch.max(0.15);
             }
         }
+        let ctor = session.is_some_and(|s| matches!(s.game, AnyGame::Ctor(_)));
         commands.spawn(hint_line(if mode.0 {
-            "Photo mode: drag and wheel to frame (closer than in play), Enter saves a 3840x2160 picture, P leaves"
-                .to_string()
+            format!(
+                "Photo mode: drag and wheel to frame (closer than in play){}, Enter saves a 3840x2160 picture, P leaves",
+                if ctor { ", D the doughnut or the flat field" } else { "" }
+            )
         } else {
             "Photo mode left".to_string()
         }));
@@ -218,15 +222,21 @@ fn hide_controls(
     }
 }
 
-/// The views `tablero photo` knows.
-pub const VIEWS: [&str; 4] = ["first", "second", "top", "macro"];
+/// The views `tablero photo` knows (`doughnut` for CTOR only).
+pub const VIEWS: [&str; 5] = ["first", "second", "top", "macro", "doughnut"];
 
-/// The camera of a named view of `game`: a player's view, the top view, or a close, low
-/// shot (Volterra's tallest tower, else the board's middle).
+/// The camera of a named view of `game`: a player's view, the top view, a close, low shot
+/// (Volterra's tallest tower, else the board's middle), or CTOR's field as the torus it is.
 pub fn view_of(name: &str, game: &AnyGame) -> Result<Orbit, String> {
     use super::camera::View;
     let layout = Layout::of(game);
     match name {
+        // The first player's view; the doughnut, once made, lifts the camera's focus to its
+        // centre as it does at the table.
+        "doughnut" => match game {
+            AnyGame::Ctor(_) => Ok(Orbit::preset(View::First, &layout)),
+            _ => Err("--view doughnut shows a CTOR field; this position is not CTOR".into()),
+        },
         "first" => Ok(Orbit::preset(View::First, &layout)),
         "second" => Ok(Orbit::preset(View::Second, &layout)),
         "top" => Ok(Orbit::preset(View::Top, &layout)),
@@ -257,6 +267,7 @@ pub fn photo(game: AnyGame, out: &std::path::Path, size: UVec2, view: &str) -> R
         return Err(format!("a photo is from 16x16 to {}x{}, not {}x{}", PHOTO_SIZE.x, PHOTO_SIZE.y, size.x, size.y));
     }
     let orbit = view_of(view, &game)?;
+    let doughnut = view == "doughnut";
     let mut shot = super::Offscreen::with_quality(
         game,
         [PlayerKind::Person; 2],
@@ -264,6 +275,7 @@ pub fn photo(game: AnyGame, out: &std::path::Path, size: UVec2, view: &str) -> R
         size.y,
         Some(super::render::Quality::Full),
     )?;
+    shot.app.insert_resource(super::sets::DoughnutView(doughnut));
     let world = shot.app.world_mut();
     let cams: Vec<Entity> = world.query_filtered::<Entity, With<Orbit>>().iter(world).collect();
     for cam in cams {

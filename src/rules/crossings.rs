@@ -323,11 +323,11 @@ impl Game for Crossings {
     }
 
     fn parse_move(&self, text: &str) -> Result<CrossingsMove, MoveError> {
-        let wanted = parse_move_text(text.trim_ascii())?;
+        let wanted = parse_move_text(text.trim_matches(' '))?;
         if let Some(mv) = self.legal_moves().into_iter().find(|m| *m == wanted) {
             return Ok(mv);
         }
-        Err(illegal(text.trim_ascii(), self.why_illegal(&wanted)))
+        Err(illegal(text.trim_matches(' '), self.why_illegal(&wanted)))
     }
 }
 
@@ -357,6 +357,9 @@ fn parse_move_text(text: &str) -> Result<CrossingsMove, MoveError> {
         Some(r) => parse_square(r, text)?,
         None => front,
     };
+    if line.is_some() && rear == front {
+        return Err(syntax(text, "a single stone is written from-to, without its square twice"));
+    }
     if capture && rear == front {
         return Err(syntax(text, "a single stone never captures; a phalanx capture is written rear:frontxdest"));
     }

@@ -841,7 +841,7 @@ impl Game for Ctor {
     }
 
     fn parse_move(&self, text: &str) -> Result<CtorMove, MoveError> {
-        let text = text.trim_ascii();
+        let text = text.trim_matches(' ');
         let mv = self.parse_move_text(text)?;
         let ok = match mv {
             CtorMove::Timeout => self.options.timer.is_some() && self.over().is_none(),

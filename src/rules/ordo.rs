@@ -906,7 +906,7 @@ impl Game for Ordo {
     }
 
     fn parse_move(&self, text: &str) -> Result<OrdoMove, MoveError> {
-        let wanted = parse_move_text(text.trim_ascii(), self.rules)?;
+        let wanted = parse_move_text(text.trim_matches(' '), self.rules)?;
         let candidates = self.turns_like(&wanted);
         for mv in &candidates {
             // Each tie choice must name a square of the group that stays.
@@ -931,7 +931,7 @@ impl Game for Ordo {
         } else {
             "this capture leaves equal largest groups: add ^square naming a square of the group that stays".to_string()
         };
-        Err(illegal(text.trim_ascii(), why))
+        Err(illegal(text.trim_matches(' '), why))
     }
 
     fn count_moves(&self) -> u64 {

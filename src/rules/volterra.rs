@@ -535,7 +535,7 @@ impl Game for Volterra {
     }
 
     fn parse_move(&self, text: &str) -> Result<VolterraMove, MoveError> {
-        let text = text.trim_ascii();
+        let text = text.trim_matches(' ');
         let wanted = parse_move_text(text)?;
         if self.legal_moves().contains(&wanted) {
             return Ok(wanted);

@@ -52,6 +52,45 @@ fn the_broadcast_has_its_own_window_camera_and_overlays_and_no_controls() {
     assert_eq!(world.query::<&BroadcastCamera>().iter(world).count(), 1);
 }
 
+/// On a screen smaller than the chosen size (1920 x 1080 on 1600 x 1000) the window opens at
+/// the largest size of the same shape that fits with room for its frame, and the panel says
+/// so; where it fits, at the size chosen.
+#[test]
+fn the_broadcast_window_fits_the_screen_in_the_shape_chosen() {
+    use tablero::gui::broadcast::fitted;
+    let full_hd = UVec2::new(1920, 1080);
+    assert_eq!(fitted(full_hd, None), full_hd, "no screen known: as chosen");
+    assert_eq!(fitted(full_hd, Some(UVec2::new(2560, 1440))), full_hd, "it fits");
+    let small = fitted(full_hd, Some(UVec2::new(1600, 1000)));
+    assert_eq!(small, UVec2::new(1568, 882));
+    assert_eq!(small.x * 9, small.y * 16, "the same shape");
+    let portrait = fitted(UVec2::new(1080, 1920), Some(UVec2::new(1600, 1000)));
+    assert!(portrait.y <= 920 && portrait.x * 16 == portrait.y * 9, "{portrait}");
+    let mut app = tablero::gui::headless_app(Variant::Ordo.initial(), RANDOM);
+    app.add_plugins(tablero::gui::broadcast::plugin);
+    app.world_mut().spawn((
+        bevy::window::Monitor {
+            name: Some("small".into()),
+            physical_height: 2000,
+            physical_width: 3200,
+            physical_position: IVec2::ZERO,
+            refresh_rate_millihertz: None,
+            scale_factor: 2.0,
+            video_modes: Vec::new(),
+        },
+        bevy::window::PrimaryMonitor,
+    ));
+    app.world_mut().write_message(OpenBroadcast);
+    app.update();
+    app.update();
+    let world = app.world_mut();
+    let window = world.query::<&BroadcastCamera>().iter(world).next().unwrap().window.unwrap();
+    let res = &world.get::<Window>(window).unwrap().resolution;
+    assert_eq!((res.width(), res.height()), (1568.0, 882.0), "the largest 16:9 that fits a 1600x1000 screen");
+    let said = app.world().resource::<tablero::gui::session::Notice>().0.clone();
+    assert!(said.contains("opens at 1568x882: 1920x1080 does not fit this 1600x1000 screen"), "{said}");
+}
+
 #[test]
 fn every_overlay_says_what_the_rules_say_through_whole_games() {
     for variant in Variant::ALL {

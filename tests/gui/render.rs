@@ -185,9 +185,10 @@ fn a_film_of_a_short_record_is_a_gif_that_decodes() {
     let rec = dir.join("game.json");
     std::fs::write(&rec, record.to_json()).unwrap();
     let out = dir.join("film.gif");
+    let frames_dir = dir.join("frames");
     let run = Command::new(env!("CARGO_BIN_EXE_tablero"))
         .args(["film", rec.to_str().unwrap(), "--out", out.to_str().unwrap()])
-        .args(["--size", "320x180", "--fps", "5", "--pace", "0.4"])
+        .args(["--size", "320x180", "--fps", "5", "--pace", "0.4", "--frames-dir", frames_dir.to_str().unwrap()])
         .env("XDG_RUNTIME_DIR", std::env::temp_dir())
         .output()
         .unwrap();
@@ -207,6 +208,11 @@ fn a_film_of_a_short_record_is_a_gif_that_decodes() {
         frames += 1;
     }
     assert_eq!(frames, said, "the film has the frames it says");
+    let pngs = std::fs::read_dir(&frames_dir)
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "png"))
+        .count();
+    assert_eq!(pngs, frames, "--frames-dir holds every frame as a PNG");
     // 4 moves at 0.4 s and the end held 2 s, at 5 frames a second.
     assert!((14..=30).contains(&frames), "{frames} frames");
     assert!(!dir.join("film.gif.part").exists(), "no temporary file is left");
@@ -381,8 +387,33 @@ fn a_photo_is_rendered_from_its_view_and_bad_requests_are_refused() {
     // Close up, the pine fills much of the picture.
     let pine = count(640, 360, &rgb, light_pine) + count(640, 360, &rgb, dark_pine);
     assert!(pine > 640 * 360 / 5, "the macro view is close to the tiles: {pine} pine pixels");
+    // CTOR on the doughnut, in the photo's light: the torus's edge colour and both faces of
+    // the discs, and a picture unlike the flat field's from the first player's view.
+    let ctor = "ctor8 BB.W..W./.BWW.B../..B..W../W..BB.../.W....B./..WW..B./B....W../.B..W..W b 9 P2M2L1 1v1 0";
+    let mut pictures = Vec::new();
+    for view in ["doughnut", "first"] {
+        let out = dir.join(format!("ctor-{view}.png"));
+        let run = Command::new(env!("CARGO_BIN_EXE_tablero"))
+            .args(["photo", ctor, "--out", out.to_str().unwrap(), "--size", "640x360", "--view", view])
+            .env("XDG_RUNTIME_DIR", std::env::temp_dir())
+            .output()
+            .unwrap();
+        assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+        pictures.push(read_png(&out).2);
+    }
+    let round = &pictures[0];
+    let (blue, black, white) =
+        (count(640, 360, round, edge_blue), count(640, 360, round, black_disc), count(640, 360, round, white_disc));
+    assert!(blue > 2000 && black > 300 && white > 300, "the doughnut in the photo: {blue} {black} {white}");
+    let differ = round
+        .chunks(3)
+        .zip(pictures[1].chunks(3))
+        .filter(|(a, b)| a.iter().zip(b.iter()).any(|(x, y)| x.abs_diff(*y) > 40))
+        .count();
+    assert!(differ > 640 * 360 / 10, "the doughnut photo is not the flat field's: {differ}");
     for (args, why) in [
-        (vec!["--view", "sideways"], "--view 'sideways' is not one of first, second, top, macro"),
+        (vec!["--view", "sideways"], "--view 'sideways' is not one of first, second, top, macro, doughnut"),
+        (vec!["--view", "doughnut"], "--view doughnut shows a CTOR field; this position is not CTOR"),
         (vec!["--size", "5000x3000"], "a photo is from 16x16 to 3840x2160, not 5000x3000"),
     ] {
         let bad = dir.join("bad.png");
