@@ -331,7 +331,7 @@ pub fn search_until(game: &AnyGame, level: Level, seed: u64, stop: &AtomicBool) 
     }
     match &game {
         AnyGame::Volterra(v) if v.phase() == Phase::Play => {
-            let near = level.slack as f64 / 100.0;
+            let near = level.slack as f64 / 100.0 + opening_slack(&game);
             let (mv, work, lines) = AlphaBeta::choose(v, level, near, seed, stop);
             Search { mv: mv.map(AnyMove::Volterra), work, unit: "positions", lines }
         }
@@ -351,7 +351,8 @@ pub fn search_until(game: &AnyGame, level: Level, seed: u64, stop: &AtomicBool) 
 /// [`crate::deep`]'s full-width alpha-beta, `level.deep` moves deep within the level's
 /// positions, its values turned into the mover's expected result.
 fn deep_search(game: &AnyGame, level: Level, seed: u64, stop: &AtomicBool) -> Search {
-    let found = crate::deep::choose(game, level.deep, level.positions, DEEP_NEAR, level.threads, seed, stop);
+    let near = DEEP_NEAR + opening_slack(game);
+    let found = crate::deep::choose(game, level.deep, level.positions, near, level.threads, seed, stop);
     let lines =
         found.lines.into_iter().map(|(mv, v, pv)| Line { mv, score: crate::deep::chance(v), pv, work: 0 }).collect();
     Search { mv: found.mv, work: found.positions, unit: "positions", lines }
@@ -360,6 +361,36 @@ fn deep_search(game: &AnyGame, level: Level, seed: u64, stop: &AtomicBool) -> Se
 /// Root moves of the full-width alpha-beta within this many stones of the best are played
 /// alike, the seed choosing.
 const DEEP_NEAR: f64 = 0.01;
+
+/// Variety by the seed in the first moves: at the start, the alpha-beta searches play alike
+/// the root moves up to this much below the best by their own search (in stones for Ordo and
+/// Crossings, in tiles for Volterra), less and less as the game leaves its start.
+pub const OPENING_SLACK: f64 = 0.3;
+/// Squares whose piece differs from the start by which the opening slack is spent: in Ordo
+/// and Crossings a move changes two or three (about six moves a side); Volterra's 20 cells
+/// and two pawns change three or four a turn, and its games are short (about two turns a
+/// side).
+const OPENING_SPAN: f64 = 24.0;
+const OPENING_SPAN_VOLTERRA: f64 = 8.0;
+
+/// How much further below the best a root move may be and still be played in `game`: the
+/// opening slack, shrinking with each square that differs from the variant's start; none in
+/// a position far from it (a position set up by hand, a free setup laid out, CTOR).
+pub fn opening_slack(game: &AnyGame) -> f64 {
+    let start = game.variant().initial();
+    let (files, ranks) = game.board_size();
+    let cells = (0..ranks).flat_map(|r| (0..files).map(move |f| Cell::new(f, r)));
+    let (changed, span) = match (game, &start) {
+        (AnyGame::Ctor(_), _) => return 0.0,
+        (AnyGame::Volterra(v), AnyGame::Volterra(s)) => (
+            cells.filter(|c| v.tower(*c) != s.tower(*c)).count()
+                + [Side::First, Side::Second].iter().filter(|side| v.pawn(**side) != s.pawn(**side)).count(),
+            OPENING_SPAN_VOLTERRA,
+        ),
+        _ => (cells.filter(|c| game.piece_at(*c) != start.piece_at(*c)).count(), OPENING_SPAN),
+    };
+    OPENING_SLACK * (1.0 - changed as f64 / span).max(0.0)
+}
 
 fn mcts(game: &AnyGame, level: Level, seed: u64, stop: &AtomicBool) -> (Option<AnyMove>, u64, Vec<Line>) {
     let mut rng = StdRng::seed_from_u64(seed);

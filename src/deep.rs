@@ -4,8 +4,9 @@
 //! (a quiescence search), so that it sees every trap a shallower search walks into.
 //!
 //! Values are in stones, for the side to move. A finished game counts more than any
-//! evaluation, a win sooner more than a win later. Root moves within a sliver of the best are
-//! played alike, the seed choosing, so games differ from seed to seed; the search itself does
+//! evaluation, a win sooner more than a win later. Root moves within a sliver of the best (wider
+//! in the opening: `ai::opening_slack`) are played alike, the seed choosing, so games differ
+//! from seed to seed; the search itself does
 //! not depend on time, so a level plays the same for a seed on any machine.
 
 use crate::rules::{AnyGame, AnyMove, Game, Side};

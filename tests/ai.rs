@@ -747,3 +747,44 @@ fn master_in_ordo_x_searches_the_turns_that_threaten_a_cut() {
         }
     }
 }
+
+/// A person who plays tablero again and again meets other games: from the start of Ordo,
+/// Crossings and Volterra, ten seeds give master at least four different first moves (each
+/// within the opening slack of the best by its own search), and games from different seeds
+/// differ; the same seed repeats. Far from the start the slack is gone.
+#[test]
+fn master_varies_its_opening_by_the_seed() {
+    use std::collections::{BTreeSet, HashSet};
+    let master = LEVELS[3];
+    for variant in [Variant::Ordo, Variant::Crossings, Variant::Volterra] {
+        let start = variant.initial();
+        assert_eq!(ai::opening_slack(&start), ai::OPENING_SLACK);
+        let firsts: BTreeSet<String> =
+            (1..=10).map(|seed| ai::choose(&start, master, seed).unwrap().to_string()).collect();
+        assert!(firsts.len() >= 4, "{variant}: ten seeds gave {firsts:?}");
+        assert_eq!(ai::choose(&start, master, 3), ai::choose(&start, master, 3), "{variant}: a seed repeats");
+    }
+    // Games: four plies of master against itself, seeds 1 to 4, all different.
+    for variant in [Variant::Ordo, Variant::Crossings] {
+        let mut games = HashSet::new();
+        for seed in 1..=4u64 {
+            let mut g = variant.initial();
+            let mut line = Vec::new();
+            for ply in 0..4 {
+                let mv = ai::choose(&g, master, seed * 100 + ply).unwrap();
+                line.push(mv.to_string());
+                g.play(&mv).unwrap();
+            }
+            games.insert(line);
+        }
+        assert_eq!(games.len(), 4, "{variant}: {games:?}");
+    }
+    // A position far from the start has no slack.
+    let late: AnyGame =
+        "ordo ........../........../....BB..../...BBB..../..WWW...../..WW....../........../.......... w"
+            .parse()
+            .unwrap();
+    assert_eq!(ai::opening_slack(&late), 0.0);
+    let volterra: AnyGame = "volterra D,L,D,L/-,D,LL,D/-,Ll,DD,L/L,D,LDd,DL/-,-,D,L l".parse().unwrap();
+    assert_eq!(ai::opening_slack(&volterra), 0.0, "nine cells and a pawn from the start");
+}
