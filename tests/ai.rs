@@ -455,6 +455,7 @@ fn master_full_width_search_repeats_stays_in_budget_and_agrees_on_threads() {
             assert_eq!(best(&a), best(&b), "{game}");
             // The line starts with the move and is legal all the way.
             let line = &one.lines[0];
+            assert_eq!(line.pv.first(), Some(&line.mv), "{game}: the line starts with its move");
             let mut g = game.clone();
             for m in &line.pv {
                 g.play(m).unwrap_or_else(|e| panic!("{game}: {e} in the line"));

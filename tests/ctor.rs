@@ -377,19 +377,26 @@ fn secret_squares_work_on_put_and_landing_once_and_stay_hidden() {
     assert_eq!(revealed.len(), 2);
     let seen: Vec<u16> = g.view(Side::First).secrets(Side::Second).iter().map(|s| s.0).collect();
     assert_eq!(seen, [11, 41], "revealed squares are known to both");
-    // Once only: white ends, black puts on 41's neighbourhood... and on 11 again after it empties.
-    g.play_text("E").unwrap();
-    g.play_text("L11,41>11").unwrap_err();
-    let mut h = board(8, &[(5, 'W')], "b 5 P2M2L1 1v1 0");
+    // Once only, by Put and by Landing: a square that has worked is an ordinary square after.
+    for second in ["P1", "L20,30>1"] {
+        let mut h = board(8, &[(5, 'W'), (20, 'B'), (30, 'B')], "b 5 P2M2L1 1v1 0");
+        h.set_secrets(Side::Second, &[1, 2, 3, 4, 6]).unwrap();
+        h.play_text("P1").unwrap();
+        h.play_text("E").unwrap();
+        assert_eq!(h.disc(1), Some(Side::Second), "the first Put on 1 turned");
+        h.play_text("M1-9").unwrap();
+        h.play_text("E").unwrap();
+        assert_eq!(h.disc(1), None);
+        h.play_text(second).unwrap_or_else(|e| panic!("{second}: {e}"));
+        h.play_text("E").unwrap();
+        assert_eq!(h.disc(1), Some(Side::First), "{second}: a secret square works once");
+    }
+    // The same Landing on a square that has not worked turns.
+    let mut h = board(8, &[(5, 'W'), (20, 'B'), (30, 'B')], "b 5 P2M2L1 1v1 0");
     h.set_secrets(Side::Second, &[1, 2, 3, 4, 6]).unwrap();
-    h.play_text("P1").unwrap();
+    h.play_text("L20,30>1").unwrap();
     h.play_text("E").unwrap();
-    assert_eq!(h.disc(1), Some(Side::Second));
-    h.play_text("M1-9").unwrap();
-    h.play_text("E").unwrap();
-    h.play_text("P1").unwrap();
-    h.play_text("E").unwrap();
-    assert_eq!(h.disc(1), Some(Side::First), "a secret square works once");
+    assert_eq!(h.disc(1), Some(Side::Second), "a Landing on a secret square turns");
     // Bad secret choices.
     let mut e = new(8, 1, 1);
     assert!(e.set_secrets(Side::First, &[1, 2, 3, 4, 65]).unwrap_err().contains("65 is not on the field"));
@@ -552,4 +559,8 @@ fn soak() {
         *endings.entry(format!("{:?}", g.outcome().unwrap().reason)).or_insert(0) += 1;
     }
     eprintln!("ctor endings: {endings:?}");
+    // The turn limit (turn 4294967295) has a test of its own.
+    for want in ["FullField", "IdleTurns"] {
+        assert!(endings.contains_key(want), "no random game ended by {want}: {endings:?}");
+    }
 }

@@ -142,11 +142,15 @@ fn bad_input_gets_one_error_line_and_the_engine_stays_up() {
     e.send("position ordo ......../........ w");
     assert!(e.next(Duration::from_secs(5)).starts_with("error"));
     e.send("position ordo moves c2-c3");
+    // A second go while the first search runs (hard thinks long enough for it to arrive) is
+    // refused, once, and the first search still answers.
+    e.send("go level hard");
     e.send("go level easy");
-    e.send("go level easy");
-    let mut lines = e.until_bestmove(Duration::from_secs(30));
+    let mut lines = e.until_bestmove(Duration::from_secs(120));
+    assert!(lines.last().is_some_and(|l| l.starts_with("bestmove ")), "{lines:?}");
     lines.retain(|l| l.starts_with("error"));
-    assert!(lines.iter().all(|l| l.contains("still thinking")), "{lines:?}");
+    assert_eq!(lines.len(), 1, "one refusal: {lines:?}");
+    assert!(lines[0].contains("still thinking"), "{lines:?}");
     // End of input: the engine ends by itself.
     drop(e.input);
     let status = e.child.wait().unwrap();

@@ -287,6 +287,9 @@ fn a_listener_that_never_reads_is_dropped_and_does_not_slow_the_game() {
         started.elapsed().as_secs_f64(),
         slowest
     );
+    // A publish that waited on the slow listener would wait for ever (it never reads): none
+    // may take more than a moment, however full its connection is.
+    assert!(slowest < Duration::from_millis(500), "a publish took {slowest:?}");
     // The game went on at full speed, and the fast listener has everything, in order.
     let seq = feed.seq();
     let mut last = joined["seq"].as_u64().unwrap();

@@ -263,7 +263,7 @@ fn perft_divides_and_refuses_depths_past_its_bound() {
 
 /// Starts a long command with progress shown, waits for its first progress line, sends
 /// Ctrl-C (SIGINT) and returns (exit status, the last line on stderr, progress lines seen).
-fn interrupt(args: &[&str]) -> (i32, String, usize) {
+fn interrupt(args: &[&str]) -> (i32, String, String) {
     let mut child =
         bin().args(args).env("TABLERO_PROGRESS", "1").stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap();
     let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
@@ -274,7 +274,7 @@ fn interrupt(args: &[&str]) -> (i32, String, usize) {
     let rest: Vec<String> = lines.map_while(Result::ok).collect();
     let status = child.wait().unwrap();
     assert!(started.elapsed() < Duration::from_secs(15), "stopped soon after Ctrl-C");
-    (status.code().unwrap_or(-1), rest.last().cloned().unwrap_or(first), rest.len() + 1)
+    (status.code().unwrap_or(-1), rest.last().cloned().unwrap_or(first.clone()), first)
 }
 
 #[test]
@@ -297,12 +297,19 @@ fn match_refuses_absurd_counts_shows_progress_and_stops_on_ctrl_c() {
         refused(&args.iter().map(|s| s.as_str()).collect::<Vec<_>>(), "is not a number of games from 1 to 100000");
     }
     refused(&["match", "ordo", "--a", "random", "--b", "random", "--games", "1", "--seed", "-3"], "--seed '-3'");
-    let (code, last, seen) =
+    let (code, last, first) =
         interrupt(&["match", "ordo-x", "--a", "ai:easy", "--b", "ai:easy", "--games", "1000", "--seed", "1"]);
     assert_eq!(code, 130, "{last}");
-    assert!(seen >= 1);
+    // The progress line counts the games played of those asked for.
+    assert!(first.contains("/1000 games, a: ") && first.contains(" wins, "), "{first}");
     assert!(last.starts_with("tablero: match stopped by Ctrl-C after "), "{last}");
-    assert!(last.contains("of 1000 games"), "{last}");
+    let played: u32 = last["tablero: match stopped by Ctrl-C after ".len()..]
+        .split_whitespace()
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("a count of games: {last}"));
+    assert!(played < 1000, "stopped before the end: {last}");
+    assert!(last.contains(&format!("after {played} of 1000 games")), "{last}");
 }
 
 // The corpus of inputs that once failed is replayed by tests/fuzz.rs; this checks the

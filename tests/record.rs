@@ -146,10 +146,13 @@ fn bad_records_are_refused_naming_the_field_or_move_and_nothing_is_written() {
     assert!(err.contains("secret square 1 is chosen twice"), "{err}");
 }
 
-/// The writer run by the kill test: saves records of growing length to one path, for ever.
+/// The writer run by the kill test (not a test of its own: the kill test starts it with
+/// `--ignored`): saves records of growing length to one path, for ever, and says on standard
+/// output when the first is on disk.
 #[test]
+#[ignore = "run by a_writer_killed_mid_save_leaves_a_complete_record"]
 fn writer_child() {
-    let Some(path) = std::env::var_os("TABLERO_WRITER_PATH") else { return };
+    let path = std::env::var_os("TABLERO_WRITER_PATH").expect("run by the kill test, with TABLERO_WRITER_PATH");
     let (rec, _) = random_game(Variant::OrdoX, 9, 60);
     let mut partial = Record { moves: Vec::new(), result: None, ..rec.clone() };
     let mut i = 0;
@@ -158,40 +161,64 @@ fn writer_child() {
         // The result belongs to the whole game only (a record of a game that is over says so).
         partial.result = if partial.moves.len() == rec.moves.len() { rec.result.clone() } else { None };
         record::write_atomic(std::path::Path::new(&path), &partial.to_json()).unwrap();
+        if i == 0 {
+            use std::io::Write;
+            let mut out = std::io::stdout();
+            writeln!(out, "writer: first record saved").unwrap();
+            out.flush().unwrap();
+        }
         i += 1;
     }
 }
 
 #[test]
 fn a_writer_killed_mid_save_leaves_a_complete_record() {
+    use std::io::BufRead;
     let dir = temp_dir("kill");
-    let path = dir.join("autosave.json");
     let (rec, _) = random_game(Variant::OrdoX, 9, 60);
     let mut rng = StdRng::seed_from_u64(4);
+    let mut checked = 0;
+    let mut lengths = std::collections::HashSet::new();
     for round in 0..60 {
+        // A path of its own each round, so that what is read was written by this writer.
+        let path = dir.join(format!("autosave-{round}.json"));
         let mut child = Command::new(std::env::current_exe().unwrap())
-            .args(["--exact", "writer_child", "--nocapture", "--test-threads", "1"])
+            .args(["--exact", "writer_child", "--ignored", "--nocapture", "--test-threads", "1"])
             .env("TABLERO_WRITER_PATH", &path)
-            .stdout(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::null())
             .spawn()
             .unwrap();
+        // Killed only once it has saved, while it saves again and again.
+        let out = std::io::BufReader::new(child.stdout.take().unwrap());
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let saved = out.lines().map_while(Result::ok).any(|l| l.ends_with("writer: first record saved"));
+            let _ = tx.send(saved);
+        });
+        let saved = rx.recv_timeout(std::time::Duration::from_secs(60)).unwrap_or(false);
+        if !saved {
+            let _ = child.kill();
+        }
+        assert!(saved, "round {round}: the writer never saved");
         std::thread::sleep(std::time::Duration::from_millis(rng.random_range(5..60)));
         child.kill().unwrap();
         child.wait().unwrap();
-        if !path.exists() {
-            continue;
-        }
-        let text = std::fs::read_to_string(&path).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("round {round}: no record left: {e}"));
         let back = Record::from_json(&text).unwrap_or_else(|e| panic!("round {round}: {e}"));
         let texts = |r: &Record| r.moves.iter().map(|m| m.mv.clone()).collect::<Vec<_>>();
         assert!(texts(&rec).starts_with(&texts(&back)), "round {round}: a record the writer wrote");
         back.replay().unwrap();
+        lengths.insert(back.moves.len());
+        checked += 1;
     }
+    assert_eq!(checked, 60, "every round checked a record");
+    assert!(lengths.len() > 1, "the kills came at different points of the writing: {lengths:?}");
     // Leftover temporary files are only ever the writer's, never the record.
     for e in std::fs::read_dir(&dir).unwrap().flatten() {
         let name = e.file_name().to_string_lossy().to_string();
-        assert!(name == "autosave.json" || name.ends_with(".tmp"), "{name}");
+        let record = name.starts_with("autosave-") && name.ends_with(".json");
+        assert!(record || (name.starts_with(".autosave-") && name.ends_with(".tmp")), "{name}");
     }
 }
 

@@ -286,6 +286,9 @@ fn soak() {
         *endings.entry(format!("{:?}", g.outcome().unwrap().reason)).or_insert(0) += 1;
     }
     eprintln!("volterra endings: {endings:?}");
+    for want in ["TallerTowers", "EqualTowers"] {
+        assert!(endings.contains_key(want), "no random game ended by {want}: {endings:?}");
+    }
 }
 
 #[test]

@@ -41,7 +41,7 @@ fn on_out(out: On<Pointer<Out>>, mut commands: Commands) {
     }
 }
 
-pub(super) fn plugin(app: &mut App) {
+pub fn plugin(app: &mut App) {
     app.add_systems(Update, keys.in_set(super::TableSystems::Input));
 }
 

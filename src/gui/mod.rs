@@ -317,22 +317,39 @@ fn window_app(setup: impl FnOnce(&mut App)) -> Result<(), String> {
 /// Runs `f`, turning a panic into its one-line message instead of a backtrace (the display
 /// or graphics driver missing is the usual cause).
 fn quietly<R>(f: impl FnOnce() -> R) -> Result<R, String> {
-    use std::sync::{Arc, Mutex};
-    let message = Arc::new(Mutex::new(String::new()));
-    let seen = message.clone();
-    let hook = std::panic::take_hook();
-    std::panic::set_hook(Box::new(move |info| {
-        let text = info
-            .payload()
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| info.payload().downcast_ref::<String>().cloned())
-            .unwrap_or_default();
-        *seen.lock().unwrap_or_else(|e| e.into_inner()) = text.lines().next().unwrap_or("").to_string();
-    }));
+    use std::cell::RefCell;
+    thread_local! {
+        /// The first line of the last panic on this thread while it runs quietly.
+        static QUIET: RefCell<Option<String>> = const { RefCell::new(None) };
+    }
+    // One hook for the whole process, installed once: it keeps quiet only about panics of a
+    // thread inside `quietly` and hands every other panic (another thread's, another test's)
+    // to the hook that was there before, so no one else's message is lost.
+    static HOOK: std::sync::Once = std::sync::Once::new();
+    HOOK.call_once(|| {
+        let before = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            let quiet = QUIET.with(|q| {
+                let mut q = q.borrow_mut();
+                let Some(seen) = q.as_mut() else { return false };
+                let text = info
+                    .payload()
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| info.payload().downcast_ref::<String>().cloned())
+                    .unwrap_or_default();
+                *seen = text.lines().next().unwrap_or("").to_string();
+                true
+            });
+            if !quiet {
+                before(info);
+            }
+        }));
+    });
+    let outer = QUIET.with(|q| q.replace(Some(String::new())));
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
-    std::panic::set_hook(hook);
-    result.map_err(|_| message.lock().unwrap_or_else(|e| e.into_inner()).clone())
+    let message = QUIET.with(|q| q.replace(outer)).unwrap_or_default();
+    result.map_err(|_| message)
 }
 
 /// The table without window, renderer or UI, driven by `update()`: for tests and for timing

@@ -42,7 +42,11 @@ impl Offscreen {
         use bevy::window::ExitCondition;
         use bevy::winit::WinitPlugin;
 
-        // Bevy panics when no Vulkan device exists; say so in one line instead.
+        // Bevy panics when no Vulkan device exists; say so in one line instead, and tell it
+        // apart from any other failure.
+        if let Err(why) = vulkan_adapter() {
+            return Err(format!("{NO_VULKAN} ({why}; on Debian: apt-get install mesa-vulkan-drivers libvulkan1)"));
+        }
         let layout = table::Layout::of(&session.game);
         let built = quietly(|| {
             let mut app = App::new();
@@ -71,11 +75,7 @@ impl Offscreen {
             app.cleanup();
             app
         });
-        let mut app = built.map_err(|why| {
-            format!(
-                "no Vulkan device to render with ({why}; on Debian: apt-get install mesa-vulkan-drivers libvulkan1)"
-            )
-        })?;
+        let mut app = built.map_err(|why| format!("the off-screen renderer failed to start: {why}"))?;
         let image = app.world_mut().resource_mut::<Assets<Image>>().add(target_image(width, height));
         let orbit = camera::Orbit::preset(camera::View::First, &layout);
         let cam = app
@@ -169,6 +169,20 @@ pub(crate) fn target_image(width: u32, height: u32) -> Image {
     );
     image.texture_descriptor.usage |= TextureUsages::RENDER_ATTACHMENT | TextureUsages::COPY_SRC;
     image
+}
+
+/// The start of the message of a render that found no Vulkan adapter to draw with (and only
+/// of that: every other failure says what failed).
+pub const NO_VULKAN: &str = "no Vulkan device to render with";
+
+/// Whether a Vulkan adapter (a GPU's driver, or Mesa's lavapipe) is there to render with.
+pub fn vulkan_adapter() -> Result<(), String> {
+    let instance = wgpu::Instance::new(wgpu::InstanceDescriptor {
+        backends: wgpu::Backends::VULKAN,
+        ..wgpu::InstanceDescriptor::new_without_display_handle()
+    });
+    let adapters = bevy::tasks::block_on(instance.enumerate_adapters(wgpu::Backends::VULKAN));
+    if adapters.is_empty() { Err("no Vulkan adapter found".into()) } else { Ok(()) }
 }
 
 /// Renders a position off-screen (no window, no display needed) and writes a PNG.

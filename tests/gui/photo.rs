@@ -23,6 +23,8 @@ fn photo_mode_hides_every_control_and_gives_each_back() {
     let dir = crate::saving::fresh_dir("photo");
     let mut app = tablero::gui::headless_menu_app(dir.clone());
     app.init_resource::<ButtonInput<KeyCode>>();
+    // The table's keys, as the window has them (Ctrl+P among them).
+    app.add_plugins(tablero::gui::input::plugin).add_message::<tablero::gui::camera::View>();
     crate::saving::press(&mut app, "Start");
     app.update();
     let before = roots(&mut app);
@@ -55,8 +57,12 @@ fn photo_mode_hides_every_control_and_gives_each_back() {
         roots(&mut app).into_iter().filter(|(e, _)| before.iter().any(|b| b.0 == *e)).collect();
     assert_eq!(after, before, "every panel back as it was");
     // Ctrl+P is the computer's pause, not photo mode.
+    use tablero::gui::session::ComputerPace;
+    let paused = app.world().resource::<ComputerPace>().paused;
     app.world_mut().resource_mut::<ButtonInput<KeyCode>>().press(KeyCode::ControlLeft);
     key(&mut app, KeyCode::KeyP);
+    app.update();
     assert!(!app.world().resource::<PhotoMode>().0);
+    assert_eq!(app.world().resource::<ComputerPace>().paused, !paused, "Ctrl+P paused the computer");
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -180,9 +180,24 @@ fn a_played_move_animates_and_ends_where_the_rules_say() {
     assert_eq!(session(&app).history.len(), 1, "{}", notice(&app));
     assert_eq!(session(&app).history[0].1.to_string(), "c2:d2-c4");
     assert!(moving(&mut app), "the stones slide");
-    // Halfway, the stone is between its squares.
+    // Under way, each stone is between its squares, on the straight line from one to the other.
     app.update();
     app.update();
+    let layout = *app.world().resource::<Layout>();
+    for (from, to) in [("c2", "c4"), ("d2", "d4")] {
+        let (a, b) = (cell_pos(&layout, c(from)), cell_pos(&layout, c(to)));
+        let world = app.world_mut();
+        let at = world
+            .query::<(&Stone, &Transform)>()
+            .iter(world)
+            .find(|(s, _)| s.cell == Some(c(to)))
+            .map(|(_, t)| t.translation)
+            .expect("the stone of the move");
+        let (p, ab) = ((at - a).xz(), (b - a).xz());
+        let t = p.dot(ab) / ab.length_squared();
+        assert!(t > 0.05 && t < 0.95, "{from}-{to}: the stone at {at} is not under way ({t:.2} of the way)");
+        assert!((p - ab * t).length() < 1e-3, "{from}-{to}: the stone at {at} left the straight line");
+    }
     settle(&mut app);
     assert_scene_matches(&mut app);
 }
