@@ -789,3 +789,25 @@ fn master_varies_its_opening_by_the_seed() {
     let volterra: AnyGame = "volterra D,L,D,L/-,D,LL,D/-,Ll,DD,L/L,D,LDd,DL/-,-,D,L l".parse().unwrap();
     assert_eq!(ai::opening_slack(&volterra), 0.0, "nine cells and a pawn from the start");
 }
+
+/// Ordo Classic: a master that lost by being split (issue 37's game, tablero White, ply 36)
+/// judged its position 0.80 and took on h6, where a search of 25 seconds finds it near 0.3.
+/// Weighing the pieces whose capture would cut its group, it no longer sees it as good.
+#[test]
+fn master_weighs_a_group_that_can_be_cut() {
+    let start = tablero::rules::Variant::Ordo.initial().to_string();
+    let mut game: AnyGame = start.parse().unwrap();
+    let line = "g2:h2-g4 c8-b8 e3-g5 g7xg5 d2xg5 i7xg5 c1xg5 d8-e8 f3xf6 h8xf6 g1:h1-g3 g8-g7 b2xf6 e7xf6 \
+                i3:j3-i4 b7-c6 d1-d2 a7-b7 i2:j2-i3 c7-d6 c2:f2-c4 d7-e7 h4:i4-h5 f7xh5 j3xh5 j6xi5 h5xi5 \
+                h7-h6 g5xh6 j7-h7 g4xg7 e8-g6 g7xh7 i6xh7 g3:h3-g5 h7xh6";
+    for mv in line.split_whitespace() {
+        let m = game.parse_move(mv).unwrap();
+        game.play(&m).unwrap();
+    }
+    let found = ai::search(&game, LEVELS[3], 1);
+    let best = found.lines[0].score;
+    assert!(best < 0.75, "master still judges the split-prone position {best:.3}");
+    if let AnyGame::Ordo(g) = &game {
+        assert!(g.exposed_cuts(tablero::rules::Side::First) > 0, "white's group can be cut there");
+    }
+}

@@ -391,3 +391,33 @@ fn the_capture_threat_is_the_most_a_capturing_turn_takes_for_either_side() {
          {passed} threats of the side that moved"
     );
 }
+
+/// Where a side's group can be split: the pieces the other side can take with one slide and
+/// whose loss cuts the group (what master's evaluation weighs in Ordo Classic).
+#[test]
+fn exposed_cuts_are_the_pieces_whose_capture_splits_the_group() {
+    let at = |rows: [&str; 8], side: &str| -> Ordo { format!("ordo {} {side}", rows.join("/")).parse().unwrap() };
+    let empty = "..........";
+    // d3 holds c3 and e3 together, and blue's d5 can take it: one place to be cut.
+    let line = at([empty, empty, empty, "...B......", empty, "..WWW.....", empty, empty], "w");
+    assert_eq!(line.exposed_cuts(Side::First), 1);
+    assert_eq!(line.exposed_cuts(Side::Second), 0, "a single piece cannot be cut");
+    // With d2 beside it the group holds without d3; out of reach, d3 is no danger either.
+    let held = at([empty, empty, empty, "...B......", empty, "..WWW.....", "...W......", empty], "w");
+    assert_eq!(held.exposed_cuts(Side::First), 0);
+    let away = at([empty, empty, empty, "B.........", empty, "..WWW.....", empty, empty], "w");
+    assert_eq!(away.exposed_cuts(Side::First), 0);
+    // Blue cannot take backwards: a blue piece below d3 is no threat to it.
+    let below = at([empty, empty, empty, empty, empty, "..WWW.....", empty, "...B......"], "w");
+    assert_eq!(below.exposed_cuts(Side::First), 0);
+    // Sideways: blue's a3 slides to c3, which holds nothing together; g3 slides to e3, which
+    // does not either; but a blue piece on d4 can take d3 forward.
+    let side = at([empty, empty, empty, empty, "...B......", "..WWW.....", empty, empty], "w");
+    assert_eq!(side.exposed_cuts(Side::First), 1);
+    // Ordo X removes cut-off pieces at once: the weighing is Classic's only.
+    let x: Ordo =
+        format!("ordo-x {} w", [empty, empty, empty, "...B......", empty, "..WWW.....", empty, empty].join("/"))
+            .parse()
+            .unwrap();
+    assert_eq!(x.exposed_cuts(Side::First), 0);
+}

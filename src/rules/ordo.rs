@@ -317,6 +317,31 @@ impl Ordo {
         !is_connected(self.pieces(self.side))
     }
 
+    /// Classic: how many of `side`'s pieces the other side could take with one slide (forward,
+    /// diagonally forward or sideways, onto the first piece in the way) and whose loss would cut
+    /// `side`'s group in two: the places where the group can be split. 0 in Ordo X, or where
+    /// `side` is already cut. A search weighs it; it is not a rule.
+    pub fn exposed_cuts(&self, side: Side) -> u32 {
+        let own = self.pieces(side);
+        let enemy = self.pieces(side.other());
+        if self.rules != Rules::Classic || own.count_ones() < 3 || !is_connected(own) {
+            return 0;
+        }
+        let occupied = own | enemy;
+        let f = Self::forward(side.other());
+        let mut targets: Bb = 0;
+        for from in squares(enemy) {
+            for (dx, dy) in [(0, f), (-1, f), (1, f), (-1, 0), (1, 0)] {
+                let mut at = shift1(bit(from), dx, dy);
+                while at != 0 && at & occupied == 0 {
+                    at = shift1(at, dx, dy);
+                }
+                targets |= at & own;
+            }
+        }
+        squares(targets).filter(|&sq| !is_connected(own & !bit(sq))).count() as u32
+    }
+
     fn forward(side: Side) -> i8 {
         if side == Side::First { 1 } else { -1 }
     }
