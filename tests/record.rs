@@ -247,3 +247,82 @@ fn a_ctor_record_of_the_old_opening_still_loads() {
     let e = rec.replay().unwrap_err().to_string();
     assert!(e.contains("move 7") && e.contains("no Move step left this turn (an opening turn only puts)"), "{e}");
 }
+
+/// Each kind of player reads back as it is written, and nothing else reads as a kind.
+#[test]
+fn player_kinds_read_back_as_written() {
+    use tablero::record::Kind;
+    let mut names = vec!["human".to_string(), "computer:random".to_string()];
+    names.extend(tablero::ai::LEVELS.iter().map(|l| format!("ai:{}", l.name)));
+    for name in &names {
+        let kind = Kind::parse(name).unwrap_or_else(|| panic!("{name} is a kind"));
+        assert_eq!(kind.name(), *name);
+    }
+    let levels: Vec<Kind> =
+        tablero::ai::LEVELS.iter().map(|l| Kind::parse(&format!("ai:{}", l.name)).unwrap()).collect();
+    assert_eq!(levels, (0..tablero::ai::LEVELS.len()).map(Kind::Ai).collect::<Vec<_>>(), "each level its own");
+    for bad in ["", "Human", "ai:", "ai:grandmaster", "computer", "ai:easy ", "xyzzy"] {
+        assert_eq!(Kind::parse(bad), None, "{bad:?}");
+    }
+}
+
+/// A record file of several megabytes (a long game, or one written with wide spacing) loads:
+/// only a file above 16 MiB is refused.
+#[test]
+fn a_record_of_several_megabytes_loads() {
+    let dir = temp_dir("large");
+    let (rec, _) = random_game(Variant::Crossings, 3, 80);
+    let mut text = rec.to_json();
+    text.push_str(&" ".repeat(5 * 1024 * 1024));
+    let path = dir.join("wide.json");
+    std::fs::write(&path, &text).unwrap();
+    let (back, positions) = record::load(&path).unwrap_or_else(|e| panic!("a 5 MiB record: {e}"));
+    assert_eq!(back.moves.len(), rec.moves.len());
+    assert_eq!(positions.len(), rec.moves.len() + 1);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A record says when it was made and when each move was played, in milliseconds since 1970.
+#[test]
+fn a_record_holds_the_time_of_each_move() {
+    use tablero::rules::Game;
+    let now = || std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as u64;
+    let before = now();
+    let game = Variant::Ordo.initial();
+    let mut rec = Record::new(&game, [("A", "human"), ("B", "human")].map(|(a, b)| (a.into(), b.into())));
+    let mut g = game.clone();
+    let mv = g.legal_moves()[0].clone();
+    g.play(&mv).unwrap();
+    rec.push(&mv.to_string(), &g);
+    let after = now();
+    assert!((before..=after).contains(&rec.created_ms), "{before} {} {after}", rec.created_ms);
+    assert!((before..=after).contains(&rec.moves[0].at_ms), "{before} {} {after}", rec.moves[0].at_ms);
+}
+
+/// A record holds CTOR's secret squares only once both teams have chosen theirs: with one
+/// team's squares it would not load.
+#[test]
+fn a_record_holds_the_secret_squares_once_both_teams_chose() {
+    use tablero::rules::ctor::{Ctor, Options, Teams};
+    let mut g = Ctor::new(8, Teams::default(), Options::default());
+    assert_eq!(Record::secrets_of(&AnyGame::Ctor(g.clone())), None, "none chosen");
+    g.set_secrets(Side::First, &[1, 2, 3, 4, 5]).unwrap();
+    assert_eq!(Record::secrets_of(&AnyGame::Ctor(g.clone())), None, "one team chosen");
+    let mut other = Ctor::new(8, Teams::default(), Options::default());
+    other.set_secrets(Side::Second, &[6, 7, 8, 9, 10]).unwrap();
+    assert_eq!(Record::secrets_of(&AnyGame::Ctor(other)), None, "the other team only");
+    g.set_secrets(Side::Second, &[60, 61, 62, 63, 64]).unwrap();
+    assert_eq!(Record::secrets_of(&AnyGame::Ctor(g)), Some([vec![1, 2, 3, 4, 5], vec![60, 61, 62, 63, 64]]));
+}
+
+/// A record pasted or received as text is refused above 16 MiB, like a file.
+#[test]
+fn a_record_text_above_16_mib_is_refused() {
+    let (rec, _) = random_game(Variant::Ordo, 2, 20);
+    let mut text = rec.to_json();
+    text.push_str(&" ".repeat(record::MAX_RECORD_BYTES as usize + 1 - text.len() + 7));
+    let err = Record::from_json(&text).unwrap_err().to_string();
+    assert!(err.contains("above the 16 MiB a record may have"), "{err}");
+    text.truncate(record::MAX_RECORD_BYTES as usize);
+    assert!(Record::from_json(&text).is_ok(), "16 MiB exactly is a record");
+}
