@@ -40,6 +40,15 @@ fn every_variant_saves_and_loads_move_by_move() {
             assert_eq!(back, rec);
             let replayed: Vec<String> = positions.iter().map(|g| g.to_string()).collect();
             assert_eq!(replayed, seen, "{variant} seed {seed}");
+            // The moves read back are the moves played, each leading to the next position.
+            let moves = back.moves_played(&positions).unwrap();
+            assert_eq!(moves.len(), rec.moves.len(), "{variant} seed {seed}");
+            for (i, mv) in moves.iter().enumerate() {
+                assert_eq!(mv.to_string(), rec.moves[i].mv, "{variant} seed {seed}");
+                let mut g = positions[i].clone();
+                tablero::rules::Game::play(&mut g, mv).unwrap();
+                assert_eq!(g.to_string(), seen[i + 1], "{variant} seed {seed}: move {}", i + 1);
+            }
             if let AnyGame::Ctor(g) = positions.last().unwrap() {
                 assert_eq!(g.secrets(Side::First).len(), 5, "secret squares come back");
                 assert_eq!(g.options().timer, Some(10));
@@ -325,4 +334,21 @@ fn a_record_text_above_16_mib_is_refused() {
     assert!(err.contains("above the 16 MiB a record may have"), "{err}");
     text.truncate(record::MAX_RECORD_BYTES as usize);
     assert!(Record::from_json(&text).is_ok(), "16 MiB exactly is a record");
+}
+
+/// The record as plain text (saved beside it): the variant and start, the moves numbered by
+/// pairs, and the result.
+#[test]
+fn the_move_list_numbers_the_moves_by_pairs() {
+    let (rec, _) = random_game(Variant::Crossings, 5, 1000);
+    let text = rec.move_list();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], format!("crossings from {}", rec.start));
+    assert_eq!(lines[1], format!("1. {} {}", rec.moves[0].mv, rec.moves[1].mv));
+    let pairs = rec.moves.len().div_ceil(2);
+    assert_eq!(lines.len(), 1 + pairs + 1, "{text}");
+    let result = rec.result.as_ref().expect("a finished game");
+    assert_eq!(lines[pairs + 1], format!("result: {} ({})", result.winner.as_deref().unwrap_or("draw"), result.reason));
+    let all: Vec<&str> = lines[1..=pairs].iter().flat_map(|l| l.split_whitespace().skip(1)).collect();
+    assert_eq!(all, rec.moves.iter().map(|m| m.mv.as_str()).collect::<Vec<_>>());
 }
