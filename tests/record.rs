@@ -275,17 +275,17 @@ fn player_kinds_read_back_as_written() {
     }
 }
 
-/// A record file of several megabytes (a long game, or one written with wide spacing) loads:
-/// only a file above 16 MiB is refused.
+/// A record file of 16 MiB (a long game, or one written with wide spacing) loads: only a file
+/// above that is refused (tests/hardening.rs).
 #[test]
-fn a_record_of_several_megabytes_loads() {
+fn a_record_of_16_mib_loads() {
     let dir = temp_dir("large");
     let (rec, _) = random_game(Variant::Crossings, 3, 80);
     let mut text = rec.to_json();
-    text.push_str(&" ".repeat(5 * 1024 * 1024));
+    text.push_str(&" ".repeat(record::MAX_RECORD_BYTES as usize - text.len()));
     let path = dir.join("wide.json");
     std::fs::write(&path, &text).unwrap();
-    let (back, positions) = record::load(&path).unwrap_or_else(|e| panic!("a 5 MiB record: {e}"));
+    let (back, positions) = record::load(&path).unwrap_or_else(|e| panic!("a 16 MiB record: {e}"));
     assert_eq!(back.moves.len(), rec.moves.len());
     assert_eq!(positions.len(), rec.moves.len() + 1);
     let _ = std::fs::remove_dir_all(dir);
@@ -351,4 +351,33 @@ fn the_move_list_numbers_the_moves_by_pairs() {
     assert_eq!(lines[pairs + 1], format!("result: {} ({})", result.winner.as_deref().unwrap_or("draw"), result.reason));
     let all: Vec<&str> = lines[1..=pairs].iter().flat_map(|l| l.split_whitespace().skip(1)).collect();
     assert_eq!(all, rec.moves.iter().map(|m| m.mv.as_str()).collect::<Vec<_>>());
+}
+
+/// Prints where tablero keeps its games, for `games_are_kept_where_the_environment_says`.
+#[test]
+#[ignore = "run by games_are_kept_where_the_environment_says"]
+fn data_dir_child() {
+    println!("data dir: {}", record::data_dir().display());
+}
+
+/// Games go to `$TABLERO_DATA_DIR`, else `$XDG_DATA_HOME/tablero`, else
+/// `~/.local/share/tablero`.
+#[test]
+fn games_are_kept_where_the_environment_says() {
+    let run = |env: &[(&str, &str)]| -> String {
+        let mut cmd = Command::new(std::env::current_exe().unwrap());
+        cmd.args(["--exact", "data_dir_child", "--ignored", "--nocapture", "--test-threads", "1"])
+            .env_remove("TABLERO_DATA_DIR")
+            .env_remove("XDG_DATA_HOME")
+            .env("HOME", "/home/ana");
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let out = String::from_utf8(cmd.output().unwrap().stdout).unwrap();
+        let line = out.lines().find_map(|l| l.split_once("data dir: ")).map(|(_, d)| d.to_string());
+        line.unwrap_or_else(|| panic!("no data dir printed: {out}"))
+    };
+    assert_eq!(run(&[]), "/home/ana/.local/share/tablero");
+    assert_eq!(run(&[("XDG_DATA_HOME", "/data")]), "/data/tablero");
+    assert_eq!(run(&[("XDG_DATA_HOME", "/data"), ("TABLERO_DATA_DIR", "/games")]), "/games");
 }
