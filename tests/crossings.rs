@@ -226,3 +226,17 @@ fn soak() {
         assert!(endings.contains_key(want), "no random game ended by {want}: {endings:?}");
     }
 }
+
+/// The chooser's words for a Crossings move: the stone alone or the line, and where it goes.
+#[test]
+fn moves_are_described_in_words() {
+    let g = Crossings::initial(Options::default());
+    let words: Vec<String> = ["a2-a3", "a1:a2-a3"]
+        .into_iter()
+        .map(|m| tablero::rules::AnyMove::Crossings(g.parse_move(m).unwrap()).describe(0))
+        .collect();
+    assert_eq!(words, ["a2 alone to a3  (a2-a3)", "the line a1–a2, front to a3  (a1:a2-a3)"]);
+    let g = pos(&["d3", "d4"], &["d5", "h8"], 'r', 0);
+    let capture = g.parse_move("d3:d4xd5").unwrap();
+    assert_eq!(capture.describe(), "the line d3–d4, front captures on d5");
+}
