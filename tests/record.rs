@@ -381,3 +381,35 @@ fn games_are_kept_where_the_environment_says() {
     assert_eq!(run(&[("XDG_DATA_HOME", "/data")]), "/data/tablero");
     assert_eq!(run(&[("XDG_DATA_HOME", "/data"), ("TABLERO_DATA_DIR", "/games")]), "/games");
 }
+
+/// Each game gets a file of its own under `games/`, named by when it started and its variant,
+/// and the saved games are listed newest first, only readable records among them.
+#[test]
+fn saved_games_have_their_own_files_and_list_newest_first() {
+    let dir = temp_dir("saved");
+    let (mut old, _) = random_game(Variant::Ordo, 1, 10);
+    old.created_ms = 1_000;
+    let (mut new, _) = random_game(Variant::Crossings, 2, 10);
+    new.created_ms = 2_000;
+    let first = record::new_game_path(&dir, &old);
+    assert_eq!(first, dir.join("games").join(format!("1000-{}.json", old.variant)));
+    record::write_atomic(&first, &old.to_json()).unwrap();
+    // A second game of the same millisecond and variant: a name of its own.
+    let second = record::new_game_path(&dir, &old);
+    assert_eq!(second, dir.join("games").join(format!("1000-{}-2.json", old.variant)));
+    let third_of_kind = {
+        record::write_atomic(&second, &old.to_json()).unwrap();
+        record::new_game_path(&dir, &old)
+    };
+    assert_eq!(third_of_kind, dir.join("games").join(format!("1000-{}-3.json", old.variant)));
+    std::fs::remove_file(&second).unwrap();
+    let newest = record::new_game_path(&dir, &new);
+    record::write_atomic(&newest, &new.to_json()).unwrap();
+    // Not listed: a file that is not a record, a record under another extension.
+    std::fs::write(dir.join("games").join("notes.json"), "{ not a record").unwrap();
+    std::fs::write(dir.join("games").join("copy.txt"), new.to_json()).unwrap();
+    let listed: Vec<(PathBuf, u64)> = record::saved_games(&dir).into_iter().map(|(p, r)| (p, r.created_ms)).collect();
+    assert_eq!(listed, [(newest, 2_000), (first, 1_000)]);
+    assert!(record::saved_games(&dir.join("nowhere")).is_empty());
+    let _ = std::fs::remove_dir_all(dir);
+}
