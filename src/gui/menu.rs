@@ -3,6 +3,7 @@
 use super::Screen;
 use super::ctor_table::CtorTable;
 use super::session::{PlayerKind, Session};
+use super::theme::{label, styled_button};
 use crate::rules::crossings::{Crossings, Options};
 use crate::rules::{AnyGame, Side, Variant};
 use bevy::prelude::*;
@@ -303,34 +304,6 @@ const BROADCAST: Color = Color::srgb(0.3, 0.12, 0.25);
 /// A smaller button (saved games, the broadcast window); its click is observed by the caller.
 fn small_button<'a>(p: &'a mut ChildSpawnerCommands, text: &str, colour: Color) -> EntityCommands<'a> {
     styled_button(p, text, 14.0, (4.0, 3.0), colour)
-}
-
-/// A menu button: its text's size, its padding above and below and its margin, its colour.
-/// Its border shows when it is the one chosen (a cue besides its colour).
-pub(super) fn styled_button<'a>(
-    p: &'a mut ChildSpawnerCommands,
-    text: &str,
-    size: f32,
-    (pad, margin): (f32, f32),
-    colour: Color,
-) -> EntityCommands<'a> {
-    p.spawn((
-        Button,
-        Node {
-            padding: UiRect::axes(px(10), px(pad)),
-            margin: UiRect::all(px(margin)),
-            border: UiRect::all(px(2)),
-            border_radius: BorderRadius::all(px(6)),
-            ..default()
-        },
-        BorderColor::all(Color::NONE),
-        BackgroundColor(colour),
-        children![label(text, size)],
-    ))
-}
-
-fn label(s: &str, size: f32) -> (Text, TextFont, Pickable) {
-    (Text::new(s), TextFont { font_size: FontSize::Px(size), ..default() }, Pickable::IGNORE)
 }
 
 /// The width of a card (a game's, a saved game's).

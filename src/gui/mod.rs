@@ -27,6 +27,7 @@ pub mod sets;
 pub mod sound;
 pub mod table;
 pub mod team;
+pub mod theme;
 pub mod tips;
 
 pub use offscreen::{Offscreen, bench_table, cascade_position, screenshot};

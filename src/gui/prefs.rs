@@ -335,7 +335,7 @@ fn spawn_panel(mut commands: Commands) {
                 p.spawn((Node { flex_direction: FlexDirection::Row, ..default() }, Pickable::IGNORE)).with_children(
                     |r| {
                         for &setting in row {
-                            super::menu::styled_button(r, "", 15.0, (5.0, 3.0), colour).insert(setting).observe(
+                            super::theme::styled_button(r, "", 15.0, (5.0, 3.0), colour).insert(setting).observe(
                                 move |_: On<Pointer<Click>>,
                                       mut s: ResMut<Settings>,
                                       mut open: ResMut<SettingsOpen>| {
@@ -353,7 +353,7 @@ fn spawn_panel(mut commands: Commands) {
                 Node { margin: UiRect::all(px(6)), ..default() },
                 SettingsInfo,
             ));
-            super::menu::styled_button(p, "", 16.0, (5.0, 3.0), Color::srgb(0.15, 0.4, 0.15))
+            super::theme::styled_button(p, "", 16.0, (5.0, 3.0), Color::srgb(0.15, 0.4, 0.15))
                 .insert(Setting::Close)
                 .observe(|_: On<Pointer<Click>>, mut s: ResMut<Settings>, mut open: ResMut<SettingsOpen>| {
                     Setting::Close.press(&mut s, &mut open)
