@@ -8,8 +8,9 @@ use super::ctor_table::CtorTable;
 use super::hud::{banner_line, numbered_moves, score_line};
 use super::session::Session;
 use super::table::Layout;
+use super::theme::side_colour;
 use super::{Screen, TableSystems};
-use crate::rules::{Game, Side, Variant};
+use crate::rules::{Game, Side};
 use bevy::prelude::*;
 
 /// The broadcast window's size when it opens (1920 × 1080 unless asked otherwise).
@@ -111,20 +112,6 @@ pub fn plugin(app: &mut App) {
             Update,
             (direct, refresh, chroma_key.run_if(resource_changed::<Overlays>)).in_set(TableSystems::Present),
         );
-}
-
-/// A side's colour as the game's pieces show it, for the names.
-pub fn side_colour(variant: Variant, side: Side) -> Color {
-    match (variant, side) {
-        (Variant::Ordo | Variant::OrdoX, Side::First) => Color::srgb(0.95, 0.93, 0.86),
-        (Variant::Ordo | Variant::OrdoX, Side::Second) => Color::srgb(0.35, 0.55, 1.0),
-        (Variant::Crossings, Side::First) => Color::srgb(0.95, 0.25, 0.2),
-        (Variant::Crossings, Side::Second) => Color::srgb(0.6, 0.6, 0.62),
-        (Variant::Volterra | Variant::VolterraFree, Side::First) => Color::srgb(0.95, 0.84, 0.62),
-        (Variant::Volterra | Variant::VolterraFree, Side::Second) => Color::srgb(0.7, 0.45, 0.25),
-        (Variant::Ctor8 | Variant::Ctor10, Side::First) => Color::srgb(0.55, 0.55, 0.58),
-        (Variant::Ctor8 | Variant::Ctor10, Side::Second) => Color::srgb(0.97, 0.97, 0.95),
-    }
 }
 
 /// What an overlay says about the game at the table.

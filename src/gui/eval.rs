@@ -3,8 +3,8 @@
 //! replay's *Review*, which marks the moves that lost most. Both weigh positions off the main
 //! thread with [`crate::ai::weigh`], the same as `tablero review`.
 
-use super::broadcast::side_colour;
 use super::session::{Command, Notice, Session};
+use super::theme::side_colour;
 use super::{Mode, Screen, TableSystems};
 use crate::ai::{Mistake, Weighed};
 use crate::rules::{AnyGame, AnyMove, Game, Side};

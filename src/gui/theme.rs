@@ -1,6 +1,7 @@
-//! The shared widgets of the screens (menu, settings), so that no screen imports another for
-//! a button: the styled button and its label.
+//! The shared widgets and colours of the screens and overlays (menu, settings, broadcast,
+//! evaluation bar), so that none imports another for a button or a colour.
 
+use crate::rules::{Side, Variant};
 use bevy::prelude::*;
 
 /// A menu button: its text's size, its padding above and below and its margin, its colour.
@@ -29,4 +30,18 @@ pub fn styled_button<'a>(
 
 pub fn label(s: &str, size: f32) -> (Text, TextFont, Pickable) {
     (Text::new(s), TextFont { font_size: FontSize::Px(size), ..default() }, Pickable::IGNORE)
+}
+
+/// A side's colour as the game's pieces show it, for the names.
+pub fn side_colour(variant: Variant, side: Side) -> Color {
+    match (variant, side) {
+        (Variant::Ordo | Variant::OrdoX, Side::First) => Color::srgb(0.95, 0.93, 0.86),
+        (Variant::Ordo | Variant::OrdoX, Side::Second) => Color::srgb(0.35, 0.55, 1.0),
+        (Variant::Crossings, Side::First) => Color::srgb(0.95, 0.25, 0.2),
+        (Variant::Crossings, Side::Second) => Color::srgb(0.6, 0.6, 0.62),
+        (Variant::Volterra | Variant::VolterraFree, Side::First) => Color::srgb(0.95, 0.84, 0.62),
+        (Variant::Volterra | Variant::VolterraFree, Side::Second) => Color::srgb(0.7, 0.45, 0.25),
+        (Variant::Ctor8 | Variant::Ctor10, Side::First) => Color::srgb(0.55, 0.55, 0.58),
+        (Variant::Ctor8 | Variant::Ctor10, Side::Second) => Color::srgb(0.97, 0.97, 0.95),
+    }
 }
