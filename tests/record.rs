@@ -155,6 +155,14 @@ fn bad_records_are_refused_naming_the_field_or_move_and_nothing_is_written() {
     assert!(err.contains("secret square 1 is chosen twice"), "{err}");
 }
 
+/// This test binary running one of its ignored helpers (`writer_child`, `data_dir_child`) in
+/// a process of its own.
+fn helper(name: &str) -> Command {
+    let mut cmd = Command::new(std::env::current_exe().unwrap());
+    cmd.args(["--exact", name, "--ignored", "--nocapture", "--test-threads", "1"]);
+    cmd
+}
+
 /// The writer run by the kill test (not a test of its own: the kill test starts it with
 /// `--ignored`): saves records of growing length to one path, for ever, and says on standard
 /// output when the first is on disk.
@@ -191,8 +199,7 @@ fn a_writer_killed_mid_save_leaves_a_complete_record() {
     for round in 0..60 {
         // A path of its own each round, so that what is read was written by this writer.
         let path = dir.join(format!("autosave-{round}.json"));
-        let mut child = Command::new(std::env::current_exe().unwrap())
-            .args(["--exact", "writer_child", "--ignored", "--nocapture", "--test-threads", "1"])
+        let mut child = helper("writer_child")
             .env("TABLERO_WRITER_PATH", &path)
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::null())
@@ -365,11 +372,8 @@ fn data_dir_child() {
 #[test]
 fn games_are_kept_where_the_environment_says() {
     let run = |env: &[(&str, &str)]| -> String {
-        let mut cmd = Command::new(std::env::current_exe().unwrap());
-        cmd.args(["--exact", "data_dir_child", "--ignored", "--nocapture", "--test-threads", "1"])
-            .env_remove("TABLERO_DATA_DIR")
-            .env_remove("XDG_DATA_HOME")
-            .env("HOME", "/home/ana");
+        let mut cmd = helper("data_dir_child");
+        cmd.env_remove("TABLERO_DATA_DIR").env_remove("XDG_DATA_HOME").env("HOME", "/home/ana");
         for (k, v) in env {
             cmd.env(k, v);
         }

@@ -28,6 +28,7 @@ pub fn styled_button<'a>(
     ))
 }
 
+/// A button's words: not a target of clicks of their own.
 pub fn label(s: &str, size: f32) -> (Text, TextFont, Pickable) {
     (Text::new(s), TextFont { font_size: FontSize::Px(size), ..default() }, Pickable::IGNORE)
 }

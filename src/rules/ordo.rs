@@ -323,22 +323,12 @@ impl Ordo {
     /// `side` is already cut. A search weighs it; it is not a rule.
     pub fn exposed_cuts(&self, side: Side) -> u32 {
         let own = self.pieces(side);
-        let enemy = self.pieces(side.other());
         if self.rules != Rules::Classic || own.count_ones() < 3 || !is_connected(own) {
             return 0;
         }
-        let occupied = own | enemy;
         let f = Self::forward(side.other());
         let mut targets: Bb = 0;
-        for from in squares(enemy) {
-            for (dx, dy) in [(0, f), (-1, f), (1, f), (-1, 0), (1, 0)] {
-                let mut at = shift1(bit(from), dx, dy);
-                while at != 0 && at & occupied == 0 {
-                    at = shift1(at, dx, dy);
-                }
-                targets |= at & own;
-            }
-        }
+        self.each_hit(side.other(), &[(0, f), (-1, f), (1, f), (-1, 0), (1, 0)], |hit| targets |= hit.at);
         squares(targets).filter(|&sq| !is_connected(own & !bit(sq))).count() as u32
     }
 
@@ -666,14 +656,21 @@ impl Ordo {
     /// The side to move's single-piece slides of `kind` that end on an enemy piece, whether
     /// or not they keep its group whole.
     fn hits(&self, kind: Kind) -> Vec<Hit> {
-        let own = self.pieces(self.side);
-        let occupied = own | self.pieces(self.side.other());
         let f = Self::forward(self.side);
         let dirs: &[(i8, i8)] = match kind {
             Kind::Sideways => &[(-1, 0), (1, 0)],
             _ => &[(0, f), (-1, f), (1, f)],
         };
         let mut out = Vec::new();
+        self.each_hit(self.side, dirs, |hit| out.push(hit));
+        out
+    }
+
+    /// Each slide of one of `side`'s pieces in one of `dirs` that ends on a piece of the other
+    /// side, whether or not it keeps its group whole.
+    fn each_hit(&self, side: Side, dirs: &[(i8, i8)], mut found: impl FnMut(Hit)) {
+        let own = self.pieces(side);
+        let occupied = own | self.pieces(side.other());
         for from in squares(own) {
             for &(dx, dy) in dirs {
                 let mut path = 0;
@@ -683,11 +680,10 @@ impl Ordo {
                     at = shift1(at, dx, dy);
                 }
                 if at & occupied & !own != 0 {
-                    out.push(Hit { from, at, path });
+                    found(Hit { from, at, path });
                 }
             }
         }
-        out
     }
 
     /// The most pieces a single-piece capture of `kind` by the side to move takes (see
