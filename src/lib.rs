@@ -1,7 +1,8 @@
 //! tablero: a 3D tabletop simulator for CTOR, Crossings, Volterra and Ordo.
 //!
 //! The rules engine ([`rules`]), the headless command line ([`cli`]), the benchmark and the
-//! players build without Bevy; the 3D table lives behind the default feature `gui`.
+//! players and the table's state ([`table`]) build without Bevy; the 3D table lives behind the
+//! default feature `gui`.
 
 pub mod ai;
 pub mod baseline;
@@ -12,10 +13,10 @@ pub mod engine;
 pub mod feed;
 #[cfg(feature = "gui")]
 pub mod gui;
-pub mod interact;
 pub mod players;
 pub mod record;
 pub mod rules;
 pub mod settings;
 pub mod sound;
+pub mod table;
 pub mod team;

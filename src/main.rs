@@ -83,13 +83,13 @@ fn gui_command(args: &[String]) -> Option<Result<(), String>> {
         [cmd, position] if cmd == "play" => {
             // Saved like every game at the table, from its first frame (`save_new_games`).
             Some(position.parse::<AnyGame>().map_err(|e| e.to_string()).and_then(|g| {
-                use tablero::gui::session::{PlayerKind, Session};
-                run(Some(Session::new(g, [PlayerKind::Person; 2], 1)))
+                use tablero::table::{PlayerKind, Table};
+                run(Some(Table::new(g, [PlayerKind::Person; 2], 1)))
             }))
         }
         [cmd, path] if cmd == "replay" => Some(
             tablero::record::load(std::path::Path::new(path))
-                .and_then(|(record, _)| tablero::gui::session::Session::replay(record))
+                .and_then(|(record, _)| tablero::table::Table::replay(record))
                 .map_err(|e| e.to_string())
                 .and_then(|s| run(Some(s))),
         ),

@@ -2,8 +2,8 @@
 //! can be reached, selection shows exactly the rules' destinations, bad clicks are refused.
 mod common;
 
-use tablero::interact::{Pick, Picker};
 use tablero::rules::{AnyGame, AnyMove, Cell, Game};
+use tablero::table::pick::{Pick, Picker};
 
 /// Plays a move through clicks: for each part, its front stone, then that stone's landing square.
 fn click_through(game: &AnyGame, mv: &AnyMove) -> Pick {

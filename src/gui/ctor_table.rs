@@ -1,86 +1,25 @@
-//! How a CTOR game is played at this table: secret squares chosen behind hand-over screens
-//! (the table is in [`Mode::Secrets`] meanwhile), the secret squares a viewer may see, and
-//! the sand-glass, whose running out ends the turn like any other chosen move.
+//! How a CTOR game looks at this table: the secret squares a viewer may see (chosen behind
+//! the hand-over screens of `crate::table`), and the sand-glass, whose running out ends the
+//! turn like any other chosen move.
 
-use super::session::{By, MoveChosen, PlayerKind, Session};
+use super::session::{By, MoveChosen, SecretCommand, Session};
 use super::sets::{Room, on_table};
-use super::table::{BOARD_TOP, BoardItem, CellClicked, Layout, cell_pos};
+use super::table::{BOARD_TOP, BoardItem, Layout, cell_pos};
 use super::{Mode, TableSystems};
-use crate::rules::ctor::{Ctor, CtorMove, SECRETS, SecretState};
-use crate::rules::{AnyGame, AnyMove, Cell, Game, Side, Variant};
+use crate::rules::ctor::CtorMove;
+use crate::rules::{AnyGame, AnyMove, Cell, Game, Side};
+use crate::table::SecretPhase;
 use bevy::prelude::*;
-use rand::SeedableRng;
 
-/// The CTOR table's own state: secret squares, and the sand-glass's clock.
+/// What the CTOR table shows besides the game: the team on turn's own secret squares when it
+/// asks, and the sand-glass's clock.
 #[derive(Resource, Clone, Debug, Default)]
 pub struct CtorTable {
-    /// The game uses secret squares.
-    pub secrets: bool,
-    pub phase: SecretPhase,
     /// The team on turn shows its own unrevealed secret squares (the other team looks away).
     pub show_own: bool,
     /// Seconds the current turn has run.
     pub clock: f32,
     clock_turn: Option<(Side, u32)>,
-}
-
-impl CtorTable {
-    /// A table for a new game, with or without secret squares.
-    pub fn new(secrets: bool) -> CtorTable {
-        CtorTable { secrets, ..default() }
-    }
-
-    /// Whether the secret squares are being chosen (no move is made meanwhile).
-    pub fn setting_up(&self) -> bool {
-        matches!(self.phase, SecretPhase::HandOver(_) | SecretPhase::Choosing(..) | SecretPhase::Ready)
-    }
-
-    /// What the players are asked to do while the secret squares are chosen.
-    pub fn prompt(&self, variant: Variant) -> Option<String> {
-        let name = |s: Side| variant.side_name(s);
-        match &self.phase {
-            SecretPhase::HandOver(s) => Some(format!("hand the screen to {}: only {} may look", name(*s), name(*s))),
-            SecretPhase::Choosing(s, chosen) => {
-                Some(format!("{}: choose 5 secret squares ({} chosen), then Done", name(*s), chosen.len()))
-            }
-            SecretPhase::Ready => {
-                Some(format!("secret squares chosen: hand the screen to {} to start", name(Side::First)))
-            }
-            SecretPhase::Off | SecretPhase::Done => None,
-        }
-    }
-}
-
-/// Choosing the secret squares in hot-seat play.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub enum SecretPhase {
-    /// No secret squares, or not chosen yet.
-    #[default]
-    Off,
-    /// The screen waits for this team alone to look.
-    HandOver(Side),
-    /// This team chooses its squares.
-    Choosing(Side, Vec<Cell>),
-    /// Both chose: the screen waits for the first team to start.
-    Ready,
-    Done,
-}
-
-/// Buttons of the secret-square screens.
-#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SecretCommand {
-    /// The right team looks at the screen now.
-    Proceed,
-    /// The chosen squares are final.
-    Done,
-    /// Show or hide the own unrevealed squares of the team on turn.
-    ShowMine,
-    /// Team play: the member choosing has chosen their blind Puts (see `team`).
-    PutsDone,
-    /// Team play: the member in this seat leaves the team.
-    Leave(Side, u8),
-    /// Team play: a player joins the team.
-    Join(Side),
 }
 
 /// A secret square shown on the field.
@@ -104,12 +43,10 @@ struct Look {
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<CtorTable>()
-        .add_message::<SecretCommand>()
         .add_systems(Startup, setup)
         .add_systems(
-            Update,
+            PreUpdate,
             (
-                choose_secrets.run_if(in_state(Mode::Secrets)),
                 show_mine.run_if(in_state(Mode::Live)),
                 sand_clock.run_if(in_state(Mode::Live).and_then(timed).and_then(not(super::session::animating))),
             )
@@ -154,136 +91,20 @@ pub fn sand_running(session: &Session) -> bool {
     has_glass(session) && session.game.outcome().is_none() && !session.spectator
 }
 
-/// Picks a team's squares at random (a computer team's choice), from an explicit seed.
-fn random_secrets(g: &Ctor, seed: u64) -> Vec<u16> {
-    let n = g.size() as usize * g.size() as usize;
-    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-    rand::seq::index::sample(&mut rng, n, SECRETS).into_iter().map(|i| i as u16 + 1).collect()
-}
-
-/// The next step of the choosing after `after` chose (or at the start): a person's team gets
-/// the screen; a computer's team chooses at once.
-fn next_phase(session: &mut Session, after: Option<Side>) -> SecretPhase {
-    let people = session.players.contains(&PlayerKind::Person);
-    let done = if people { SecretPhase::Ready } else { SecretPhase::Done };
-    let mut side = match after {
-        None => Side::First,
-        Some(Side::First) => Side::Second,
-        Some(Side::Second) => return done,
-    };
-    loop {
-        if session.players[side.index()] == PlayerKind::Person {
-            return SecretPhase::HandOver(side);
-        }
-        if let AnyGame::Ctor(g) = &mut session.game {
-            let squares = random_secrets(g, 0x5eed + side.index() as u64 + g.turn() as u64);
-            let _ = g.set_secrets(side, &squares);
-        }
-        session.sync_record();
-        if side == Side::Second {
-            return done;
-        }
-        side = Side::Second;
-    }
-}
-
-/// A new live game with secret squares starts by choosing them (run before the table's mode
-/// is decided, so that no move is made first).
-pub(super) fn begin_secrets(session: Option<ResMut<Session>>, table: Option<ResMut<CtorTable>>) {
-    if let (Some(mut session), Some(mut table)) = (session, table)
-        && due(&session, &table)
-    {
-        begin(&mut session, &mut table);
-    }
-}
-
-/// The game is to have secret squares and none are chosen yet.
-fn due(session: &Session, table: &CtorTable) -> bool {
-    table.secrets
-        && table.phase == SecretPhase::Off
-        && session.replay.is_none()
-        && session.history.is_empty()
-        && matches!(session.game, AnyGame::Ctor(_))
-}
-
-/// Starts choosing the secret squares if the game at the table is to have them and has not
-/// begun.
-pub(super) fn begin(session: &mut Session, table: &mut CtorTable) {
-    if due(session, table) {
-        table.phase = next_phase(session, None);
-    }
-}
-
-/// The hand-over screens' buttons, and the choosing team's clicks on squares.
-fn choose_secrets(
-    session: Option<ResMut<Session>>,
-    mut table: ResMut<CtorTable>,
-    mut commands: MessageReader<SecretCommand>,
-    mut clicks: MessageReader<CellClicked>,
-) {
-    let Some(mut session) = session else { return };
-    for command in commands.read() {
-        match (command, table.phase.clone()) {
-            (SecretCommand::Proceed, SecretPhase::HandOver(side)) => {
-                table.phase = SecretPhase::Choosing(side, Vec::new())
-            }
-            (SecretCommand::Proceed, SecretPhase::Ready) => table.phase = SecretPhase::Done,
-            (SecretCommand::Done, SecretPhase::Choosing(side, chosen)) if chosen.len() == SECRETS => {
-                if let AnyGame::Ctor(g) = &mut session.game {
-                    let squares: Vec<u16> = chosen.iter().filter_map(|c| g.square(*c)).collect();
-                    let _ = g.set_secrets(side, &squares);
-                }
-                session.sync_record();
-                table.phase = next_phase(&mut session, Some(side));
-            }
-            _ => {}
-        }
-    }
-    let clicked: Vec<Cell> = clicks.read().map(|c| c.0).collect();
-    if let SecretPhase::Choosing(_, chosen) = &mut table.phase {
-        for c in clicked {
-            if let Some(i) = chosen.iter().position(|x| *x == c) {
-                chosen.remove(i);
-            } else if chosen.len() < SECRETS {
-                chosen.push(c);
-            }
-        }
-    }
-}
-
 /// *My secrets* during play: the team on turn shows or hides its own unrevealed squares.
-fn show_mine(mut commands: MessageReader<SecretCommand>, mut table: ResMut<CtorTable>) {
+fn show_mine(mut commands: MessageReader<SecretCommand>, session: Res<Session>, mut table: ResMut<CtorTable>) {
     for command in commands.read() {
-        if *command == SecretCommand::ShowMine && matches!(table.phase, SecretPhase::Off | SecretPhase::Done) {
+        if *command == SecretCommand::ShowMine && matches!(session.secrets, SecretPhase::Off | SecretPhase::Done) {
             table.show_own = !table.show_own;
         }
     }
 }
 
 /// The secret squares a viewer at the table may see now, each with whether everyone may
-/// (revealed): revealed ones always; the choosing team's choice; the team on turn's own when
-/// it asks. Never the other team's unrevealed squares. The broadcast, which both teams and
-/// the audience see, shows only the revealed ones.
+/// (revealed). The broadcast, which both teams and the audience see, shows only the revealed
+/// ones.
 pub fn visible_secrets(session: &Session, table: &CtorTable) -> Vec<(Cell, bool)> {
-    let AnyGame::Ctor(g) = &session.game else { return Vec::new() };
-    if let SecretPhase::Choosing(_, chosen) = &table.phase {
-        return chosen.iter().map(|c| (*c, false)).collect();
-    }
-    if table.phase != SecretPhase::Done {
-        return Vec::new();
-    }
-    let on_turn = g.side_to_move();
-    let mut out = Vec::new();
-    for side in [Side::First, Side::Second] {
-        for (sq, state) in g.secrets(side) {
-            let own_view = side == on_turn && table.show_own && session.players[side.index()] == PlayerKind::Person;
-            let revealed = *state == SecretState::Revealed;
-            if revealed || own_view {
-                out.push((g.cell(*sq), revealed));
-            }
-        }
-    }
-    out
+    session.visible_secrets(table.show_own)
 }
 
 /// Red rings on the secret squares a viewer may see.

@@ -2,16 +2,13 @@
 //! and the table as a spectator of another table's feed (`tablero watch <url>`).
 
 use super::Mode;
-use super::session::{By, Notice, Played, PlayerKind, Session};
-use super::table::Rebuild;
+use super::session::{FeedOutOfStep, Notice, Session, TableIntent};
 use crate::feed::client::{Heard, Watcher};
 use crate::feed::server::Server;
 use crate::feed::{Feed, Phase, View};
-use crate::record::PlayerInfo;
-use crate::rules::ctor::SecretState;
-use crate::rules::{AnyGame, AnyMove, Effect, Game, Side};
+use crate::rules::{AnyGame, AnyMove};
+use crate::table::{Intent, Table};
 use bevy::prelude::*;
-use serde_json::Value;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
@@ -82,10 +79,9 @@ impl LiveFeed {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<LiveFeed>().add_systems(Update, publish.in_set(super::TableSystems::Present)).add_systems(
-        Update,
-        follow.run_if(spectating).in_set(super::TableSystems::Rules).before(super::follow_mode_now),
-    );
+    app.init_resource::<LiveFeed>()
+        .add_systems(Update, publish.in_set(super::TableSystems::Present))
+        .add_systems(PreUpdate, follow.run_if(spectating).in_set(super::TableSystems::Pick));
 }
 
 /// Watching a feed, and the game at the table is the feed's (a spectator who went to the menu
@@ -139,7 +135,8 @@ pub(super) fn publish(
         }
         _ => None,
     };
-    live.feed.publish(&view_of(&session, &moves, &times, *mode.get(), sand));
+    // The table's own mode: the state follows it a frame later.
+    live.feed.publish(&view_of(&session, &moves, &times, Mode::from(session.mode()), sand));
 }
 
 /// Watching another table's feed.
@@ -152,20 +149,11 @@ pub struct Spectating {
     pub status: String,
     /// The status last put on the message line.
     said: String,
-    /// Events that do not follow from the session here (a mismatch): the next state read
-    /// replaces the session.
-    stale: bool,
 }
 
 impl Spectating {
     pub fn new(url: String, watcher: Watcher) -> Spectating {
-        Spectating {
-            url,
-            watcher: std::sync::Mutex::new(watcher),
-            status: String::new(),
-            said: String::new(),
-            stale: false,
-        }
+        Spectating { url, watcher: std::sync::Mutex::new(watcher), status: String::new(), said: String::new() }
     }
 }
 
@@ -179,83 +167,31 @@ pub(super) fn wake_on_feed(spectating: Res<Spectating>, proxy: Option<Res<bevy::
     }
 }
 
-/// The spectator's session from a feed's `/state`: the start, with the secret squares revealed
-/// so far (they work again exactly when they worked), and every move played.
-pub fn session_from_state(state: &Value) -> Result<Session, String> {
-    let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_string);
-    let start = text(state, "start").ok_or("the feed has no game yet")?;
-    let mut game: AnyGame = start.parse().map_err(|e: crate::rules::PositionError| e.to_string())?;
-    if let (AnyGame::Ctor(g), Some(list)) = (&mut game, state.pointer("/after/revealed").and_then(Value::as_array)) {
-        for r in list {
-            if let (Some(owner), Some(sq)) =
-                (owner_of(&text(r, "owner").unwrap_or_default(), g.variant()), r.get("square").and_then(Value::as_u64))
-            {
-                g.know_secret(owner, sq as u16, SecretState::Hidden);
-            }
-        }
-    }
-    let players: Vec<PlayerInfo> = state
-        .get("players")
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .map(|p| PlayerInfo {
-                    name: text(p, "name").unwrap_or_default(),
-                    kind: text(p, "kind").unwrap_or_default(),
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    let kinds = [0, 1].map(|i| players.get(i).map(|p| PlayerKind::from_record(&p.kind)).unwrap_or(PlayerKind::Person));
-    let mut session = Session::new(game, kinds, 1);
-    session.spectator = true;
-    if let [a, b] = &players[..] {
-        session.record.players = [a.clone(), b.clone()];
-    }
-    for (i, m) in state.get("moves").and_then(Value::as_array).into_iter().flatten().enumerate() {
-        let t = text(m, "move").unwrap_or_default();
-        let mv = session.game.parse_move(&t).map_err(|e| format!("the feed's move {} ({t}): {e}", i + 1))?;
-        session.play(&mv)?;
-    }
-    Ok(session)
-}
-
-fn owner_of(name: &str, v: crate::rules::Variant) -> Option<Side> {
-    [Side::First, Side::Second].into_iter().find(|s| v.side_name(*s) == name)
-}
-
-/// The spectator's step of the rules: what the feed says happened is played here, animated
-/// like a move at this table; a state read replaces the session if it does not follow.
+/// The spectator's pick step: what the feed says happened goes to the rules step, to be
+/// played here and animated like a move at this table (a state read replaces the game here
+/// if it does not follow); when the table finds the feed out of step, its state is read again.
 fn follow(
     mut spectating: ResMut<Spectating>,
-    mut session: ResMut<Session>,
+    mut out_of_step: MessageReader<FeedOutOfStep>,
     mut notice: ResMut<Notice>,
-    mut played: MessageWriter<Played>,
-    mut rebuild: MessageWriter<Rebuild>,
+    mut intents: MessageWriter<TableIntent>,
 ) {
+    if out_of_step.read().count() > 0 {
+        // Something here does not match the feed: the next state read fixes it.
+        spectating.watcher.lock().unwrap_or_else(|e| e.into_inner()).resync();
+    }
     let heard: Vec<Heard> = spectating.watcher.lock().unwrap_or_else(|e| e.into_inner()).heard.try_iter().collect();
     for h in heard {
         match h {
-            Heard::State(state) => match session_from_state(&state) {
+            Heard::State(state) => match Table::from_feed_state(&state) {
                 Ok(fresh) => {
-                    if spectating.stale || !catch_up(&mut session, &fresh, &mut played) {
-                        *session = fresh;
-                        rebuild.write(Rebuild);
-                    }
-                    spectating.stale = false;
+                    intents.write(TableIntent(Intent::FeedState(Box::new(fresh))));
                     spectating.status = format!("watching {}", spectating.url);
                 }
                 Err(why) => spectating.status = format!("the feed's game cannot be shown: {why}"),
             },
             Heard::Event { kind, data } => {
-                if spectating.stale {
-                    continue;
-                }
-                if !apply(&mut session, &kind, &data, &mut played, &mut rebuild) {
-                    // Something here does not match the feed: the next state read fixes it.
-                    spectating.stale = true;
-                    spectating.watcher.lock().unwrap_or_else(|e| e.into_inner()).resync();
-                }
+                intents.write(TableIntent(Intent::FeedEvent { kind, data }));
             }
             Heard::Lost { why, retry_in } => {
                 spectating.status = format!("the feed dropped ({why}): trying again in {retry_in:.1} s");
@@ -265,85 +201,5 @@ fn follow(
     if spectating.said != spectating.status {
         spectating.said = spectating.status.clone();
         notice.0 = spectating.status.clone();
-    }
-}
-
-/// If the feed's game (`fresh`, read from its state) continues the session here, plays the
-/// moves it has beyond ours, animated; false if it does not (the session is to be replaced).
-fn catch_up(session: &mut Session, fresh: &Session, played: &mut MessageWriter<Played>) -> bool {
-    let ours = &session.history;
-    if session.start.to_string() != fresh.start.to_string()
-        || fresh.history.len() < ours.len()
-        || fresh.record.players != session.record.players
-        || ours.iter().zip(&fresh.history).any(|((_, a), (_, b))| a != b)
-    {
-        return false;
-    }
-    // Secrets revealed since: the fresh replay knows them; ours must too before playing on.
-    if fresh.history.len() > ours.len() && matches!(session.game, AnyGame::Ctor(_)) {
-        return false;
-    }
-    let missing: Vec<AnyMove> = fresh.history[ours.len()..].iter().map(|(_, m)| m.clone()).collect();
-    for mv in missing {
-        let Ok(parts) = session.play(&mv) else { return false };
-        played.write(Played { mv, by: By::History, parts, shown: 0 });
-    }
-    session.game == fresh.game
-}
-
-/// One event from the feed; false if it does not follow from the session here.
-fn apply(
-    session: &mut Session,
-    kind: &str,
-    data: &Value,
-    played: &mut MessageWriter<Played>,
-    rebuild: &mut MessageWriter<Rebuild>,
-) -> bool {
-    let after = data.pointer("/after/position").and_then(Value::as_str);
-    match kind {
-        "move" | "redo" => {
-            let text = data.get("move").and_then(Value::as_str).unwrap_or_default();
-            let Ok(mv) = session.game.parse_move(text) else { return false };
-            let parts: Vec<Vec<Effect>> =
-                data.get("parts").and_then(|p| serde_json::from_value(p.clone()).ok()).unwrap_or_default();
-            // A secret square that works with this move: the spectator learns it now, just
-            // before, so that the rules here turn the same discs as at the feed's table.
-            if let AnyGame::Ctor(g) = &mut session.game {
-                for e in parts.iter().flatten() {
-                    if let Effect::SecretRevealed { at, owner } = e
-                        && let Some(sq) = g.square(*at)
-                    {
-                        g.know_secret(*owner, sq, SecretState::Pending);
-                    }
-                }
-            }
-            let Ok(ours) = session.play(&mv) else { return false };
-            if ours != parts || Some(session.game.to_string().as_str()) != after {
-                return false;
-            }
-            played.write(Played { mv, by: By::History, parts: ours, shown: 0 });
-            true
-        }
-        "undo" => {
-            let ply = data.get("ply").and_then(Value::as_u64).unwrap_or(u64::MAX);
-            if !session.undo()
-                || session.history.len() as u64 != ply
-                || Some(session.game.to_string().as_str()) != after
-            {
-                return false;
-            }
-            rebuild.write(Rebuild);
-            true
-        }
-        "new_game" => match data.get("state").map(session_from_state) {
-            Some(Ok(s)) => {
-                *session = s;
-                rebuild.write(Rebuild);
-                true
-            }
-            _ => false,
-        },
-        // The session knows the result and the phase from its own rules.
-        _ => true,
     }
 }

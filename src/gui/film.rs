@@ -6,6 +6,7 @@
 use super::offscreen::Offscreen;
 use super::session::{Replay, Session};
 use crate::record::Record;
+use crate::table::Table;
 use bevy::prelude::*;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -65,7 +66,7 @@ pub fn film(
     if options.fps == 0 || options.fps > 60 || !(0.1..=60.0).contains(&options.pace) {
         return Err("--fps must be 1 to 60 and --pace 0.1 to 60 seconds".into());
     }
-    let mut session = Session::replay(record.clone()).map_err(|e| e.to_string())?;
+    let mut session = Table::replay(record.clone()).map_err(|e| e.to_string())?;
     session.replay = Some(Replay { autoplay: true, pace: options.pace });
     let moves = session.redo.len();
     let total = ((moves as f32 * (options.pace + 0.5) + END_HOLD + 1.0) * options.fps as f32).ceil() as usize;

@@ -4,12 +4,14 @@
 
 use super::animate::Speed;
 use super::camera::View;
-use super::ctor_table::{CtorTable, SecretCommand, SecretPhase};
+use super::ctor_table::CtorTable;
+use super::session::SecretCommand;
 use super::session::{Command, Notice, Picking, Session};
 use super::sets::Room;
 use super::table::{BOARD_TOP, CoordLabel, Layout, ShowLabels, cell_pos, label};
 use super::{Mode, Screen, TableSystems};
 use crate::rules::{AnyGame, Cell, Game, Side};
+use crate::table::SecretPhase;
 use bevy::prelude::*;
 
 #[derive(Component, Clone, Copy, PartialEq, Eq)]
@@ -517,17 +519,11 @@ pub fn score_line(session: &Session, shown: &AnyGame, clock: f32) -> String {
 }
 
 /// The message line: the secret-square prompt, the replay's help, or the notice and a failing save.
-fn message_line(
-    session: &Session,
-    mode: Mode,
-    notice: &Notice,
-    table: &CtorTable,
-    round: &super::team::TeamRound,
-) -> String {
-    match mode {
-        Mode::Secrets => table.prompt(session.game.variant()).unwrap_or_default(),
-        Mode::Live if round.prompt(session).is_some() => {
-            let prompt = round.prompt(session).unwrap_or_default();
+fn message_line(session: &Session, notice: &Notice) -> String {
+    match Mode::from(session.mode()) {
+        Mode::Secrets => session.secrets.prompt(session.game.variant()).unwrap_or_default(),
+        Mode::Live if session.round_prompt().is_some() => {
+            let prompt = session.round_prompt().unwrap_or_default();
             if notice.0.is_empty() { prompt } else { format!("{prompt}\n{}", notice.0) }
         }
         Mode::Replay if notice.0.is_empty() => {
@@ -544,9 +540,8 @@ fn refresh_texts(
     notice: Res<Notice>,
     mode: Res<State<Mode>>,
     speed: Res<Speed>,
-    pace: Res<super::session::ComputerPace>,
+    pace: Res<super::computer::ComputerPace>,
     table: Res<CtorTable>,
-    round: Res<super::team::TeamRound>,
     live: Res<super::feed::LiveFeed>,
     settings: Option<Res<crate::settings::Settings>>,
     mut texts: Query<(&HudText, &mut Text)>,
@@ -559,25 +554,25 @@ fn refresh_texts(
     if !changed
         && !speed.is_changed()
         && !table.is_changed()
-        && !round.is_changed()
         && !pace.is_changed()
         && !live.is_changed()
         && !settings.as_ref().is_some_and(|s| s.is_changed())
     {
         return;
     }
-    let mode = *mode.get();
+    // The table's own mode (the state follows it a frame later).
+    let mode = Mode::from(session.mode());
     let shown = picking.shown(&session.game);
     let banner_text = banner_line(&session.game);
     for (kind, mut t) in &mut texts {
         let s = match kind {
             HudText::Status if mode == Mode::Replay => format!("{}: replay", session.game.variant().title()),
             HudText::Status => {
-                super::team::status_line(&session).unwrap_or_else(|| status_line(&session.game, &session.players))
+                session.team_status_line().unwrap_or_else(|| status_line(&session.game, &session.players))
             }
             HudText::Captured => score_line(&session, &shown, table.clock),
-            HudText::Message => message_line(&session, mode, &notice, &table, &round),
-            HudText::Seats => super::team::seats_line(&session).unwrap_or_default(),
+            HudText::Message => message_line(&session, &notice),
+            HudText::Seats => session.seats_line().unwrap_or_default(),
             HudText::Moves => move_list(&session),
             HudText::Speed => {
                 let reduced = if reduced { " (reduced motion)" } else { "" };
@@ -730,21 +725,17 @@ pub fn place_coords(
     }
 }
 
-fn secret_screens(
-    table: Res<CtorTable>,
-    round: Res<super::team::TeamRound>,
-    mode: Res<State<Mode>>,
-    mut screens: Query<(&SecretScreen, &mut Visibility)>,
-) {
-    use super::team::RoundPhase;
-    let live = *mode.get() == Mode::Live;
+fn secret_screens(session: Res<Session>, mut screens: Query<(&SecretScreen, &mut Visibility)>) {
+    use crate::table::RoundPhase;
+    let (table, round) = (&session.secrets, &session.round);
+    let live = session.mode() == crate::table::Mode::Live;
     for (screen, mut vis) in &mut screens {
         let show = match screen {
             SecretScreen::HandOver => {
-                matches!(table.phase, SecretPhase::HandOver(_) | SecretPhase::Ready)
+                matches!(table, SecretPhase::HandOver(_) | SecretPhase::Ready)
                     || live && matches!(round.phase, RoundPhase::HandOver(..))
             }
-            SecretScreen::Choosing => matches!(table.phase, SecretPhase::Choosing(..)),
+            SecretScreen::Choosing => matches!(table, SecretPhase::Choosing(..)),
             SecretScreen::PutsChoosing => live && matches!(round.phase, RoundPhase::Choosing(..)),
         };
         let want = if show { Visibility::Inherited } else { Visibility::Hidden };

@@ -42,7 +42,7 @@ fn on_out(out: On<Pointer<Out>>, mut commands: Commands) {
 }
 
 pub fn plugin(app: &mut App) {
-    app.add_systems(Update, keys.in_set(super::TableSystems::Input));
+    app.add_systems(PreUpdate, keys.in_set(super::TableSystems::Input));
 }
 
 /// Keys: camera views (T, 1, 2, R), undo (Ctrl+Z or U), redo (Ctrl+Y), cancel (Escape),
@@ -59,7 +59,7 @@ fn keys(
     mut eval: ResMut<super::eval::Evaluation>,
     picking: Option<Res<super::session::Picking>>,
     mut speed: ResMut<super::animate::Speed>,
-    mut secret: MessageWriter<super::ctor_table::SecretCommand>,
+    mut secret: MessageWriter<super::session::SecretCommand>,
     mut doughnut: ResMut<super::sets::DoughnutView>,
 ) {
     // While the list of moves is open, the number keys answer it (see `keyboard`).
@@ -103,7 +103,7 @@ fn keys(
         doughnut.0 = !doughnut.0;
     }
     if input.just_pressed(KeyCode::KeyM) && !ctrl {
-        secret.write(super::ctor_table::SecretCommand::ShowMine);
+        secret.write(super::session::SecretCommand::ShowMine);
     }
     if input.just_pressed(KeyCode::Escape) {
         cmds.write(Command::Cancel);

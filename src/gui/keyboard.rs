@@ -34,7 +34,7 @@ pub fn plugin(app: &mut App) {
         .init_resource::<ButtonFocus>()
         .add_systems(OnEnter(Screen::Playing), spawn_mark)
         .add_systems(
-            Update,
+            PreUpdate,
             keys.run_if(keyboard.and_then(not(settings_open)).and_then(not(photo_mode))).in_set(TableSystems::Input),
         )
         .add_systems(Update, show.in_set(TableSystems::Present))

@@ -1,11 +1,11 @@
 //! The start menu: choose the game and its options, who plays each side, and start.
 
 use super::Screen;
-use super::ctor_table::CtorTable;
-use super::session::{PlayerKind, Session};
+use super::session::PlayerKind;
 use super::theme::{label, styled_button};
 use crate::rules::crossings::{Crossings, Options};
 use crate::rules::{AnyGame, Side, Variant};
+use crate::table::{Table, capital};
 use bevy::prelude::*;
 
 /// The games the table offers, one card each: the variant, one line saying what it is, and
@@ -275,10 +275,6 @@ fn kind_name(kind: PlayerKind) -> String {
 }
 
 /// Capitalised, as a heading.
-pub(super) fn capital(s: &str) -> String {
-    let mut c = s.chars();
-    c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
-}
 
 #[derive(Component)]
 struct MenuLabel;
@@ -554,7 +550,7 @@ fn spawn_menu(
                         let text = format!("Resume your unfinished {} game", title_of(&rec.variant));
                         let line = format!("{} moves", rec.moves.len());
                         let pic = picture(&rec.variant);
-                        open_button(games, pic, text, line, move || Session::resume(rec.clone(), Some(path.clone())));
+                        open_button(games, pic, text, line, move || Table::resume(rec.clone(), Some(path.clone())));
                     }
                     for (_, rec) in saved.iter().take(4) {
                         let rec = rec.clone();
@@ -566,7 +562,7 @@ fn spawn_menu(
                         let text = format!("Replay {}", title_of(&rec.variant));
                         let line = format!("{} moves{end}", rec.moves.len());
                         let pic = picture(&rec.variant);
-                        open_button(games, pic, text, line, move || Session::replay(rec.clone()));
+                        open_button(games, pic, text, line, move || Table::replay(rec.clone()));
                     }
                     // The broadcast window: its size (landscape or a vertical stream), and
                     // opening it for a streaming tool to capture (F8 at the table too).
@@ -874,14 +870,15 @@ fn refresh(
 }
 
 fn start(_: On<Pointer<Click>>, mut commands: Commands, mut choice: ResMut<MenuChoice>, seats: Res<MenuSeats>) {
-    let mut session = Session::new(choice.game(), choice.players, choice.seed);
+    let mut session = Table::new(choice.game(), choice.players, choice.seed);
     if let Some(team) = seats.team(&choice) {
         for (player, members) in session.record.players.iter_mut().zip(&team.seats) {
             player.name = members.iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(", ");
         }
         session.record.team = Some(team);
     }
-    commands.queue(super::open(session, CtorTable::new(choice.secrets)));
+    let session = if choice.secrets { session.with_secrets() } else { session };
+    commands.queue(super::open(session));
     choice.seed = choice.seed.wrapping_add(1);
 }
 
@@ -891,13 +888,13 @@ fn open_button(
     picture: Handle<Image>,
     text: String,
     line: String,
-    open: impl Fn() -> Result<Session, crate::record::RecordError> + Send + Sync + 'static,
+    open: impl Fn() -> Result<Table, crate::record::RecordError> + Send + Sync + 'static,
 ) {
     picture_button(p, picture, (64.0, 40.0), &text, &line, Color::srgb(0.12, 0.22, 0.3)).observe(
         move |_: On<Pointer<Click>>, mut commands: Commands, mut labels: Query<&mut Text, With<MenuLabel>>| match open()
         {
             Ok(session) => {
-                commands.queue(super::open(session, CtorTable::new(false)));
+                commands.queue(super::open(session));
             }
             Err(e) => {
                 for mut t in &mut labels {

@@ -3,11 +3,13 @@
 //! `offscreen` renders a position to a PNG and times frames.
 //!
 //! A frame goes one way through the steps of [`TableSystems`], declared once below: input →
-//! pick → rules → clear and build → plan → animate → verify → present.
+//! pick → rules (in PreUpdate), Bevy's state transition, then clear and build → plan → animate
+//! → verify → present (in Update).
 
 pub mod animate;
 pub mod broadcast;
 pub mod camera;
+pub mod computer;
 pub mod ctor_table;
 pub mod eval;
 pub mod feed;
@@ -33,9 +35,9 @@ pub mod tips;
 pub use offscreen::{Offscreen, bench_table, cascade_position, screenshot};
 
 use crate::rules::AnyGame;
+use crate::table::{PlayerKind, Table};
 use bevy::prelude::*;
-use ctor_table::CtorTable;
-use session::{PlayerKind, Session};
+use session::Session;
 
 /// The screens of the app.
 #[derive(States, Default, Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -46,7 +48,8 @@ pub enum Screen {
 }
 
 /// What the table is doing while a game is on it: a live game, a record watched, or CTOR's
-/// secret squares being chosen (no move is made meanwhile).
+/// secret squares being chosen (no move is made meanwhile). It follows the table's own mode
+/// (`crate::table::Table::mode`).
 #[derive(SubStates, Default, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[source(Screen = Screen::Playing)]
 pub enum Mode {
@@ -56,15 +59,12 @@ pub enum Mode {
     Secrets,
 }
 
-impl Mode {
-    /// The mode a session and the CTOR table's setup call for.
-    pub fn of(session: &Session, table: &CtorTable) -> Mode {
-        if session.replay.is_some() {
-            Mode::Replay
-        } else if table.setting_up() {
-            Mode::Secrets
-        } else {
-            Mode::Live
+impl From<crate::table::Mode> for Mode {
+    fn from(mode: crate::table::Mode) -> Mode {
+        match mode {
+            crate::table::Mode::Live => Mode::Live,
+            crate::table::Mode::Replay => Mode::Replay,
+            crate::table::Mode::Secrets => Mode::Secrets,
         }
     }
 }
@@ -77,7 +77,7 @@ pub enum TableSystems {
     Input,
     /// Clicks, the computer, the replay's pace and the sand-glass choose moves.
     Pick,
-    /// The session, the only writer of the game, plays chosen moves and commands.
+    /// The rules step, the only writer of the game, applies chosen moves and intents.
     Rules,
     /// A rebuild clears the board and decides which set is on the table.
     Clear,
@@ -101,18 +101,26 @@ impl Plugin for CorePlugin {
     fn build(&self, app: &mut App) {
         use TableSystems::*;
         app.init_state::<Screen>().add_sub_state::<Mode>();
+        // The table decides in PreUpdate, after the devices and the picking have spoken: then
+        // Bevy's state transition puts the table in the mode the rules step left it in, and the
+        // scene follows in Update, in that mode.
+        app.configure_sets(
+            PreUpdate,
+            (Input, Pick, Rules)
+                .chain()
+                .after(bevy::input::InputSystems)
+                .after(bevy::picking::PickingSystems::Last)
+                .run_if(in_state(Screen::Playing).and_then(resource_exists::<Session>)),
+        );
         app.configure_sets(
             Update,
-            (Input, Pick, Rules, Clear, Build, Plan, Animate, Verify, Present)
+            (Clear, Build, Plan, Animate, Verify, Present)
                 .chain()
-                .run_if(in_state(Screen::Playing)),
-        );
-        app.add_systems(
-            PreUpdate,
-            (ctor_table::begin_secrets, follow_mode_now).chain().run_if(in_state(Screen::Playing)),
+                .run_if(in_state(Screen::Playing).and_then(resource_exists::<Session>)),
         );
         app.add_plugins((
             session::plugin,
+            computer::plugin,
             table::plugin,
             animate::plugin,
             sound::plugin,
@@ -157,28 +165,21 @@ pub(crate) fn bundled_png(images: &mut Assets<Image>, png: &[u8]) -> Handle<Imag
 /// `assets/fonts/LICENSE-DejaVu.txt`).
 pub const FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSansMono.ttf");
 
-/// The mode follows the session (a record opened, played on or pasted) and CTOR's setup, at
-/// once: before the frame's steps, and again right after the rules step, so that the frame's
-/// later steps already see it.
-fn follow_mode_now(world: &mut World) {
-    let want = match (world.get_resource::<Session>(), world.get_resource::<CtorTable>()) {
-        (Some(session), Some(table)) => Mode::of(session, table),
-        _ => return,
-    };
-    if world.get_resource::<State<Mode>>().is_some_and(|m| *m.get() != want) {
-        world.resource_mut::<NextState<Mode>>().set(want);
-        world.run_schedule(bevy::state::state::StateTransition);
-    }
-}
-
-/// Puts a session on the table (from the menu, a saved game, the command line): the
-/// table's screen and mode start together, so that no frame runs in the wrong mode.
-pub fn open(mut session: Session, mut table: CtorTable) -> impl FnOnce(&mut World) {
+/// Puts a table on the screen (from the menu, a saved game, the command line): the table's
+/// screen and mode start together, so that no frame runs in the wrong mode.
+pub fn open(table: Table) -> impl FnOnce(&mut World) {
     move |world: &mut World| {
-        ctor_table::begin(&mut session, &mut table);
-        let mode = Mode::of(&session, &table);
-        world.insert_resource(session);
-        world.insert_resource(table);
+        let mut table = table.settled();
+        // A new live game is saved from its first frame, however it began.
+        if let Some(dir) = world.get_resource::<session::SaveFolder>().and_then(|f| f.0.clone())
+            && table.needs_a_file()
+        {
+            let path = crate::record::new_game_path(&dir, &table.record);
+            table = table.saved_to(path);
+        }
+        let mode = Mode::from(table.mode());
+        world.insert_resource(Session::from(table));
+        world.insert_resource(ctor_table::CtorTable::default());
         world.resource_mut::<NextState<Screen>>().set(Screen::Playing);
         world.resource_mut::<NextState<Mode>>().set(mode);
     }
@@ -194,7 +195,7 @@ pub struct Extras {
 
 /// Opens the window: the menu, or straight onto a game (`tablero play`, `tablero replay`);
 /// with the extras, the broadcast window and the live feed.
-pub fn run(start: Option<Session>, extras: Extras) -> Result<(), String> {
+pub fn run(start: Option<Table>, extras: Extras) -> Result<(), String> {
     let live = match extras.feed {
         Some(addr) => {
             let live = feed::LiveFeed::on(addr);
@@ -206,8 +207,8 @@ pub fn run(start: Option<Session>, extras: Extras) -> Result<(), String> {
         None => None,
     };
     window_app(move |app| {
-        if let Some(session) = start {
-            open(session, CtorTable::default())(app.world_mut());
+        if let Some(table) = start {
+            open(table)(app.world_mut());
         }
         if let Some(size) = extras.broadcast {
             app.insert_resource(broadcast::Broadcast { size, at_start: true });
@@ -221,9 +222,9 @@ pub fn run(start: Option<Session>, extras: Extras) -> Result<(), String> {
 /// Opens the window as a spectator of the live feed at `url` (`tablero watch`): the game is
 /// the feed's, nobody here moves, the camera is free. Waits up to 10 s for the feed's state.
 pub fn watch(url: &str, extras: Extras) -> Result<(), String> {
-    let (session, spectating) = spectator(url)?;
+    let (table, spectating) = spectator(url)?;
     window_app(move |app| {
-        open(session, CtorTable::default())(app.world_mut());
+        open(table)(app.world_mut());
         app.insert_resource(spectating);
         if let Some(size) = extras.broadcast {
             app.insert_resource(broadcast::Broadcast { size, at_start: true });
@@ -232,19 +233,19 @@ pub fn watch(url: &str, extras: Extras) -> Result<(), String> {
     })
 }
 
-/// A spectator of the feed at `url`: its first state read (waiting up to 10 s) as a session,
+/// A spectator of the feed at `url`: its first state read (waiting up to 10 s) as a table,
 /// and the connection that follows on from it.
-fn spectator(url: &str) -> Result<(Session, feed::Spectating), String> {
+fn spectator(url: &str) -> Result<(Table, feed::Spectating), String> {
     use crate::feed::client::Heard;
     let base = crate::feed::client::base_url(url)?;
     // The first state before the window opens: a feed that is not there is said at once.
     let watcher = crate::feed::client::watch(&base)?;
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
     let mut last_why = String::from("no answer");
-    let session = loop {
+    let table = loop {
         let left = deadline.saturating_duration_since(std::time::Instant::now());
         match watcher.heard.recv_timeout(left) {
-            Ok(Heard::State(state)) => break feed::session_from_state(&state)?,
+            Ok(Heard::State(state)) => break Table::from_feed_state(&state)?,
             Ok(Heard::Lost { why, .. }) => last_why = why,
             Ok(Heard::Event { .. }) => {}
             Err(_) => return Err(format!("cannot watch {base}: {last_why}")),
@@ -252,16 +253,16 @@ fn spectator(url: &str) -> Result<(Session, feed::Spectating), String> {
     };
     let mut spectating = feed::Spectating::new(base.clone(), watcher);
     spectating.status = format!("watching {base}");
-    Ok((session, spectating))
+    Ok((table, spectating))
 }
 
 /// The headless table as a spectator of the feed at `url` (`tablero watch` without window).
 pub fn headless_watch_app(url: &str) -> Result<App, String> {
-    let (session, spectating) = spectator(url)?;
+    let (table, spectating) = spectator(url)?;
     let mut app = headless_base();
     app.add_plugins(CorePlugin);
     app.insert_resource(spectating);
-    open(session, CtorTable::default())(app.world_mut());
+    open(table)(app.world_mut());
     app.update();
     app.update();
     Ok(app)
@@ -356,7 +357,7 @@ fn quietly<R>(f: impl FnOnce() -> R) -> Result<R, String> {
 /// The table without window, renderer or UI, driven by `update()`: for tests and for timing
 /// the game's own systems. Time advances 50 ms a frame.
 pub fn headless_app(game: AnyGame, players: [PlayerKind; 2]) -> App {
-    headless_app_with(Session::new(game, players, 7))
+    headless_app_with(Table::new(game, players, 7))
 }
 
 /// The plugins and assets a headless app needs, with time stepped 50 ms a frame.
@@ -369,11 +370,11 @@ fn headless_base() -> App {
     app
 }
 
-/// The headless table on a session made elsewhere (a replay, a resumed game).
-pub fn headless_app_with(session: Session) -> App {
+/// The headless table on a table made elsewhere (a replay, a resumed game).
+pub fn headless_app_with(table: Table) -> App {
     let mut app = headless_base();
     app.add_plugins(CorePlugin);
-    open(session, CtorTable::default())(app.world_mut());
+    open(table)(app.world_mut());
     app.update();
     app.update();
     app

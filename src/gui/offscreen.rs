@@ -4,6 +4,7 @@
 use super::session::{By, MoveChosen, PlayerKind, Session};
 use super::{CorePlugin, camera, hud, quietly, table};
 use crate::rules::{AnyGame, Game};
+use crate::table::Table;
 use bevy::prelude::*;
 
 /// The table rendered off-screen into an image: no window, no display needed.
@@ -25,13 +26,13 @@ impl Offscreen {
         height: u32,
         quality: Option<super::render::Quality>,
     ) -> Result<Offscreen, String> {
-        Offscreen::build(Session::new(game, players, 1), width, height, quality, None)
+        Offscreen::build(Table::new(game, players, 1), width, height, quality, None)
     }
 
     /// A session drawn off-screen; with `film` (frames a second), as the broadcast shows it
     /// (the director's camera and the overlays), its clock stepped a frame at a time.
     pub fn build(
-        session: Session,
+        session: Table,
         width: u32,
         height: u32,
         quality: Option<super::render::Quality>,
@@ -70,7 +71,7 @@ impl Offscreen {
                     )),
                 );
             }
-            super::open(session, super::CtorTable::default())(app.world_mut());
+            super::open(session)(app.world_mut());
             app.finish();
             app.cleanup();
             app
@@ -317,7 +318,7 @@ pub fn bench_table(frames: usize, out: &mut dyn std::io::Write) -> Result<(), St
     // The table and the broadcast together (1280x720 and 1920x1080), the full CTOR field, in
     // the software profile, the director orbiting.
     {
-        let mut view = Offscreen::build(Session::new(full, people, 1), 1280, 720, Some(Quality::Software), Some(60))?;
+        let mut view = Offscreen::build(Table::new(full, people, 1), 1280, 720, Some(Quality::Software), Some(60))?;
         let second = view.app.world_mut().resource_mut::<Assets<Image>>().add(target_image(1920, 1080));
         let layout = *view.app.world().resource::<table::Layout>();
         let orbit = camera::Orbit::preset(camera::View::First, &layout);

@@ -2,7 +2,8 @@
 //! on a software renderer (Mesa's lavapipe shades on the CPU), and a window that redraws
 //! only when something changes.
 
-use super::session::{ComputerThinking, Session};
+use super::computer::ComputerThinking;
+use super::session::Session;
 use super::table::Table;
 use super::{Mode, TableSystems};
 use bevy::prelude::*;
@@ -306,7 +307,7 @@ pub(super) fn activity(
     photos: Query<(), Or<(With<super::photo::PhotoCamera>, With<super::photo::PhotoHint>)>>,
     thinking: Res<ComputerThinking>,
     weighing: Option<Res<super::eval::Weighing>>,
-    pace: Res<super::session::ComputerPace>,
+    pace: Res<super::computer::ComputerPace>,
     directing: Option<Res<super::broadcast::Directing>>,
     time: Res<Time<Real>>,
     mut rebuilt: MessageReader<super::table::Rebuild>,

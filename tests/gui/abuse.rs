@@ -13,8 +13,8 @@ use rand::{Rng, SeedableRng};
 use tablero::gui::Mode;
 use tablero::gui::Screen;
 use tablero::gui::animate::Speed;
-use tablero::gui::ctor_table::SecretCommand;
 use tablero::gui::menu::MenuChoice;
+use tablero::gui::session::SecretCommand;
 use tablero::gui::session::{Command, PlayerKind};
 use tablero::record::Record;
 use tablero::rules::Cell;
@@ -221,10 +221,12 @@ fn a_move_and_a_rebuild_in_one_frame_put_each_piece_on_the_table_once() {
     use tablero::gui::session::{By, Played, Session};
     use tablero::gui::table::Rebuild;
     use tablero::rules::{Game, Variant};
+    use tablero::table::Intent;
     for variant in [Variant::Ordo, Variant::Crossings, Variant::Volterra, Variant::Ctor8] {
         let mut app = tablero::gui::headless_app(variant.initial(), crate::table::PEOPLE);
         let mv = variant.initial().legal_moves()[0].clone();
-        let parts = app.world_mut().resource_mut::<Session>().play(&mv).unwrap();
+        let out = app.world_mut().resource_mut::<Session>().apply(Intent::Play(mv.clone(), By::Person)).unwrap();
+        let parts = out.played[0].parts.clone();
         app.world_mut().write_message(Played { mv, by: By::Person, parts, shown: 0 });
         app.world_mut().write_message(Rebuild);
         app.update();

@@ -4,7 +4,8 @@
 use crate::table::{moving, session};
 use bevy::prelude::*;
 use tablero::gui::broadcast::{BroadcastCamera, OpenBroadcast, Overlay, overlay_text};
-use tablero::gui::session::{ComputerPace, PlayerKind};
+use tablero::gui::computer::ComputerPace;
+use tablero::gui::session::PlayerKind;
 use tablero::rules::{Game, Side, Variant};
 
 const RANDOM: [PlayerKind; 2] = [PlayerKind::Random, PlayerKind::Random];
@@ -171,10 +172,11 @@ fn the_computer_keeps_its_pace_and_pauses() {
 #[test]
 fn the_broadcast_never_shows_an_unrevealed_secret_square() {
     use bevy::camera::visibility::RenderLayers;
-    use tablero::gui::ctor_table::{CtorTable, SecretCommand, SecretMark};
+    use tablero::gui::ctor_table::SecretMark;
     use tablero::gui::session::Command;
+    use tablero::gui::session::{SecretCommand, TableIntent};
     let mut app = with_broadcast(Variant::Ctor8, crate::table::PEOPLE);
-    app.insert_resource(CtorTable::new(true));
+    app.world_mut().write_message(TableIntent(tablero::table::Intent::BeginSecrets));
     app.update();
     let broadcast_sees = |app: &mut App| -> Vec<tablero::rules::Cell> {
         let world = app.world_mut();

@@ -210,15 +210,14 @@ fn flips_happen_on_the_doughnut_and_switching_back_keeps_every_disc() {
 #[test]
 fn a_members_choice_shows_on_the_doughnut_at_the_table_only() {
     use bevy::camera::visibility::RenderLayers;
-    use tablero::gui::ctor_table::SecretCommand;
-    use tablero::gui::session::Session;
+    use tablero::gui::session::SecretCommand;
     use tablero::gui::team::ChoiceMark;
     use tablero::record::PlayerInfo;
     use tablero::rules::ctor::{Ctor, Options, Teams};
     use tablero::team::{Lead, TeamRecord};
     let seat = |n: &str| PlayerInfo { name: n.into(), kind: "human".into() };
     let game = AnyGame::Ctor(Ctor::new(8, Teams::new([2, 2]), Options::default()));
-    let mut s = Session::new(game, [PlayerKind::Person; 2], 3);
+    let mut s = tablero::table::Table::new(game, [PlayerKind::Person; 2], 3);
     s.record.team = Some(TeamRecord::new([vec![seat("Ana"), seat("Bo")], vec![seat("Cy"), seat("Di")]], Lead::Captain));
     let mut app = tablero::gui::headless_app_with(s);
     app.insert_resource(DoughnutView(true));

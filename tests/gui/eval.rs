@@ -7,9 +7,10 @@ use bevy::prelude::*;
 use std::io::{Read, Write};
 use std::time::{Duration, Instant};
 use tablero::gui::broadcast::OpenBroadcast;
+use tablero::gui::computer::ComputerPace;
 use tablero::gui::eval::{Bar, Evaluation, Review};
 use tablero::gui::feed::LiveFeed;
-use tablero::gui::session::{Command, ComputerPace, Notice, PlayerKind, Session};
+use tablero::gui::session::{Command, Notice, PlayerKind};
 use tablero::rules::{AnyMove, Game, Side, Variant};
 
 fn get_state(url: &str) -> serde_json::Value {
@@ -112,7 +113,7 @@ fn the_evaluation_follows_the_table_on_the_broadcast_bar_and_the_live_feed() {
 #[test]
 fn review_in_a_replay_marks_the_moves_that_lost_most() {
     let (record, _) = crate::common::random_record(Variant::Crossings.initial(), 4, 14);
-    let mut app = tablero::gui::headless_app_with(Session::replay(record.clone()).unwrap());
+    let mut app = tablero::gui::headless_app_with(tablero::table::Table::replay(record.clone()).unwrap());
     app.world_mut().write_message(Command::Review);
     app.update();
     assert!(app.world().resource::<Notice>().0.starts_with("review: weighing 15 positions... "));

@@ -57,7 +57,7 @@ fn photo_mode_hides_every_control_and_gives_each_back() {
         roots(&mut app).into_iter().filter(|(e, _)| before.iter().any(|b| b.0 == *e)).collect();
     assert_eq!(after, before, "every panel back as it was");
     // Ctrl+P is the computer's pause, not photo mode.
-    use tablero::gui::session::ComputerPace;
+    use tablero::gui::computer::ComputerPace;
     let paused = app.world().resource::<ComputerPace>().paused;
     app.world_mut().resource_mut::<ButtonInput<KeyCode>>().press(KeyCode::ControlLeft);
     key(&mut app, KeyCode::KeyP);

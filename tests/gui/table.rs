@@ -291,7 +291,7 @@ fn undo_and_redo_restore_the_scene_exactly() {
     settle(&mut app);
     let played = session(&app).history.len();
     assert!(played >= 6);
-    app.world_mut().resource_mut::<Session>().players = PEOPLE;
+    app.world_mut().resource_mut::<Session>().apply(tablero::table::Intent::SetPlayers(PEOPLE)).unwrap();
     let snapshot = |app: &mut App| {
         let world = app.world_mut();
         let mut v: Vec<String> = world
@@ -555,7 +555,9 @@ mod ctor {
         }
     }
 
-    use tablero::gui::ctor_table::{CtorTable, SecretCommand, SecretMark, SecretPhase};
+    use tablero::gui::ctor_table::SecretMark;
+    use tablero::gui::session::{SecretCommand, TableIntent};
+    use tablero::table::SecretPhase;
 
     fn marks(app: &mut App) -> Vec<Cell> {
         let world = app.world_mut();
@@ -565,7 +567,7 @@ mod ctor {
     }
 
     fn phase(app: &App) -> SecretPhase {
-        app.world().resource::<CtorTable>().phase.clone()
+        app.world().resource::<Session>().secrets.clone()
     }
 
     fn secret(app: &mut App, command: SecretCommand) {
@@ -577,7 +579,7 @@ mod ctor {
     #[test]
     fn secret_squares_are_chosen_in_turn_and_never_shown_to_the_other_team() {
         let mut app = table(Variant::Ctor8.initial(), PEOPLE);
-        app.insert_resource(CtorTable::new(true));
+        app.world_mut().write_message(TableIntent(tablero::table::Intent::BeginSecrets));
         app.update();
         assert_eq!(phase(&app), SecretPhase::HandOver(tablero::rules::Side::First));
         assert_eq!(mode(&app), Mode::Secrets, "no move while secrets are chosen");
@@ -671,7 +673,7 @@ pub(crate) mod records {
         for variant in [Variant::Ordo, Variant::OrdoX, Variant::Crossings, Variant::Volterra, Variant::Ctor8] {
             let rec = random_record(variant, 3, 16);
             let positions = rec.replay().unwrap();
-            let mut app = tablero::gui::headless_app_with(Session::replay(rec.clone()).unwrap());
+            let mut app = tablero::gui::headless_app_with(tablero::table::Table::replay(rec.clone()).unwrap());
             assert_eq!(mode(&app), Mode::Replay);
             // Clicks do nothing in a replay.
             app.world_mut().write_message(tablero::gui::table::CellClicked(c("a1")));
@@ -701,7 +703,8 @@ pub(crate) mod records {
             in_step(&mut app);
             // Play on from here: a live game whose record holds the 6 moves, saved to its file.
             let path = std::env::temp_dir().join(format!("tablero-playon-{variant}-{}.json", std::process::id()));
-            app.world_mut().resource_mut::<Session>().play_on(Some(path.clone()));
+            let play_on = tablero::table::Intent::PlayOn(Some(path.clone()));
+            app.world_mut().resource_mut::<Session>().apply(play_on).unwrap();
             assert!(session(&app).replay.is_none() && session(&app).redo.is_empty());
             app.update();
             assert_eq!(mode(&app), Mode::Live, "the table leaves the replay with the session");
@@ -715,7 +718,7 @@ pub(crate) mod records {
     #[test]
     fn replay_plays_by_itself_at_its_pace() {
         let rec = random_record(Variant::Crossings, 8, 10);
-        let mut app = tablero::gui::headless_app_with(Session::replay(rec.clone()).unwrap());
+        let mut app = tablero::gui::headless_app_with(tablero::table::Table::replay(rec.clone()).unwrap());
         app.world_mut().write_message(Command::TogglePlay);
         for _ in 0..600 {
             app.update();
@@ -728,8 +731,8 @@ pub(crate) mod records {
     #[test]
     fn every_move_is_saved_as_it_is_played() {
         let path = std::env::temp_dir().join(format!("tablero-autosave-{}.json", std::process::id()));
-        let mut s = Session::new(Variant::Ordo.initial(), PEOPLE, 1);
-        s.save_to(path.clone());
+        let mut s = tablero::table::Table::new(Variant::Ordo.initial(), PEOPLE, 1);
+        s.apply(tablero::table::Intent::SaveTo(path.clone())).unwrap();
         let mut app = tablero::gui::headless_app_with(s);
         let moves =
             |path: &std::path::Path| Record::from_json(&std::fs::read_to_string(path).unwrap()).unwrap().moves.len();
@@ -748,7 +751,7 @@ pub(crate) mod records {
         app.update();
         settle(&mut app);
         let rec = Record::from_json(&std::fs::read_to_string(&path).unwrap()).unwrap();
-        let resumed = Session::resume(rec, Some(path.clone())).unwrap();
+        let resumed = tablero::table::Table::resume(rec, Some(path.clone())).unwrap();
         assert_eq!(resumed.game.to_string(), session(&app).game.to_string());
         assert_eq!(resumed.history.len(), 1);
         let _ = std::fs::remove_file(path);

@@ -8,13 +8,14 @@ use crate::saving::{fresh_dir, press, press_player, saved};
 use crate::table::{click, session, settle};
 use bevy::prelude::*;
 use std::collections::BTreeMap;
-use tablero::gui::ctor_table::SecretCommand;
 use tablero::gui::menu::MenuSeats;
+use tablero::gui::session::SecretCommand;
 use tablero::gui::session::{PlayerKind, Session};
-use tablero::gui::team::{RoundPhase, TeamRound};
 use tablero::record::{PlayerInfo, Record};
 use tablero::rules::ctor::Square;
 use tablero::rules::{AnyGame, Game, Side};
+use tablero::table::{Intent, Table};
+use tablero::table::{RoundPhase, TeamRound};
 use tablero::team::{Lead, TeamRecord, shares};
 
 fn send(app: &mut App, c: SecretCommand) {
@@ -24,7 +25,7 @@ fn send(app: &mut App, c: SecretCommand) {
 }
 
 fn round(app: &App) -> TeamRound {
-    app.world().resource::<TeamRound>().clone()
+    app.world().resource::<Session>().round.clone()
 }
 
 fn ctor(app: &App) -> tablero::rules::ctor::Ctor {
@@ -77,8 +78,8 @@ fn play_until(
         let r = round(app);
         match r.phase {
             RoundPhase::HandOver(m, _) => {
-                let prompt = r.prompt(session(app)).unwrap();
-                let name = tablero::gui::team::member_name(session(app), g.side_to_move(), m);
+                let prompt = session(app).round_prompt().unwrap();
+                let name = session(app).member_name(g.side_to_move(), m);
                 assert!(prompt.contains(&format!("hand the screen to {name}")), "{prompt}");
                 seen.hand_overs += 1;
                 seen.handed.push((turn, m));
@@ -245,7 +246,7 @@ fn seat(name: &str, kind: &str) -> PlayerInfo {
 fn team_table(sizes: [u8; 2], seats: [Vec<PlayerInfo>; 2], lead: Lead) -> App {
     use tablero::rules::ctor::{Ctor, Options, Teams};
     let game = AnyGame::Ctor(Ctor::new(8, Teams::new(sizes), Options::default()));
-    let mut s = Session::new(game, [PlayerKind::Person; 2], 3);
+    let mut s = Table::new(game, [PlayerKind::Person; 2], 3);
     s.record.team = Some(TeamRecord::new(seats, lead));
     let mut app = tablero::gui::headless_app_with(s);
     app.insert_resource(tablero::gui::animate::Speed::Instant);
@@ -312,8 +313,8 @@ fn a_three_against_three_game_with_a_computer_member_a_leave_and_a_join() {
     assert_eq!(back, s.record);
     back.replay().expect("the 3v3 record passes the check");
     // Replayed, the record shows the same Puts by the same members.
-    let mut replay = Session::replay(back).unwrap();
-    while replay.redo() {}
+    let mut replay = Table::replay(back).unwrap();
+    replay.apply(Intent::Jump(usize::MAX)).unwrap();
     assert_eq!(replay.members, s.members);
 }
 
@@ -328,9 +329,7 @@ fn a_computer_member_never_reads_a_team_mates_choice_or_the_opponents_secrets() 
         let seats =
             [vec![seat("Ana", "human"), seat("Bo", "human")], vec![seat("Di", "human"), seat("Hal", "ai:hard")]];
         let mut app = team_table([2, 2], seats, Lead::Captain);
-        if let AnyGame::Ctor(g) = &mut app.world_mut().resource_mut::<Session>().game {
-            g.set_secrets(Side::First, &secrets).unwrap();
-        }
+        app.world_mut().resource_mut::<Session>().apply(Intent::Secrets(Side::First, secrets.to_vec())).unwrap();
         // Black's opening Put, then white's turn: Di chooses `mate`, then Hal at once.
         send(&mut app, SecretCommand::Proceed);
         let cell = ctor(&app).cell(10);

@@ -79,7 +79,7 @@ pub(super) fn plugin(app: &mut App) {
     use crate::gui::TableSystems;
     use crate::gui::sets::{Room, on_table};
     app.init_resource::<Unboxing>()
-        .add_systems(Update, skip.run_if(on_table(Room::Pine)).in_set(TableSystems::Pick))
+        .add_systems(PreUpdate, skip.run_if(on_table(Room::Pine)).in_set(TableSystems::Pick))
         .add_systems(
             Update,
             (make_box, unbox, fill_box).chain().run_if(on_table(Room::Pine)).in_set(TableSystems::Plan),

@@ -1,0 +1,155 @@
+//! A spectator's table follows another table's live feed (`tablero watch`): the feed's state
+//! read as a table, and its events played here as moves; what does not follow from the game
+//! here waits for the next state read, which replaces it.
+
+use super::{By, Outcome, Played, PlayerKind, Table};
+use crate::record::PlayerInfo;
+use crate::rules::ctor::SecretState;
+use crate::rules::{AnyGame, AnyMove, Effect, Game, Side};
+use serde_json::Value;
+
+impl Table {
+    /// The spectator's table from a feed's `/state`: the start, with the secret squares
+    /// revealed so far (they work again exactly when they worked), and every move played.
+    pub fn from_feed_state(state: &Value) -> Result<Table, String> {
+        let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_string);
+        let start = text(state, "start").ok_or("the feed has no game yet")?;
+        let mut game: AnyGame = start.parse().map_err(|e: crate::rules::PositionError| e.to_string())?;
+        if let (AnyGame::Ctor(g), Some(list)) = (&mut game, state.pointer("/after/revealed").and_then(Value::as_array))
+        {
+            for r in list {
+                if let (Some(owner), Some(sq)) = (
+                    owner_of(&text(r, "owner").unwrap_or_default(), g.variant()),
+                    r.get("square").and_then(Value::as_u64),
+                ) {
+                    g.know_secret(owner, sq as u16, SecretState::Hidden);
+                }
+            }
+        }
+        let players: Vec<PlayerInfo> = state
+            .get("players")
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .map(|p| PlayerInfo {
+                        name: text(p, "name").unwrap_or_default(),
+                        kind: text(p, "kind").unwrap_or_default(),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let kinds =
+            [0, 1].map(|i| players.get(i).map(|p| PlayerKind::from_record(&p.kind)).unwrap_or(PlayerKind::Person));
+        let mut table = Table::new(game, kinds, 1);
+        table.spectator = true;
+        if let [a, b] = &players[..] {
+            table.record.players = [a.clone(), b.clone()];
+        }
+        for (i, m) in state.get("moves").and_then(Value::as_array).into_iter().flatten().enumerate() {
+            let t = text(m, "move").unwrap_or_default();
+            let mv = table.game.parse_move(&t).map_err(|e| format!("the feed's move {} ({t}): {e}", i + 1))?;
+            table.play_as(&mv, None)?;
+        }
+        Ok(table)
+    }
+
+    /// The feed's state, read again: the moves it has beyond ours are played (animated) if it
+    /// continues the game here; otherwise it replaces the game here.
+    pub(super) fn feed_state(&mut self, fresh: Table) -> Outcome {
+        let mut out = Outcome::default();
+        if self.feed_stale || !self.catch_up(&fresh, &mut out) {
+            *self = fresh;
+            return Outcome { rebuilt: true, ..Outcome::default() };
+        }
+        self.feed_stale = false;
+        out
+    }
+
+    /// If the feed's game (`fresh`) continues the game here, plays the moves it has beyond
+    /// ours; false if it does not (it is to replace ours).
+    fn catch_up(&mut self, fresh: &Table, out: &mut Outcome) -> bool {
+        let ours = &self.history;
+        if self.start.to_string() != fresh.start.to_string()
+            || fresh.history.len() < ours.len()
+            || fresh.record.players != self.record.players
+            || ours.iter().zip(&fresh.history).any(|((_, a), (_, b))| a != b)
+        {
+            return false;
+        }
+        // Secrets revealed since: the fresh replay knows them; ours must too before playing on.
+        if fresh.history.len() > ours.len() && matches!(self.game, AnyGame::Ctor(_)) {
+            return false;
+        }
+        let missing: Vec<AnyMove> = fresh.history[ours.len()..].iter().map(|(_, m)| m.clone()).collect();
+        for mv in missing {
+            let Ok(parts) = self.play_as(&mv, None) else { return false };
+            out.played.push(Played { mv, by: By::History, parts });
+        }
+        self.game == fresh.game
+    }
+
+    /// One event from the feed, played here; out of step if it does not follow from the game
+    /// here (the feed's state is then read again, and events wait for it).
+    pub(super) fn feed_event(&mut self, kind: &str, data: &Value) -> Outcome {
+        if self.feed_stale {
+            return Outcome::default();
+        }
+        let mut out = Outcome::default();
+        if !self.follow_event(kind, data, &mut out) {
+            self.feed_stale = true;
+            out.out_of_step = true;
+        }
+        out
+    }
+
+    fn follow_event(&mut self, kind: &str, data: &Value, out: &mut Outcome) -> bool {
+        let after = data.pointer("/after/position").and_then(Value::as_str);
+        match kind {
+            "move" | "redo" => {
+                let text = data.get("move").and_then(Value::as_str).unwrap_or_default();
+                let Ok(mv) = self.game.parse_move(text) else { return false };
+                let parts: Vec<Vec<Effect>> =
+                    data.get("parts").and_then(|p| serde_json::from_value(p.clone()).ok()).unwrap_or_default();
+                // A secret square that works with this move: the spectator learns it now, just
+                // before, so that the rules here turn the same discs as at the feed's table.
+                if let AnyGame::Ctor(g) = &mut self.game {
+                    for e in parts.iter().flatten() {
+                        if let Effect::SecretRevealed { at, owner } = e
+                            && let Some(sq) = g.square(*at)
+                        {
+                            g.know_secret(*owner, sq, SecretState::Pending);
+                        }
+                    }
+                }
+                let Ok(ours) = self.play_as(&mv, None) else { return false };
+                if ours != parts || Some(self.game.to_string().as_str()) != after {
+                    return false;
+                }
+                out.played.push(Played { mv, by: By::History, parts: ours });
+                true
+            }
+            "undo" => {
+                let ply = data.get("ply").and_then(Value::as_u64).unwrap_or(u64::MAX);
+                if !self.undo() || self.history.len() as u64 != ply || Some(self.game.to_string().as_str()) != after {
+                    return false;
+                }
+                out.rebuilt = true;
+                true
+            }
+            "new_game" => match data.get("state").map(Table::from_feed_state) {
+                Some(Ok(t)) => {
+                    *self = t;
+                    out.rebuilt = true;
+                    true
+                }
+                _ => false,
+            },
+            // The table knows the result and the phase from its own rules.
+            _ => true,
+        }
+    }
+}
+
+fn owner_of(name: &str, v: crate::rules::Variant) -> Option<Side> {
+    [Side::First, Side::Second].into_iter().find(|s| v.side_name(*s) == name)
+}

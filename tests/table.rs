@@ -1,0 +1,337 @@
+//! The table's state without Bevy (`tablero::table`): every change goes through `apply`, which
+//! says what happened or why it refused; undo against the computer, replays, saving, CTOR's
+//! secret squares, team rounds and seats, and a spectator following a feed.
+
+use tablero::record::{PlayerInfo, Record};
+use tablero::rules::ctor::{Ctor, CtorMove, Options, SecretState, Teams};
+use tablero::rules::{AnyGame, AnyMove, Cell, Game, Side, Variant};
+use tablero::table::{By, Intent, Mode, PlayerKind, RoundPhase, SecretPhase, Step, Table};
+use tablero::team::{Lead, TeamRecord};
+
+const PEOPLE: [PlayerKind; 2] = [PlayerKind::Person; 2];
+
+fn first_move(t: &Table) -> AnyMove {
+    t.game.legal_moves()[0].clone()
+}
+
+fn play(t: &mut Table, by: By) -> AnyMove {
+    let mv = first_move(t);
+    let out = t.apply(Intent::Play(mv.clone(), by)).unwrap();
+    assert_eq!(out.played.len(), 1);
+    assert_eq!(out.played[0].mv, mv);
+    mv
+}
+
+#[test]
+fn a_move_goes_through_apply_and_a_refused_one_changes_nothing() {
+    let mut t = Table::new(Variant::Ordo.initial(), PEOPLE, 1);
+    let before = t.game.to_string();
+    // A Crossings move in an Ordo game, and a move that is not legal here.
+    let wrong = Variant::Crossings.initial().legal_moves()[0].clone();
+    assert!(t.apply(Intent::Play(wrong, By::Person)).is_err());
+    assert_eq!(t.game.to_string(), before, "a refused move changes nothing");
+    assert!(t.history.is_empty() && t.record.moves.is_empty());
+
+    let mv = first_move(&t);
+    let out = t.apply(Intent::Play(mv.clone(), By::Person)).unwrap();
+    assert!(!out.played[0].parts.is_empty(), "the effects to animate");
+    assert_eq!(t.history.len(), 1);
+    assert_eq!(t.record.moves.len(), 1, "the record follows every move");
+    assert!(!t.last_move.is_empty(), "the last move's cells are marked");
+
+    let out = t.apply(Intent::Undo).unwrap();
+    assert!(out.rebuilt && out.played.is_empty());
+    assert_eq!(t.game.to_string(), before);
+    assert_eq!(t.redo, vec![mv.clone()]);
+    assert!(t.record.moves.is_empty());
+    let out = t.apply(Intent::Redo).unwrap();
+    assert_eq!(out.played[0].by, By::History);
+    assert_eq!(out.played[0].mv, mv);
+    assert!(t.redo.is_empty());
+
+    t.apply(Intent::Jump(0)).unwrap();
+    assert_eq!(t.apply(Intent::Undo).unwrap_err().0, "nothing to undo");
+    t.apply(Intent::Jump(1)).unwrap();
+    assert_eq!(t.apply(Intent::Redo).unwrap_err().0, "nothing to redo");
+}
+
+#[test]
+fn undo_against_the_computer_goes_back_to_the_persons_turn() {
+    let mut t = Table::new(Variant::Ordo.initial(), [PlayerKind::Person, PlayerKind::Random], 5);
+    assert!(t.person_to_move());
+    assert!(t.apply(Intent::PlayRandom).is_err(), "the random mover waits for its turn");
+    play(&mut t, By::Person);
+    assert!(t.computer_to_move());
+    let out = t.apply(Intent::PlayRandom).unwrap();
+    assert_eq!(out.played[0].by, By::Computer);
+    assert_eq!(t.history.len(), 2);
+    t.apply(Intent::Undo).unwrap();
+    assert!(t.history.is_empty(), "both moves taken back");
+    assert!(t.person_to_move());
+}
+
+#[test]
+fn the_random_mover_repeats_seed_for_seed() {
+    let game = |seed| {
+        let mut t = Table::new(Variant::Crossings.initial(), [PlayerKind::Random; 2], seed);
+        for _ in 0..12 {
+            t.apply(Intent::PlayRandom).unwrap();
+        }
+        t.record.move_list()
+    };
+    assert_eq!(game(3), game(3));
+    assert_ne!(game(3), game(4));
+}
+
+#[test]
+fn a_replay_is_watched_then_played_on_as_a_new_game() {
+    let mut live = Table::new(Variant::Volterra.initial(), PEOPLE, 1);
+    for _ in 0..4 {
+        play(&mut live, By::Person);
+    }
+    let mut t = Table::replay(live.record.clone()).unwrap();
+    assert_eq!(t.mode(), Mode::Replay);
+    assert_eq!(t.redo.len(), 4);
+    assert!(!t.person_to_move(), "nobody moves in a replay");
+    t.apply(Intent::TogglePlay).unwrap();
+    assert!(t.replay.unwrap().autoplay);
+    t.apply(Intent::Pace).unwrap();
+    assert_eq!(t.replay.unwrap().pace, 2.0);
+    t.apply(Intent::StopAutoplay).unwrap();
+    assert!(!t.replay.unwrap().autoplay);
+    t.apply(Intent::Jump(2)).unwrap();
+    assert_eq!(t.history.len(), 2);
+    let out = t.apply(Intent::PlayOn(None)).unwrap();
+    assert_eq!(out.said.as_deref(), Some("playing on from here as a new game"));
+    assert_eq!(t.mode(), Mode::Live);
+    assert!(t.redo.is_empty() && t.needs_a_file());
+    assert_eq!(t.record.moves.len(), 2, "the new game's record holds the moves so far");
+}
+
+#[test]
+fn a_game_is_saved_after_every_change_and_resumed_from_its_file() {
+    let path = std::env::temp_dir().join(format!("tablero-table-{}.json", std::process::id()));
+    let saved = |path: &std::path::Path| Record::from_json(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let mut t = Table::new(Variant::Crossings.initial(), PEOPLE, 1).saved_to(path.clone());
+    assert!(!t.needs_a_file());
+    assert_eq!(saved(&path).moves.len(), 0);
+    play(&mut t, By::Person);
+    play(&mut t, By::Person);
+    assert_eq!(saved(&path).moves.len(), 2);
+    t.apply(Intent::Undo).unwrap();
+    assert_eq!(saved(&path).moves.len(), 1);
+    let resumed = Table::resume(saved(&path), Some(path.clone())).unwrap();
+    assert_eq!(resumed.game.to_string(), t.game.to_string());
+    assert_eq!(resumed.mode(), Mode::Live);
+    let _ = std::fs::remove_file(path);
+}
+
+#[test]
+fn pasted_text_opens_a_game_or_is_refused_and_the_table_stays() {
+    let mut t = Table::new(Variant::Ordo.initial(), PEOPLE, 1);
+    play(&mut t, By::Person);
+    let err = t.apply(Intent::Open("ordo ..BB w".into())).unwrap_err();
+    assert!(err.0.contains("bad position"), "{err}");
+    assert_eq!(t.history.len(), 1, "the game at the table stays");
+    let out = t.apply(Intent::Open(Variant::Crossings.initial().to_string())).unwrap();
+    assert!(out.rebuilt);
+    assert_eq!(t.game.variant(), Variant::Crossings);
+}
+
+fn cell(t: &Table, sq: u16) -> Cell {
+    match &t.game {
+        AnyGame::Ctor(g) => g.cell(sq),
+        _ => unreachable!(),
+    }
+}
+
+#[test]
+fn secret_squares_are_chosen_team_by_team_before_any_move() {
+    let mut t = Table::new(Variant::Ctor8.initial(), PEOPLE, 1).with_secrets();
+    assert_eq!(t.secrets, SecretPhase::HandOver(Side::First));
+    assert_eq!(t.mode(), Mode::Secrets);
+    t.apply(Intent::SecretStep(Step::Done)).unwrap();
+    assert_eq!(t.secrets, SecretPhase::HandOver(Side::First), "Done does not belong to the hand-over");
+    t.apply(Intent::SecretStep(Step::Proceed)).unwrap();
+    for sq in [1, 2, 3, 4, 5, 6] {
+        let c = cell(&t, sq);
+        t.apply(Intent::SecretClick(c)).unwrap();
+    }
+    let SecretPhase::Choosing(Side::First, chosen) = &t.secrets else { panic!("{:?}", t.secrets) };
+    assert_eq!(chosen.len(), 5, "five at most");
+    let c = cell(&t, 5);
+    t.apply(Intent::SecretClick(c)).unwrap();
+    t.apply(Intent::SecretStep(Step::Done)).unwrap();
+    assert!(matches!(t.secrets, SecretPhase::Choosing(Side::First, _)), "four are not enough");
+    let c = cell(&t, 9);
+    t.apply(Intent::SecretClick(c)).unwrap();
+    t.apply(Intent::SecretStep(Step::Done)).unwrap();
+    assert_eq!(t.secrets, SecretPhase::HandOver(Side::Second));
+    assert!(t.visible_secrets(true).is_empty(), "the next team sees nothing of the first's");
+    t.apply(Intent::SecretStep(Step::Proceed)).unwrap();
+    for sq in [60, 61, 62, 63, 64] {
+        let c = cell(&t, sq);
+        t.apply(Intent::SecretClick(c)).unwrap();
+    }
+    t.apply(Intent::SecretStep(Step::Done)).unwrap();
+    assert_eq!(t.secrets, SecretPhase::Ready);
+    t.apply(Intent::SecretStep(Step::Proceed)).unwrap();
+    assert_eq!(t.mode(), Mode::Live);
+    let AnyGame::Ctor(g) = &t.game else { unreachable!() };
+    let black: Vec<u16> = g.secrets(Side::First).iter().map(|(s, _)| *s).collect();
+    assert_eq!(black, vec![1, 2, 3, 4, 9]);
+    assert!(g.secrets(Side::First).iter().all(|(_, s)| *s == SecretState::Hidden));
+    assert_eq!(t.record.secrets, Record::secrets_of(&t.game), "the record keeps them");
+    // Black, on turn, may look at its own; never at white's.
+    let seen: Vec<Cell> = t.visible_secrets(true).into_iter().map(|(c, _)| c).collect();
+    assert_eq!(seen, [1, 2, 3, 4, 9].map(|s| cell(&t, s)).to_vec());
+    assert!(t.visible_secrets(false).is_empty());
+}
+
+#[test]
+fn a_computer_team_chooses_its_secret_squares_at_once_and_repeatably() {
+    let secrets = || {
+        let t = Table::new(Variant::Ctor8.initial(), [PlayerKind::Ai(0); 2], 1).with_secrets();
+        assert_eq!(t.secrets, SecretPhase::Done, "no screen to hand over");
+        assert_eq!(t.mode(), Mode::Live);
+        let AnyGame::Ctor(g) = &t.game else { unreachable!() };
+        [Side::First, Side::Second].map(|s| g.secrets(s).to_vec())
+    };
+    let a = secrets();
+    assert_eq!(a[0].len(), 5);
+    assert_eq!(a[1].len(), 5);
+    assert_eq!(a, secrets());
+    let mut t = Table::new(Variant::Ctor8.initial(), PEOPLE, 1);
+    play(&mut t, By::Person);
+    assert!(t.apply(Intent::Secrets(Side::First, vec![1, 2, 3, 4, 5])).is_err(), "not after the first move");
+}
+
+fn seat(name: &str, kind: &str) -> PlayerInfo {
+    PlayerInfo { name: name.into(), kind: kind.into() }
+}
+
+fn team_table(seats: [Vec<PlayerInfo>; 2]) -> Table {
+    let game = AnyGame::Ctor(Ctor::new(8, Teams::new([2, 2]), Options::default()));
+    let mut t = Table::new(game, PEOPLE, 3);
+    t.record.team = Some(TeamRecord::new(seats, Lead::Captain));
+    t.settled()
+}
+
+#[test]
+fn a_teams_blind_puts_are_chosen_in_turn_revealed_and_placed() {
+    let mut t =
+        team_table([vec![seat("Ana", "human"), seat("Bo", "human")], vec![seat("Cy", "human"), seat("Di", "human")]]);
+    // Turn 1, black: one Put, Ana's.
+    assert!(t.in_round() && !t.person_to_move());
+    assert_eq!(t.round.phase, RoundPhase::HandOver(0, 1));
+    assert!(t.round_prompt().unwrap().contains("hand the screen to Ana"));
+    t.apply(Intent::RoundStep(Step::Proceed)).unwrap();
+    let c = cell(&t, 20);
+    t.apply(Intent::RoundClick(c)).unwrap();
+    let c = cell(&t, 21);
+    let why = t.apply(Intent::RoundClick(c)).unwrap_err();
+    assert!(why.0.contains("that is all your Puts"), "{why}");
+    t.apply(Intent::RoundStep(Step::Done)).unwrap();
+    assert_eq!(t.round.phase, RoundPhase::Placing);
+    assert!(t.round.revealed.contains("Ana on 20"), "{}", t.round.revealed);
+    let out = t.apply(Intent::PlaceNextPut).unwrap();
+    assert_eq!(out.played[0].mv, AnyMove::Ctor(CtorMove::Put(20)));
+    assert_eq!(out.played[0].by, By::Member(0));
+    // The turn's only Put placed, the round is over.
+    assert_eq!(t.round.phase, RoundPhase::Idle);
+    assert!(t.puts_closed() && t.person_to_move(), "the acting seat plays on, without Puts");
+    assert_eq!(t.members, vec![Some(0)]);
+    let why = t.apply(Intent::Undo).unwrap_err();
+    assert!(why.0.contains("blind Puts"), "{why}");
+    // Black ends the turn; white's turn 2: two Puts, one each. Cy takes 30, Di too: Di again.
+    t.apply(Intent::Play(AnyMove::Ctor(CtorMove::End), By::Person)).unwrap();
+    assert_eq!(t.round.phase, RoundPhase::HandOver(0, 1));
+    for (member, sq) in [(0, 30), (1, 30)] {
+        assert_eq!(t.round.phase, RoundPhase::HandOver(member, 1));
+        t.apply(Intent::RoundStep(Step::Proceed)).unwrap();
+        let c = cell(&t, sq);
+        t.apply(Intent::RoundClick(c)).unwrap();
+        t.apply(Intent::RoundStep(Step::Done)).unwrap();
+    }
+    assert!(t.round.revealed.contains("both chose 30"), "{}", t.round.revealed);
+    t.apply(Intent::PlaceNextPut).unwrap();
+    t.apply(Intent::PlaceNextPut).unwrap();
+    assert_eq!(t.round.phase, RoundPhase::HandOver(1, 1), "Di chooses again, knowing 30 is taken");
+    t.apply(Intent::RoundStep(Step::Proceed)).unwrap();
+    let c = cell(&t, 30);
+    let why = t.apply(Intent::RoundClick(c)).unwrap_err();
+    assert!(why.0.contains("taken"), "{why}");
+    let c = cell(&t, 31);
+    t.apply(Intent::RoundClick(c)).unwrap();
+    t.apply(Intent::RoundStep(Step::Done)).unwrap();
+    let out = t.apply(Intent::PlaceNextPut).unwrap();
+    assert_eq!(out.played[0].by, By::Member(1));
+    t.apply(Intent::PlaceNextPut).unwrap();
+    // Ana's Put, the End of black's acting seat (the captain, Ana), Cy's Put, Di's.
+    assert_eq!(t.members, vec![Some(0), Some(0), Some(0), Some(1)]);
+    assert_eq!(t.record.moves.iter().map(|m| m.member).collect::<Vec<_>>(), t.members);
+}
+
+#[test]
+fn a_computer_member_chooses_at_once_and_seats_change_between_turns() {
+    let mut t = team_table([
+        vec![seat("Ana", "human"), seat("Bo", "human")],
+        vec![seat("Hal", "ai:easy"), seat("Di", "human")],
+    ]);
+    t.apply(Intent::RoundStep(Step::Proceed)).unwrap();
+    let c = cell(&t, 20);
+    t.apply(Intent::RoundClick(c)).unwrap();
+    t.apply(Intent::RoundStep(Step::Done)).unwrap();
+    let why = t.apply(Intent::Leave(Side::First, 1)).unwrap_err();
+    assert!(why.0.contains("between turns"), "{why}");
+    t.apply(Intent::PlaceNextPut).unwrap();
+    t.apply(Intent::Play(AnyMove::Ctor(CtorMove::End), By::Person)).unwrap();
+    // White's turn 2: Hal has chosen already; Di is handed the screen.
+    assert_eq!(t.round.phase, RoundPhase::HandOver(1, 1));
+    assert_eq!(t.round.choices.len(), 1);
+    assert_eq!(t.round.choices[0].0, 0);
+    // Between black's turns: nobody more may join a full team; a member may leave.
+    let why = t.apply(Intent::Join(Side::First)).unwrap_err();
+    assert!(why.0.contains("nobody more may join"), "{why}");
+    let out = t.apply(Intent::Leave(Side::First, 1)).unwrap();
+    assert_eq!(out.said.as_deref(), Some("Bo leaves the black team"));
+    assert_eq!(t.record.team.as_ref().unwrap().changes.len(), 1, "recorded");
+    assert_eq!(t.seats().unwrap()[0].len(), 1);
+}
+
+#[test]
+fn a_spectator_follows_the_feeds_moves_and_waits_for_its_state_when_out_of_step() {
+    let mut host = Table::new(Variant::Ordo.initial(), PEOPLE, 1);
+    let mut watcher = Table::new(Variant::Ordo.initial(), PEOPLE, 1);
+    let event = |mv: &AnyMove, parts: &[Vec<tablero::rules::Effect>], after: &AnyGame| Intent::FeedEvent {
+        kind: "move".into(),
+        data: serde_json::json!({
+            "move": mv.to_string(),
+            "parts": parts,
+            "after": { "position": after.to_string() },
+        }),
+    };
+    let mv = first_move(&host);
+    let out = host.apply(Intent::Play(mv.clone(), By::Person)).unwrap();
+    let parts = out.played[0].parts.clone();
+    let out = watcher.apply(event(&mv, &parts, &host.game)).unwrap();
+    assert_eq!(out.played.len(), 1);
+    assert_eq!(out.played[0].by, By::History);
+    assert!(!out.out_of_step);
+    assert_eq!(watcher.game, host.game);
+    // An event that does not follow: out of step, and later events wait for the state.
+    let out = watcher.apply(event(&mv, &parts, &host.game)).unwrap();
+    assert!(out.out_of_step);
+    let mv2 = first_move(&host);
+    let out = host.apply(Intent::Play(mv2.clone(), By::Person)).unwrap();
+    let parts2 = out.played[0].parts.clone();
+    let out = watcher.apply(event(&mv2, &parts2, &host.game)).unwrap();
+    assert!(out.played.is_empty(), "waits for the state");
+    // The state read again replaces the game here.
+    let mut fresh = Table::new(Variant::Ordo.initial(), PEOPLE, 1);
+    fresh.apply(Intent::Play(mv, By::History)).unwrap();
+    fresh.apply(Intent::Play(mv2, By::History)).unwrap();
+    let out = watcher.apply(Intent::FeedState(Box::new(fresh))).unwrap();
+    assert!(out.rebuilt);
+    assert_eq!(watcher.game, host.game);
+}
