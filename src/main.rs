@@ -186,7 +186,7 @@ fn photo(args: &[String]) -> Result<(), String> {
         }
         Ok(mine)
     })?;
-    tablero::gui::photo::photo(game, &out, bevy::math::UVec2::new(size.0, size.1), &view)?;
+    tablero::gui::look::photo::photo(game, &out, bevy::math::UVec2::new(size.0, size.1), &view)?;
     println!("{}: {}x{} from the {view} view", out.display(), size.0, size.1);
     Ok(())
 }
@@ -197,7 +197,7 @@ fn film(args: &[String]) -> Result<(), String> {
     use std::io::IsTerminal;
     let usage = "usage: tablero film <record.json> --out <file.gif|file.mp4> [--size WxH] [--fps N] [--pace S] [--frames-dir DIR]";
     let Some((path, flags)) = args.split_first() else { return Err(usage.into()) };
-    let mut options = tablero::gui::film::FilmOptions::default();
+    let mut options = tablero::gui::stream::film::FilmOptions::default();
     let mut out = None;
     let mut it = flags.iter();
     while let Some(flag) = it.next() {
@@ -218,7 +218,7 @@ fn film(args: &[String]) -> Result<(), String> {
     tablero::cli::stop_on_interrupt();
     let show = std::io::stderr().is_terminal() || std::env::var_os("TABLERO_PROGRESS").is_some();
     let started = std::time::Instant::now();
-    let frames = tablero::gui::film::film(&record, &out, &options, &mut |done, total| {
+    let frames = tablero::gui::stream::film::film(&record, &out, &options, &mut |done, total| {
         if show && (done % 10 == 0 || done == total) {
             let left = started.elapsed().as_secs_f64() / done as f64 * total.saturating_sub(done) as f64;
             eprint!("\rfilm: frame {done} of about {total}, {left:.0} s left   ");

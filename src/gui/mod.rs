@@ -2,96 +2,33 @@
 //! runs headless in tests; `run` adds the window, picking, input, camera, HUD and menu;
 //! `offscreen` renders a position to a PNG and times frames.
 //!
-//! A frame goes one way through the steps of [`TableSystems`], declared once below: input →
-//! pick → rules (in PreUpdate), Bevy's state transition, then clear and build → plan → animate
-//! → verify → present (in Update).
+//! A frame goes one way through the steps of [`TableSystems`] (`frame::steps`), declared once
+//! below: input → pick → rules (in PreUpdate), Bevy's state transition, then clear and build →
+//! plan → animate → verify → present (in Update). The rooms: `frame` (the chain and the words
+//! every room shares), `sets` (one folder per set), `screens`, `stream`, `look`; `theme` holds
+//! the shared widgets, `pacing` how often the window draws.
 
-pub mod animate;
-pub mod broadcast;
-pub mod camera;
-pub mod computer;
-pub mod ctor_table;
-pub mod eval;
-pub mod feed;
-pub mod film;
-pub mod guide;
-pub mod hud;
-pub mod input;
-pub mod keyboard;
-pub mod light;
-pub mod menu;
+pub mod frame;
+pub mod look;
 pub mod offscreen;
-pub mod photo;
-pub mod prefs;
-pub mod render;
-pub mod session;
+pub mod pacing;
+pub mod screens;
 pub mod sets;
-pub mod sound;
-pub mod table;
-pub mod team;
+pub mod stream;
 pub mod theme;
-pub mod tips;
 
+pub use frame::session::open;
+pub use frame::steps::{Mode, Screen, TableSystems};
 pub use offscreen::{Offscreen, bench_table, cascade_position, screenshot};
 
 use crate::rules::AnyGame;
 use crate::table::{PlayerKind, Table};
 use bevy::prelude::*;
-use session::Session;
-
-/// The screens of the app.
-#[derive(States, Default, Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Screen {
-    #[default]
-    Menu,
-    Playing,
-}
-
-/// What the table is doing while a game is on it: a live game, a record watched, or CTOR's
-/// secret squares being chosen (no move is made meanwhile). It follows the table's own mode
-/// (`crate::table::Table::mode`).
-#[derive(SubStates, Default, Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[source(Screen = Screen::Playing)]
-pub enum Mode {
-    #[default]
-    Live,
-    Replay,
-    Secrets,
-}
-
-impl From<crate::table::Mode> for Mode {
-    fn from(mode: crate::table::Mode) -> Mode {
-        match mode {
-            crate::table::Mode::Live => Mode::Live,
-            crate::table::Mode::Replay => Mode::Replay,
-            crate::table::Mode::Secrets => Mode::Secrets,
-        }
-    }
-}
-
-/// The steps of a frame at the table, in order. Every step sends typed messages to the
-/// next: clicks on cells, chosen moves, played moves with their effects, settled tables.
-#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum TableSystems {
-    /// Keys become commands and views (picks arrive through observers as clicks on cells).
-    Input,
-    /// Clicks, the computer, the replay's pace and the sand-glass choose moves.
-    Pick,
-    /// The rules step, the only writer of the game, applies chosen moves and intents.
-    Rules,
-    /// A rebuild clears the board and decides which set is on the table.
-    Clear,
-    /// The set on the table builds the shown position.
-    Build,
-    /// The set turns the played effects into tweens.
-    Plan,
-    /// One generic tick moves every tween.
-    Animate,
-    /// When everything has settled, the set checks its scene against the rules.
-    Verify,
-    /// Highlights, paint, panels, labels and the camera follow.
-    Present,
-}
+use frame::session::Session;
+use frame::{animate, clock, computer, input, session};
+use look::{camera, light, photo, render, sound};
+use screens::{guide, hud, keyboard, menu, prefs, tips};
+use stream::{broadcast, eval, feed};
 
 /// The game, the sets and the animation: everything but the window, input devices and UI.
 /// Needs the state, asset and transform plugins (part of `DefaultPlugins`).
@@ -121,13 +58,14 @@ impl Plugin for CorePlugin {
         app.add_plugins((
             session::plugin,
             computer::plugin,
-            table::plugin,
+            frame::board::plugin,
+            frame::keymap::plugin,
             animate::plugin,
             sound::plugin,
             sets::plugin,
-            ctor_table::plugin,
-            team::plugin,
+            clock::plugin,
             render::plugin,
+            pacing::core,
             light::plugin,
             feed::plugin,
             eval::plugin,
@@ -144,46 +82,9 @@ impl Plugin for CorePlugin {
     }
 }
 
-/// A PNG bundled in the binary (the menu's and the rules panel's pictures) as an image asset;
-/// the default (blank) image if it cannot be read.
-pub(crate) fn bundled_png(images: &mut Assets<Image>, png: &[u8]) -> Handle<Image> {
-    use bevy::asset::RenderAssetUsages;
-    use bevy::image::{CompressedImageFormats, ImageSampler, ImageType};
-    Image::from_buffer(
-        png,
-        ImageType::Extension("png"),
-        CompressedImageFormats::NONE,
-        true,
-        ImageSampler::default(),
-        RenderAssetUsages::default(),
-    )
-    .map(|image| images.add(image))
-    .unwrap_or_default()
-}
-
 /// The font of every label (DejaVu Sans Mono 2.37, under the Bitstream Vera licence: see
 /// `assets/fonts/LICENSE-DejaVu.txt`).
 pub const FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSansMono.ttf");
-
-/// Puts a table on the screen (from the menu, a saved game, the command line): the table's
-/// screen and mode start together, so that no frame runs in the wrong mode.
-pub fn open(table: Table) -> impl FnOnce(&mut World) {
-    move |world: &mut World| {
-        let mut table = table.settled();
-        // A new live game is saved from its first frame, however it began.
-        if let Some(dir) = world.get_resource::<session::SaveFolder>().and_then(|f| f.0.clone())
-            && table.needs_a_file()
-        {
-            let path = crate::record::new_game_path(&dir, &table.record);
-            table = table.saved_to(path);
-        }
-        let mode = Mode::from(table.mode());
-        world.insert_resource(Session::from(table));
-        world.insert_resource(ctor_table::CtorTable::default());
-        world.resource_mut::<NextState<Screen>>().set(Screen::Playing);
-        world.resource_mut::<NextState<Mode>>().set(mode);
-    }
-}
 
 /// How the window opens besides its game: the broadcast window of a size beside it, the
 /// live feed served on an address.
@@ -299,7 +200,7 @@ fn window_app(setup: impl FnOnce(&mut App)) -> Result<(), String> {
             input::plugin,
             camera::plugin,
             hud::plugin,
-            render::pacing,
+            pacing::plugin,
             render::scaled_picking,
             people,
         ))
@@ -383,7 +284,7 @@ pub fn headless_app_with(table: Table) -> App {
 /// What people use around the table, in the window and in the headless menu app alike: the
 /// menu, the broadcast, the settings, the rules panel, the tips, the keyboard, photo mode.
 fn people(app: &mut App) {
-    app.insert_resource(sets::Unpacking(true));
+    app.insert_resource(sets::room::Unpacking(true));
     app.add_plugins((
         menu::plugin,
         broadcast::plugin,

@@ -1,8 +1,10 @@
 //! The table rendered off-screen into an image (no window, no display needed; a Vulkan
 //! device is): screenshots of any position, and `tablero bench-table`'s frame times.
 
-use super::session::{By, MoveChosen, PlayerKind, Session};
-use super::{CorePlugin, camera, hud, quietly, table};
+use super::frame::board as table;
+use super::look::camera;
+use super::{CorePlugin, quietly};
+use crate::gui::frame::session::{By, MoveChosen, PlayerKind, Session};
 use crate::rules::{AnyGame, Game};
 use crate::table::Table;
 use bevy::prelude::*;
@@ -24,7 +26,7 @@ impl Offscreen {
         players: [PlayerKind; 2],
         width: u32,
         height: u32,
-        quality: Option<super::render::Quality>,
+        quality: Option<crate::gui::look::render::Quality>,
     ) -> Result<Offscreen, String> {
         Offscreen::build(Table::new(game, players, 1), width, height, quality, None)
     }
@@ -35,7 +37,7 @@ impl Offscreen {
         session: Table,
         width: u32,
         height: u32,
-        quality: Option<super::render::Quality>,
+        quality: Option<crate::gui::look::render::Quality>,
         film: Option<u32>,
     ) -> Result<Offscreen, String> {
         use bevy::camera::RenderTarget;
@@ -58,14 +60,14 @@ impl Offscreen {
                     .disable::<WinitPlugin>()
                     .disable::<bevy::log::LogPlugin>(),
                 CorePlugin,
-                hud::coordinates_plugin,
+                super::look::coords::plugin,
             ))
             .insert_resource(ClearColor(Color::srgb(0.16, 0.14, 0.13)));
             if let Some(q) = quality {
                 app.insert_resource(q);
             }
             if let Some(fps) = film {
-                app.add_plugins(super::broadcast::plugin).insert_resource(
+                app.add_plugins(crate::gui::stream::broadcast::plugin).insert_resource(
                     bevy::time::TimeUpdateStrategy::ManualDuration(std::time::Duration::from_secs_f64(
                         1.0 / fps.max(1) as f64,
                     )),
@@ -94,9 +96,9 @@ impl Offscreen {
         if film.is_some() {
             // What the broadcast shows: no secret square before it is revealed, the overlays.
             let aspect = width as f32 / height as f32;
-            app.world_mut().entity_mut(cam).insert(super::broadcast::broadcast_camera(None, aspect));
+            app.world_mut().entity_mut(cam).insert(crate::gui::stream::broadcast::broadcast_camera(None, aspect));
             let mut commands = app.world_mut().commands();
-            super::broadcast::spawn_overlays(&mut commands, cam, UVec2::new(width, height));
+            crate::gui::stream::broadcast::spawn_overlays(&mut commands, cam, UVec2::new(width, height));
             app.world_mut().flush();
         } else {
             app.world_mut().entity_mut(cam).insert((camera::PlayerCamera, table::player_layers()));
@@ -197,7 +199,7 @@ pub fn screenshot(
 ) -> Result<(), String> {
     let mut view = Offscreen::new(game, [PlayerKind::Person, PlayerKind::Person], width, height)?;
     view.app.insert_resource(palette);
-    view.app.insert_resource(super::sets::DoughnutView(doughnut));
+    view.app.insert_resource(crate::gui::sets::room::DoughnutView(doughnut));
     view.save(out)
 }
 
@@ -298,7 +300,7 @@ pub fn bench_table(frames: usize, out: &mut dyn std::io::Write) -> Result<(), St
         ("full 10x10 CTOR field on the doughnut (100 discs)", full_ctor, people, true),
         ("Volterra's tallest towers (two of 10 tiles)", towers, people, false),
     ];
-    use super::render::Quality;
+    use crate::gui::look::render::Quality;
     let adapter = |view: &Offscreen| {
         view.app
             .world()
@@ -310,7 +312,7 @@ pub fn bench_table(frames: usize, out: &mut dyn std::io::Write) -> Result<(), St
     for (label, game, players, doughnut) in scenes {
         for quality in [Quality::Full, Quality::Software] {
             let mut view = Offscreen::with_quality(game.clone(), players, 1280, 720, Some(quality))?;
-            view.app.insert_resource(super::sets::DoughnutView(doughnut));
+            view.app.insert_resource(crate::gui::sets::room::DoughnutView(doughnut));
             let (mean, p95, _) = stats(view.time_frames(frames));
             writeln!(out, "frame at 1280x720, {label}, on {} ({quality:?} profile): {mean:.1} ms mean ({:.1} fps), {p95:.1} ms p95 over {frames} frames", adapter(&view), 1e3 / mean).map_err(io)?;
         }
@@ -331,11 +333,11 @@ pub fn bench_table(frames: usize, out: &mut dyn std::io::Write) -> Result<(), St
                 bevy::camera::RenderTarget::from(second),
                 orbit,
                 orbit.transform(),
-                super::broadcast::broadcast_camera(None, 16.0 / 9.0),
+                crate::gui::stream::broadcast::broadcast_camera(None, 16.0 / 9.0),
             ))
             .id();
         let mut commands = view.app.world_mut().commands();
-        super::broadcast::spawn_overlays(&mut commands, cam, UVec2::new(1920, 1080));
+        crate::gui::stream::broadcast::spawn_overlays(&mut commands, cam, UVec2::new(1920, 1080));
         view.app.world_mut().flush();
         let (mean, p95, _) = stats(view.time_frames(frames));
         writeln!(out, "frame of the table (1280x720) and the broadcast (1920x1080) together, full 10x10 CTOR field, on {} (Software profile): {mean:.1} ms mean ({:.1} fps), {p95:.1} ms p95 over {frames} frames", adapter(&view), 1e3 / mean).map_err(io)?;
@@ -358,7 +360,8 @@ pub fn bench_table(frames: usize, out: &mut dyn std::io::Write) -> Result<(), St
             view.frame();
             frame_ms.push(t.elapsed().as_secs_f64() * 1e3);
             let world = view.app.world_mut();
-            let moving = world.query_filtered::<(), With<super::animate::Tween>>().iter(world).next().is_some();
+            let moving =
+                world.query_filtered::<(), With<crate::gui::frame::animate::Tween>>().iter(world).next().is_some();
             if !moving && frame_ms.len() > 2 {
                 break;
             }

@@ -46,3 +46,23 @@ pub fn side_colour(variant: Variant, side: Side) -> Color {
         (Variant::Ctor8 | Variant::Ctor10, Side::Second) => Color::srgb(0.97, 0.97, 0.95),
     }
 }
+/// A PNG bundled in the binary (the menu's and the rules panel's pictures) as an image asset;
+/// the default (blank) image if it cannot be read.
+pub fn bundled_png(images: &mut Assets<Image>, png: &[u8]) -> Handle<Image> {
+    use bevy::asset::RenderAssetUsages;
+    use bevy::image::{CompressedImageFormats, ImageSampler, ImageType};
+    Image::from_buffer(
+        png,
+        ImageType::Extension("png"),
+        CompressedImageFormats::NONE,
+        true,
+        ImageSampler::default(),
+        RenderAssetUsages::default(),
+    )
+    .map(|image| images.add(image))
+    .unwrap_or_default()
+}
+
+/// The colour of a menu choice, and of the one chosen.
+pub const CHOICE: Color = Color::srgb(0.25, 0.16, 0.08);
+pub const CHOSEN: Color = Color::srgb(0.52, 0.34, 0.12);

@@ -10,6 +10,7 @@ mod follow;
 pub mod pick;
 mod round;
 mod secrets;
+pub mod words;
 
 pub use round::{RoundPhase, TeamRound};
 pub use secrets::SecretPhase;

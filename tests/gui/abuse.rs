@@ -12,10 +12,10 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use tablero::gui::Mode;
 use tablero::gui::Screen;
-use tablero::gui::animate::Speed;
-use tablero::gui::menu::MenuChoice;
-use tablero::gui::session::SecretCommand;
-use tablero::gui::session::{Command, PlayerKind};
+use tablero::gui::frame::animate::Speed;
+use tablero::gui::frame::session::SecretCommand;
+use tablero::gui::frame::session::{Command, PlayerKind};
+use tablero::gui::screens::choice::MenuChoice;
 use tablero::record::Record;
 use tablero::rules::Cell;
 
@@ -45,7 +45,7 @@ fn check(app: &mut App, what: &str) {
     if screen(app) != Screen::Playing {
         return;
     }
-    let resyncs = app.world().resource::<tablero::gui::animate::Resyncs>().0;
+    let resyncs = app.world().resource::<tablero::gui::frame::animate::Resyncs>().0;
     assert_eq!(resyncs, 0, "after {what}: the scene had to be rebuilt");
     if !moving(app) {
         diagnose(app, what);
@@ -218,8 +218,8 @@ fn thousands_of_random_actions_in_every_game_leave_the_table_and_its_record_righ
 /// showed it, and CTOR had two discs on one square.
 #[test]
 fn a_move_and_a_rebuild_in_one_frame_put_each_piece_on_the_table_once() {
-    use tablero::gui::session::{By, Played, Session};
-    use tablero::gui::table::Rebuild;
+    use tablero::gui::frame::board::Rebuild;
+    use tablero::gui::frame::session::{By, Played, Session};
     use tablero::rules::{Game, Variant};
     use tablero::table::Intent;
     for variant in [Variant::Ordo, Variant::Crossings, Variant::Volterra, Variant::Ctor8] {
@@ -240,7 +240,7 @@ fn diagnose(app: &mut App, what: &str) {
     use tablero::gui::sets::torus::{Disc, Duplicate};
     let shown = shown(app);
     let tablero::rules::AnyGame::Ctor(g) = &shown else { return };
-    let layout = *app.world().resource::<tablero::gui::table::Layout>();
+    let layout = *app.world().resource::<tablero::gui::frame::board::Layout>();
     let world = app.world_mut();
     let discs: Vec<(Entity, Disc, Transform)> =
         world.query::<(Entity, &Disc, &Transform)>().iter(world).map(|(e, a, b)| (e, *a, *b)).collect();

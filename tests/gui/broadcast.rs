@@ -3,16 +3,16 @@
 
 use crate::table::{moving, session};
 use bevy::prelude::*;
-use tablero::gui::broadcast::{BroadcastCamera, OpenBroadcast, Overlay, overlay_text};
-use tablero::gui::computer::ComputerPace;
-use tablero::gui::session::PlayerKind;
+use tablero::gui::frame::computer::ComputerPace;
+use tablero::gui::frame::session::PlayerKind;
+use tablero::gui::stream::broadcast::{BroadcastCamera, OpenBroadcast, Overlay, overlay_text};
 use tablero::rules::{Game, Side, Variant};
 
 const RANDOM: [PlayerKind; 2] = [PlayerKind::Random, PlayerKind::Random];
 
 fn with_broadcast(variant: Variant, players: [PlayerKind; 2]) -> App {
     let mut app = tablero::gui::headless_app(variant.initial(), players);
-    app.add_plugins(tablero::gui::broadcast::plugin);
+    app.add_plugins(tablero::gui::stream::broadcast::plugin);
     app.world_mut().write_message(OpenBroadcast);
     app.update();
     app.update();
@@ -58,7 +58,7 @@ fn the_broadcast_has_its_own_window_camera_and_overlays_and_no_controls() {
 /// so; where it fits, at the size chosen.
 #[test]
 fn the_broadcast_window_fits_the_screen_in_the_shape_chosen() {
-    use tablero::gui::broadcast::fitted;
+    use tablero::gui::stream::broadcast::fitted;
     let full_hd = UVec2::new(1920, 1080);
     assert_eq!(fitted(full_hd, None), full_hd, "no screen known: as chosen");
     assert_eq!(fitted(full_hd, Some(UVec2::new(2560, 1440))), full_hd, "it fits");
@@ -68,7 +68,7 @@ fn the_broadcast_window_fits_the_screen_in_the_shape_chosen() {
     let portrait = fitted(UVec2::new(1080, 1920), Some(UVec2::new(1600, 1000)));
     assert!(portrait.y <= 920 && portrait.x * 16 == portrait.y * 9, "{portrait}");
     let mut app = tablero::gui::headless_app(Variant::Ordo.initial(), RANDOM);
-    app.add_plugins(tablero::gui::broadcast::plugin);
+    app.add_plugins(tablero::gui::stream::broadcast::plugin);
     app.world_mut().spawn((
         bevy::window::Monitor {
             name: Some("small".into()),
@@ -88,7 +88,7 @@ fn the_broadcast_window_fits_the_screen_in_the_shape_chosen() {
     let window = world.query::<&BroadcastCamera>().iter(world).next().unwrap().window.unwrap();
     let res = &world.get::<Window>(window).unwrap().resolution;
     assert_eq!((res.width(), res.height()), (1568.0, 882.0), "the largest 16:9 that fits a 1600x1000 screen");
-    let said = app.world().resource::<tablero::gui::session::Notice>().0.clone();
+    let said = app.world().resource::<tablero::gui::frame::session::Notice>().0.clone();
     assert!(said.contains("opens at 1568x882: 1920x1080 does not fit this 1600x1000 screen"), "{said}");
 }
 
@@ -96,7 +96,7 @@ fn the_broadcast_window_fits_the_screen_in_the_shape_chosen() {
 fn every_overlay_says_what_the_rules_say_through_whole_games() {
     for variant in Variant::ALL {
         let mut app = with_broadcast(variant, RANDOM);
-        app.insert_resource(tablero::gui::animate::Speed::Instant);
+        app.insert_resource(tablero::gui::frame::animate::Speed::Instant);
         for frame in 0..4000 {
             app.update();
             let s = session(&app);
@@ -130,7 +130,7 @@ fn every_overlay_says_what_the_rules_say_through_whole_games() {
         let world = app.world_mut();
         let shown: Vec<(Overlay, String)> =
             world.query::<(&Overlay, &Text)>().iter(world).map(|(o, t)| (*o, t.0.clone())).collect();
-        let s = app.world().resource::<tablero::gui::session::Session>();
+        let s = app.world().resource::<tablero::gui::frame::session::Session>();
         for (kind, text) in shown {
             if kind != Overlay::Score {
                 assert_eq!(text, overlay_text(kind, s, 0.0), "{variant}: {kind:?}");
@@ -142,7 +142,7 @@ fn every_overlay_says_what_the_rules_say_through_whole_games() {
 #[test]
 fn the_computer_keeps_its_pace_and_pauses() {
     let mut app = tablero::gui::headless_app(Variant::Crossings.initial(), RANDOM);
-    app.insert_resource(tablero::gui::animate::Speed::Instant);
+    app.insert_resource(tablero::gui::frame::animate::Speed::Instant);
     app.insert_resource(ComputerPace { seconds: 2.0, paused: false });
     // 10 s at 50 ms a frame: one move every 2 s at most.
     for _ in 0..200 {
@@ -150,7 +150,7 @@ fn the_computer_keeps_its_pace_and_pauses() {
     }
     let played = session(&app).history.len();
     assert!((3..=5).contains(&played), "{played} moves in 10 s at 2 s a move");
-    app.world_mut().write_message(tablero::gui::session::Command::PauseComputer);
+    app.world_mut().write_message(tablero::gui::frame::session::Command::PauseComputer);
     app.update();
     assert!(app.world().resource::<ComputerPace>().paused);
     let before = session(&app).history.len();
@@ -159,7 +159,7 @@ fn the_computer_keeps_its_pace_and_pauses() {
     }
     assert!(!moving(&mut app));
     assert_eq!(session(&app).history.len(), before, "no move while paused");
-    app.world_mut().write_message(tablero::gui::session::Command::PauseComputer);
+    app.world_mut().write_message(tablero::gui::frame::session::Command::PauseComputer);
     for _ in 0..60 {
         app.update();
     }
@@ -172,9 +172,9 @@ fn the_computer_keeps_its_pace_and_pauses() {
 #[test]
 fn the_broadcast_never_shows_an_unrevealed_secret_square() {
     use bevy::camera::visibility::RenderLayers;
-    use tablero::gui::ctor_table::SecretMark;
-    use tablero::gui::session::Command;
-    use tablero::gui::session::{SecretCommand, TableIntent};
+    use tablero::gui::frame::session::Command;
+    use tablero::gui::frame::session::{SecretCommand, TableIntent};
+    use tablero::gui::sets::torus::marks::SecretMark;
     let mut app = with_broadcast(Variant::Ctor8, crate::table::PEOPLE);
     app.world_mut().write_message(TableIntent(tablero::table::Intent::BeginSecrets));
     app.update();
@@ -237,12 +237,12 @@ fn in_picture(tf: &Transform, p: Vec3) -> Vec3 {
 /// Plays random games with the broadcast open, recording the director's camera each frame,
 /// and checks that every cell the last move involves stays inside the picture while it moves.
 fn directed_game(variant: Variant, frames: usize) -> Vec<Transform> {
-    use tablero::gui::broadcast::effect_points;
+    use tablero::gui::stream::broadcast::effect_points;
     let mut app = with_broadcast(variant, RANDOM);
     let mut path = Vec::new();
     for _ in 0..frames {
         app.update();
-        let layout = *app.world().resource::<tablero::gui::table::Layout>();
+        let layout = *app.world().resource::<tablero::gui::frame::board::Layout>();
         let world = app.world_mut();
         let tf = *world.query_filtered::<&Transform, With<BroadcastCamera>>().single(world).unwrap();
         path.push(tf);
@@ -281,7 +281,7 @@ fn the_director_keeps_every_cell_of_a_move_in_the_picture_and_repeats_itself() {
 #[test]
 fn the_broadcast_shows_no_highlights() {
     use bevy::camera::visibility::RenderLayers;
-    use tablero::gui::table::{Mark, player_layers};
+    use tablero::gui::frame::board::{Mark, player_layers};
     let mut app = with_broadcast(Variant::Ordo, crate::table::PEOPLE);
     crate::table::click(&mut app, "e3".parse().unwrap());
     app.update();
@@ -303,8 +303,8 @@ fn the_broadcast_shows_no_highlights() {
 #[test]
 fn the_chroma_key_leaves_the_board_on_green() {
     use bevy::camera::visibility::RenderLayers;
-    use tablero::gui::broadcast::{CHROMA, Overlays};
-    use tablero::gui::table::{Table, player_layers};
+    use tablero::gui::frame::board::{Table, player_layers};
+    use tablero::gui::stream::broadcast::{CHROMA, Overlays};
     let mut app = with_broadcast(Variant::Ordo, RANDOM);
     app.world_mut().resource_mut::<Overlays>().chroma = true;
     app.update();

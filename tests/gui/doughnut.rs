@@ -6,8 +6,8 @@
 use crate::table::{click_entity, session, settle};
 use bevy::prelude::*;
 use rand::{SeedableRng, seq::IndexedRandom};
-use tablero::gui::animate::Speed;
-use tablero::gui::session::{Command, PlayerKind};
+use tablero::gui::frame::animate::Speed;
+use tablero::gui::frame::session::{Command, PlayerKind};
 use tablero::gui::sets::torus::doughnut::{Doughnut, DoughnutView, Image, Patch, on_doughnut};
 use tablero::gui::sets::torus::{Disc, FieldSquare};
 use tablero::rules::ctor::CtorMove;
@@ -175,14 +175,16 @@ fn flips_happen_on_the_doughnut_and_switching_back_keeps_every_disc() {
     let cam = {
         let world = app.world_mut();
         world
-            .query_filtered::<&Transform, With<tablero::gui::camera::PlayerCamera>>()
+            .query_filtered::<&Transform, With<tablero::gui::look::camera::PlayerCamera>>()
             .iter(world)
             .next()
             .map_or(Vec3::new(0.0, 10.0, 10.0), |t| t.translation)
     };
-    let layout = *app.world().resource::<tablero::gui::table::Layout>();
-    let at =
-        on_doughnut(n, &Transform::from_translation(tablero::gui::table::cell_pos(&layout, g.cell(20)).with_y(0.2)));
+    let layout = *app.world().resource::<tablero::gui::frame::board::Layout>();
+    let at = on_doughnut(
+        n,
+        &Transform::from_translation(tablero::gui::frame::board::cell_pos(&layout, g.cell(20)).with_y(0.2)),
+    );
     let point = root.translation + root.rotation * at.translation;
     let normal = root.rotation * at.rotation * Vec3::Y;
     let facing = normal.dot((cam - point).normalize());
@@ -202,7 +204,11 @@ fn flips_happen_on_the_doughnut_and_switching_back_keeps_every_disc() {
     assert_eq!(hidden, 0, "the flat field shows again");
     let discs = world.query::<&Disc>().iter(world).filter(|d| d.cell.is_some()).count();
     assert_eq!(discs as u32, after.count(Side::First) + after.count(Side::Second));
-    assert_eq!(app.world().resource::<tablero::gui::animate::Resyncs>().0, 0, "the scene never had to be rebuilt");
+    assert_eq!(
+        app.world().resource::<tablero::gui::frame::animate::Resyncs>().0,
+        0,
+        "the scene never had to be rebuilt"
+    );
 }
 
 /// A team member's blind choice shows on the doughnut as on the flat field: its ring on the
@@ -210,8 +216,8 @@ fn flips_happen_on_the_doughnut_and_switching_back_keeps_every_disc() {
 #[test]
 fn a_members_choice_shows_on_the_doughnut_at_the_table_only() {
     use bevy::camera::visibility::RenderLayers;
-    use tablero::gui::session::SecretCommand;
-    use tablero::gui::team::ChoiceMark;
+    use tablero::gui::frame::session::SecretCommand;
+    use tablero::gui::sets::torus::marks::ChoiceMark;
     use tablero::record::PlayerInfo;
     use tablero::rules::ctor::{Ctor, Options, Teams};
     use tablero::team::{Lead, TeamRecord};
@@ -241,5 +247,9 @@ fn a_members_choice_shows_on_the_doughnut_at_the_table_only() {
         .collect();
     assert_eq!(images.len(), 1, "the choice has its image on the doughnut");
     assert!(images[0].0.translation.distance(on_doughnut(n, &flat).translation) < 1e-4);
-    assert_eq!(images[0].1, Some(RenderLayers::layer(tablero::gui::table::PLAYER_ONLY)), "seen at the table only");
+    assert_eq!(
+        images[0].1,
+        Some(RenderLayers::layer(tablero::gui::frame::board::PLAYER_ONLY)),
+        "seen at the table only"
+    );
 }

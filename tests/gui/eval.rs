@@ -6,11 +6,11 @@ use crate::table::session;
 use bevy::prelude::*;
 use std::io::{Read, Write};
 use std::time::{Duration, Instant};
-use tablero::gui::broadcast::OpenBroadcast;
-use tablero::gui::computer::ComputerPace;
-use tablero::gui::eval::{Bar, Evaluation, Review};
-use tablero::gui::feed::LiveFeed;
-use tablero::gui::session::{Command, Notice, PlayerKind};
+use tablero::gui::frame::computer::ComputerPace;
+use tablero::gui::frame::session::{Command, Notice, PlayerKind};
+use tablero::gui::stream::broadcast::OpenBroadcast;
+use tablero::gui::stream::eval::{Bar, Evaluation, Review};
+use tablero::gui::stream::feed::LiveFeed;
 use tablero::rules::{AnyMove, Game, Side, Variant};
 
 fn get_state(url: &str) -> serde_json::Value {
@@ -67,8 +67,8 @@ fn broadcast_bar(app: &mut App) -> (Vec<(f32, bool)>, bool) {
 fn the_evaluation_follows_the_table_on_the_broadcast_bar_and_the_live_feed() {
     let random = [PlayerKind::Random, PlayerKind::Random];
     let mut app = tablero::gui::headless_app(Variant::Ordo.initial(), random);
-    app.add_plugins(tablero::gui::broadcast::plugin);
-    app.insert_resource(tablero::gui::animate::Speed::Instant);
+    app.add_plugins(tablero::gui::stream::broadcast::plugin);
+    app.insert_resource(tablero::gui::frame::animate::Speed::Instant);
     app.world_mut().write_message(OpenBroadcast);
     app.update();
     // Nobody looks: nothing is weighed.
@@ -124,13 +124,13 @@ fn review_in_a_replay_marks_the_moves_that_lost_most() {
     let positions = record.replay().unwrap();
     let moves: Vec<AnyMove> = record.moves.iter().zip(&positions).map(|(m, g)| g.parse_move(&m.mv).unwrap()).collect();
     let weighed = tablero::ai::review(&positions, &std::sync::atomic::AtomicBool::new(false), &mut |_| {});
-    let expected = tablero::ai::mistakes(&positions, &moves, &weighed, tablero::gui::eval::MARKS);
+    let expected = tablero::ai::mistakes(&positions, &moves, &weighed, tablero::gui::stream::eval::MARKS);
     let review = app.world().resource::<Review>();
     let (id, marks) = review.marks.clone().unwrap();
     assert_eq!(id, record.created_ms);
     assert_eq!(marks, expected);
     let notice = app.world().resource::<Notice>().0.clone();
-    assert_eq!(notice, tablero::gui::eval::summary(&positions, &moves, &marks));
+    assert_eq!(notice, tablero::gui::stream::eval::summary(&positions, &moves, &marks));
     for m in &marks {
         assert!(review.mark(record.created_ms, m.ply).is_some());
         assert!(notice.contains(&format!("{}. {}", m.ply, moves[m.ply - 1])), "{notice}");

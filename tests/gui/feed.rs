@@ -6,8 +6,8 @@
 use crate::saving::press;
 use crate::table::{assert_scene_matches, click, moving, notice, session, settle};
 use bevy::prelude::*;
-use tablero::gui::feed::LiveFeed;
-use tablero::gui::session::{Command, PlayerKind};
+use tablero::gui::frame::session::{Command, PlayerKind};
+use tablero::gui::stream::feed::LiveFeed;
 use tablero::rules::ctor::{Ctor, SecretState};
 use tablero::rules::{AnyGame, Cell, Game, Side, Variant};
 use tablero::table::Table;
@@ -50,21 +50,21 @@ fn a_spectator_follows_the_table_s_feed_with_the_same_moves_and_cannot_move() {
         table.update();
     }
     settle(&mut table);
-    table.world_mut().resource_mut::<tablero::gui::computer::ComputerPace>().paused = true;
+    table.world_mut().resource_mut::<tablero::gui::frame::computer::ComputerPace>().paused = true;
     table.update();
     let mut watcher = tablero::gui::headless_watch_app(&url).expect("the spectator joins");
     assert!(session(&watcher).spectator);
     assert!(follow(&mut table, &mut watcher), "joined: {} vs {}", public(&watcher), public(&table));
     assert_eq!(session(&watcher).record.players, session(&table).record.players);
     // Moves at the table arrive and are animated at the spectator's.
-    table.world_mut().resource_mut::<tablero::gui::computer::ComputerPace>().paused = false;
+    table.world_mut().resource_mut::<tablero::gui::frame::computer::ComputerPace>().paused = false;
     let mut animated = false;
     for _ in 0..6 {
         let n = session(&table).history.len();
         while session(&table).history.len() == n {
             table.update();
         }
-        table.world_mut().resource_mut::<tablero::gui::computer::ComputerPace>().paused = true;
+        table.world_mut().resource_mut::<tablero::gui::frame::computer::ComputerPace>().paused = true;
         settle(&mut table);
         for _ in 0..100 {
             watcher.update();
@@ -76,10 +76,10 @@ fn a_spectator_follows_the_table_s_feed_with_the_same_moves_and_cannot_move() {
         }
         assert!(follow(&mut table, &mut watcher), "after move {}: {} vs {}", n + 1, public(&watcher), public(&table));
         assert_scene_matches(&mut watcher);
-        table.world_mut().resource_mut::<tablero::gui::computer::ComputerPace>().paused = false;
+        table.world_mut().resource_mut::<tablero::gui::frame::computer::ComputerPace>().paused = false;
     }
     assert!(animated, "the spectator's pieces moved as they do at the table");
-    table.world_mut().resource_mut::<tablero::gui::computer::ComputerPace>().paused = true;
+    table.world_mut().resource_mut::<tablero::gui::frame::computer::ComputerPace>().paused = true;
     settle(&mut table);
     assert!(follow(&mut table, &mut watcher));
     // The spectator cannot move, undo or start a game of the feed's.
@@ -113,12 +113,12 @@ fn a_spectator_follows_the_table_s_feed_with_the_same_moves_and_cannot_move() {
         }
     }
     assert!(said, "the spectator says the feed dropped: {}", notice(&watcher));
-    table.world_mut().resource_mut::<tablero::gui::computer::ComputerPace>().paused = false;
+    table.world_mut().resource_mut::<tablero::gui::frame::computer::ComputerPace>().paused = false;
     let n = session(&table).history.len();
     while session(&table).history.len() < n + 3 && session(&table).game.outcome().is_none() {
         table.update();
     }
-    table.world_mut().resource_mut::<tablero::gui::computer::ComputerPace>().paused = true;
+    table.world_mut().resource_mut::<tablero::gui::frame::computer::ComputerPace>().paused = true;
     settle(&mut table);
     table.world_mut().resource_mut::<LiveFeed>().start();
     assert!(table.world().resource::<LiveFeed>().url().is_some(), "the feed is back on its port");
@@ -144,9 +144,9 @@ fn a_ctor_spectator_turns_the_same_discs_when_a_secret_works_and_never_knows_an_
     g.set_secrets(Side::First, &[1, 10, 19, 28, 37]).unwrap();
     g.set_secrets(Side::Second, &[8, 15, 22, 29, 36]).unwrap();
     let (mut table, url) = table_with_feed(Table::new(AnyGame::Ctor(g), RANDOM, 5));
-    table.insert_resource(tablero::gui::animate::Speed::Instant);
+    table.insert_resource(tablero::gui::frame::animate::Speed::Instant);
     let mut watcher = tablero::gui::headless_watch_app(&url).expect("the spectator joins");
-    watcher.insert_resource(tablero::gui::animate::Speed::Instant);
+    watcher.insert_resource(tablero::gui::frame::animate::Speed::Instant);
     let revealed = |app: &App| -> usize {
         match &session(app).game {
             AnyGame::Ctor(g) => [Side::First, Side::Second]
@@ -176,11 +176,11 @@ fn a_ctor_spectator_turns_the_same_discs_when_a_secret_works_and_never_knows_an_
         }
     }
     assert!(revealed(&table) >= 1, "a secret worked during the game");
-    table.world_mut().resource_mut::<tablero::gui::computer::ComputerPace>().paused = true;
+    table.world_mut().resource_mut::<tablero::gui::frame::computer::ComputerPace>().paused = true;
     settle(&mut table);
     assert!(follow(&mut table, &mut watcher), "{} vs {}", public(&watcher), public(&table));
     assert_eq!(revealed(&watcher), revealed(&table), "the same secrets revealed");
-    assert_eq!(watcher.world().resource::<tablero::gui::animate::Resyncs>().0, 0);
+    assert_eq!(watcher.world().resource::<tablero::gui::frame::animate::Resyncs>().0, 0);
 }
 
 fn menu_text(app: &mut App) -> String {

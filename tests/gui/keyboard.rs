@@ -6,8 +6,8 @@
 use crate::table::{picking, session, settle};
 use bevy::prelude::*;
 use rand::{Rng, SeedableRng, rngs::StdRng};
-use tablero::gui::keyboard::{ButtonFocus, Cursor};
-use tablero::gui::session::PlayerKind;
+use tablero::gui::frame::session::PlayerKind;
+use tablero::gui::screens::keyboard::{ButtonFocus, Cursor};
 use tablero::rules::{AnyGame, AnyMove, Cell, Game, Variant};
 
 /// One key pressed and released, as the input system would (a frame each).
@@ -116,7 +116,8 @@ fn tab_to_and_press(app: &mut App, back: bool, what: &str, want: impl Fn(&mut Ap
 
 #[test]
 fn a_whole_game_of_every_variant_is_chosen_and_played_by_keys_alone() {
-    use tablero::gui::menu::{MenuChoice, PlayerButton};
+    use tablero::gui::screens::choice::MenuChoice;
+    use tablero::gui::screens::menu::PlayerButton;
     use tablero::rules::Side;
     let mut landings = 0;
     for variant in Variant::ALL {
@@ -177,7 +178,7 @@ fn a_whole_game_of_every_variant_is_chosen_and_played_by_keys_alone() {
 /// after the last; Enter presses the one reached, which wears the outline.
 #[test]
 fn tab_walks_the_menu_buttons_shown_and_enter_presses_them() {
-    use tablero::gui::prefs::{Setting, SettingsOpen};
+    use tablero::gui::screens::prefs::{Setting, SettingsOpen};
     let dir = crate::saving::fresh_dir("keys-menu");
     let mut app = tablero::gui::headless_menu_app(dir.clone());
     app.init_resource::<ButtonInput<KeyCode>>();
@@ -224,7 +225,7 @@ fn tab_walks_the_menu_buttons_shown_and_enter_presses_them() {
 #[test]
 fn tab_walks_the_pieces_that_can_move_then_their_squares() {
     let mut app = tablero::gui::headless_app(Variant::Ordo.initial(), [PlayerKind::Person; 2]);
-    app.add_plugins(tablero::gui::keyboard::plugin);
+    app.add_plugins(tablero::gui::screens::keyboard::plugin);
     app.init_resource::<ButtonInput<KeyCode>>();
     app.update();
     let game = session(&app).game.clone();

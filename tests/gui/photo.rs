@@ -4,7 +4,7 @@
 
 use crate::keyboard::key;
 use bevy::prelude::*;
-use tablero::gui::photo::{LastPhoto, PHOTO_SIZE, PhotoCamera, PhotoMode};
+use tablero::gui::look::photo::{LastPhoto, PHOTO_SIZE, PhotoCamera, PhotoMode};
 
 /// The root panels' visibility, by entity.
 fn roots(app: &mut App) -> Vec<(Entity, Visibility)> {
@@ -24,7 +24,7 @@ fn photo_mode_hides_every_control_and_gives_each_back() {
     let mut app = tablero::gui::headless_menu_app(dir.clone());
     app.init_resource::<ButtonInput<KeyCode>>();
     // The table's keys, as the window has them (Ctrl+P among them).
-    app.add_plugins(tablero::gui::input::plugin).add_message::<tablero::gui::camera::View>();
+    app.add_plugins(tablero::gui::frame::input::plugin).add_message::<tablero::gui::look::camera::View>();
     crate::saving::press(&mut app, "Start");
     app.update();
     let before = roots(&mut app);
@@ -57,7 +57,7 @@ fn photo_mode_hides_every_control_and_gives_each_back() {
         roots(&mut app).into_iter().filter(|(e, _)| before.iter().any(|b| b.0 == *e)).collect();
     assert_eq!(after, before, "every panel back as it was");
     // Ctrl+P is the computer's pause, not photo mode.
-    use tablero::gui::computer::ComputerPace;
+    use tablero::gui::frame::computer::ComputerPace;
     let paused = app.world().resource::<ComputerPace>().paused;
     app.world_mut().resource_mut::<ButtonInput<KeyCode>>().press(KeyCode::ControlLeft);
     key(&mut app, KeyCode::KeyP);

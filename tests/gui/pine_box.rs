@@ -5,11 +5,11 @@
 use crate::saving::{buttons, fresh_dir, press_player};
 use crate::table::{click_entity, moving, session, settle};
 use bevy::prelude::*;
-use tablero::gui::animate::{Resyncs, Speed, Tween};
-use tablero::gui::session::PlayerKind;
+use tablero::gui::frame::animate::{Resyncs, Speed, Tween};
+use tablero::gui::frame::board::{CellClicked, Layout};
+use tablero::gui::frame::session::PlayerKind;
 use tablero::gui::sets::pine::pine_box::{Boxed, PineBox, box_centre, slot};
 use tablero::gui::sets::pine::{Pad, Pawn, Tile, pawn_pos, tile_pos};
-use tablero::gui::table::{CellClicked, Layout};
 use tablero::rules::{AnyGame, Side};
 
 /// The menu: the game's card (its exact title), people on both sides, Start.
@@ -130,7 +130,7 @@ fn the_free_setup_takes_each_tile_laid_from_the_box() {
     for k in 0..3 {
         let pad = {
             let world = app.world_mut();
-            let AnyGame::Volterra(v) = world.resource::<tablero::gui::session::Session>().game.clone() else {
+            let AnyGame::Volterra(v) = world.resource::<tablero::gui::frame::session::Session>().game.clone() else {
                 unreachable!()
             };
             world

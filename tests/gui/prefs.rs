@@ -5,8 +5,8 @@
 use crate::saving::{buttons, fresh_dir, press};
 use crate::table::{click_entity, session};
 use bevy::prelude::*;
-use tablero::gui::animate::Speed;
-use tablero::gui::prefs::{ConfigDir, Setting, SettingsOpen};
+use tablero::gui::frame::animate::Speed;
+use tablero::gui::screens::prefs::{ConfigDir, Setting, SettingsOpen};
 use tablero::settings::{Animation, Settings};
 
 fn press_setting(app: &mut App, setting: Setting) {
@@ -74,10 +74,10 @@ fn the_settings_panel_changes_saves_and_applies_every_setting() {
 
 /// The broadcast's camera over a random game: every frame's transform.
 fn broadcast_path(reduced: bool, frames: usize) -> (Vec<Transform>, usize) {
-    use tablero::gui::broadcast::{BroadcastCamera, OpenBroadcast};
-    use tablero::gui::session::PlayerKind;
+    use tablero::gui::frame::session::PlayerKind;
+    use tablero::gui::stream::broadcast::{BroadcastCamera, OpenBroadcast};
     let mut app = tablero::gui::headless_app(tablero::rules::Variant::Ordo.initial(), [PlayerKind::Random; 2]);
-    app.add_plugins(tablero::gui::broadcast::plugin);
+    app.add_plugins(tablero::gui::stream::broadcast::plugin);
     app.insert_resource(Settings { reduced_motion: reduced, ..Settings::default() });
     app.world_mut().write_message(OpenBroadcast);
     let mut path = Vec::new();
@@ -112,7 +112,7 @@ fn rules_texts(app: &mut App) -> Vec<String> {
 /// finished.
 #[test]
 fn the_rules_panel_explains_the_chosen_game_and_leaves_a_move_being_chosen_alone() {
-    use tablero::gui::guide::RulesOpen;
+    use tablero::gui::screens::guide::RulesOpen;
     use tablero::rules::{Cell, Game};
     let dir = fresh_dir("rules");
     let mut app = tablero::gui::headless_menu_app(dir.clone());
@@ -145,7 +145,7 @@ fn the_rules_panel_explains_the_chosen_game_and_leaves_a_move_being_chosen_alone
     // e4 is reached by the stone alone or with its ordo: the list asks which.
     let choice = crate::table::picking(&app).choices.iter().find(|(label, _)| label.contains("e3-e4")).cloned();
     if let Some((_, part)) = choice {
-        app.world_mut().write_message(tablero::gui::session::Command::Choose(part));
+        app.world_mut().write_message(tablero::gui::frame::session::Command::Choose(part));
         app.update();
     }
     assert_eq!(session(&app).history.last().map(|h| h.1.to_string()).as_deref(), Some("e3-e4"));
@@ -158,9 +158,9 @@ fn the_rules_panel_explains_the_chosen_game_and_leaves_a_move_being_chosen_alone
 /// bottom of the table and inside the picture.
 #[test]
 fn the_board_is_never_under_the_button_bar() {
-    use tablero::gui::camera::{Orbit, View};
-    use tablero::gui::session::PlayerKind;
-    use tablero::gui::table::{BoardItem, Layout};
+    use tablero::gui::frame::board::{BoardItem, Layout};
+    use tablero::gui::frame::session::PlayerKind;
+    use tablero::gui::look::camera::{Orbit, View};
     for variant in tablero::rules::Variant::ALL {
         let mut app = tablero::gui::headless_app(variant.initial(), [PlayerKind::Person; 2]);
         app.update();
@@ -194,7 +194,7 @@ fn the_board_is_never_under_the_button_bar() {
 /// turn* button is marked from it); with the setting on, the turn ends by itself, once.
 #[test]
 fn a_ctor_turn_with_nothing_left_but_its_end_is_marked_or_ends_by_itself() {
-    use tablero::gui::session::PlayerKind;
+    use tablero::gui::frame::session::PlayerKind;
     use tablero::rules::{Cell, Game, Side};
     for auto in [false, true] {
         let mut app = tablero::gui::headless_app(tablero::rules::Variant::Ctor8.initial(), [PlayerKind::Person; 2]);
@@ -227,7 +227,7 @@ fn tip(app: &mut App) -> Option<String> {
 /// own, and switched off none show.
 #[test]
 fn first_game_tips_show_once_for_each_game_and_can_be_switched_off() {
-    use tablero::gui::session::{Command, PlayerKind};
+    use tablero::gui::frame::session::{Command, PlayerKind};
     use tablero::rules::{Cell, Side};
     let dir = fresh_dir("tips");
     let mut app = tablero::gui::headless_menu_app(dir.clone());

@@ -153,8 +153,8 @@ fn volterra_and_ctor_render_their_sets() {
 fn the_software_profile_draws_the_table_smaller_and_scales_it_up() {
     use bevy::prelude::*;
     use tablero::gui::Offscreen;
-    use tablero::gui::render::{Quality, SOFTWARE_SCALE, ScaledView};
-    use tablero::gui::session::PlayerKind;
+    use tablero::gui::frame::session::PlayerKind;
+    use tablero::gui::look::render::{Quality, SOFTWARE_SCALE, ScaledView};
     for quality in [Quality::Software, Quality::Full] {
         let game = tablero::rules::Variant::Ordo.initial();
         let mut view = match Offscreen::with_quality(game, [PlayerKind::Person; 2], 800, 450, Some(quality)) {
@@ -255,8 +255,8 @@ fn faces_by_side(
 ) -> Option<[Vec<Face>; 2]> {
     use bevy::prelude::*;
     use tablero::gui::Offscreen;
-    use tablero::gui::render::Quality;
-    use tablero::gui::session::PlayerKind;
+    use tablero::gui::frame::session::PlayerKind;
+    use tablero::gui::look::render::Quality;
     use tablero::gui::sets::{pine, stones, torus};
     let (w, h) = (640usize, 360usize);
     let mut view = match Offscreen::with_quality(game, [PlayerKind::Person; 2], w as u32, h as u32, Some(Quality::Full))
@@ -441,8 +441,8 @@ fn a_photo_is_rendered_from_its_view_and_bad_requests_are_refused() {
 #[test]
 fn the_doughnut_renders_in_both_profiles() {
     use tablero::gui::Offscreen;
-    use tablero::gui::render::Quality;
-    use tablero::gui::session::PlayerKind;
+    use tablero::gui::frame::session::PlayerKind;
+    use tablero::gui::look::render::Quality;
     use tablero::gui::sets::torus::doughnut::DoughnutView;
     let position = "ctor8 BB.W..W./.BWW.B../..B..W../W..BB.../.W....B./..WW..B./B....W../.B..W..W b 9 P2M2L1 1v1 0";
     for quality in [Quality::Software, Quality::Full] {
@@ -483,10 +483,10 @@ fn the_doughnut_renders_in_both_profiles() {
 fn the_pine_set_and_its_box_render_in_both_profiles() {
     use bevy::prelude::*;
     use tablero::gui::Offscreen;
-    use tablero::gui::render::Quality;
-    use tablero::gui::session::PlayerKind;
+    use tablero::gui::frame::board::Layout;
+    use tablero::gui::frame::session::PlayerKind;
+    use tablero::gui::look::render::Quality;
     use tablero::gui::sets::pine::{self, pine_box};
-    use tablero::gui::table::Layout;
     let (w, h) = (640usize, 360usize);
     for quality in [Quality::Software, Quality::Full] {
         let game: tablero::rules::AnyGame = "volterra D,L,D,L/L,D,L,D/D,Ll,Dd,L/L,D,L,D/D,L,D,L l".parse().unwrap();
@@ -501,7 +501,7 @@ fn the_pine_set_and_its_box_render_in_both_profiles() {
         let world = view.app.world_mut();
         let layout = *world.resource::<Layout>();
         let (camera, eye) = world
-            .query_filtered::<(&Camera, &GlobalTransform), With<tablero::gui::camera::PlayerCamera>>()
+            .query_filtered::<(&Camera, &GlobalTransform), With<tablero::gui::look::camera::PlayerCamera>>()
             .iter(world)
             .next()
             .map(|(c, g)| (c.clone(), *g))
@@ -560,8 +560,8 @@ fn the_pine_set_and_its_box_render_in_both_profiles() {
 fn towers_cast_shadows_in_the_full_profile() {
     use bevy::prelude::*;
     use tablero::gui::Offscreen;
-    use tablero::gui::render::Quality;
-    use tablero::gui::session::PlayerKind;
+    use tablero::gui::frame::session::PlayerKind;
+    use tablero::gui::look::render::Quality;
     let (w, h) = (640usize, 360usize);
     let mut pictures = Vec::new();
     for shadows in [true, false] {
@@ -588,7 +588,7 @@ fn towers_cast_shadows_in_the_full_profile() {
         let out = std::env::temp_dir().join(format!("tablero-test-shadows-{shadows}.png"));
         view.save(&out).unwrap();
         let world = view.app.world_mut();
-        let lit = world.query_filtered::<(), With<tablero::gui::light::Lit>>().iter(world).count();
+        let lit = world.query_filtered::<(), With<tablero::gui::look::light::Lit>>().iter(world).count();
         assert!(lit > 0, "the full profile's camera has the full light");
         pictures.push(read_png(&out).2);
     }
@@ -606,7 +606,7 @@ fn towers_cast_shadows_in_the_full_profile() {
 #[test]
 fn the_environment_is_a_room_with_a_daylight_window() {
     use bevy::prelude::*;
-    use tablero::gui::light::{radiance, room};
+    use tablero::gui::look::light::{radiance, room};
     let image = room();
     let size = image.texture_descriptor.size;
     assert_eq!((size.width, size.height, size.depth_or_array_layers), (64, 64, 6));
@@ -638,7 +638,7 @@ fn the_environment_is_a_room_with_a_daylight_window() {
 /// to one pixel (the grain calm at a distance, and a small level for a software renderer).
 #[test]
 fn made_textures_have_their_mipmaps() {
-    use tablero::gui::table::{mipmaps, square_image, table_top};
+    use tablero::gui::frame::board::{mipmaps, square_image, table_top};
     // A 4 x 4 of two colours in columns: the 2 x 2 level is their halves, the 1 x 1 the mean.
     let top: Vec<u8> = (0..16).flat_map(|p| if p % 4 < 2 { [200, 100, 0, 255] } else { [0, 100, 200, 255] }).collect();
     let (levels, count) = mipmaps(4, &top).unwrap();

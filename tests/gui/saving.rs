@@ -6,9 +6,9 @@ use crate::table::{click, click_entity, session, settle};
 use bevy::prelude::*;
 use std::path::{Path, PathBuf};
 use tablero::gui::Screen;
-use tablero::gui::menu::MenuChoice;
-use tablero::gui::menu::PlayerButton;
-use tablero::gui::session::{Command, PlayerKind};
+use tablero::gui::frame::session::{Command, PlayerKind};
+use tablero::gui::screens::choice::MenuChoice;
+use tablero::gui::screens::menu::PlayerButton;
 use tablero::record::Record;
 use tablero::rules::{Cell, Game, Side};
 

@@ -6,9 +6,9 @@
 use crate::table::{session, settle};
 use bevy::ecs::message::Messages;
 use bevy::prelude::*;
-use tablero::gui::animate::{Speed, Tween};
-use tablero::gui::session::{By, MoveChosen, PlayerKind};
-use tablero::gui::sound::Sounded;
+use tablero::gui::frame::animate::{Speed, Tween};
+use tablero::gui::frame::session::{By, MoveChosen, PlayerKind};
+use tablero::gui::look::sound::Sounded;
 use tablero::rules::{AnyGame, Effect, Game, Variant};
 use tablero::sound::Sound;
 
@@ -188,8 +188,8 @@ fn the_sand_glass_ticks_through_its_last_five_seconds() {
 
 #[test]
 fn volume_and_mute_are_settings_shown_in_the_panel() {
-    use tablero::gui::prefs::Setting;
-    use tablero::gui::sound::loudness;
+    use tablero::gui::look::sound::loudness;
+    use tablero::gui::screens::prefs::Setting;
     use tablero::settings::Settings;
     let mut s = Settings::default();
     assert_eq!(s.volume, 70);
@@ -216,7 +216,7 @@ fn volume_and_mute_are_settings_shown_in_the_panel() {
     let captions: Vec<String> = crate::saving::buttons(&mut app).into_iter().map(|(_, t)| t).collect();
     assert!(captions.iter().any(|c| c.starts_with("Sound: 70%")), "{captions:?}");
     assert!(captions.iter().any(|c| c == "Mute (Ctrl+M): off"), "{captions:?}");
-    if !tablero::gui::sound::BUILT_WITH_SOUND {
+    if !tablero::gui::look::sound::BUILT_WITH_SOUND {
         assert!(captions.iter().any(|c| c.contains("this build is silent")), "{captions:?}");
     }
     let mute = {
@@ -244,7 +244,7 @@ fn the_sounds_heard_are_played_at_the_settings_volume() {
     use tablero::settings::Settings;
     let mut app = tablero::gui::headless_app(Variant::Ordo.initial(), PEOPLE);
     app.init_asset::<AudioSource>().init_resource::<Settings>();
-    tablero::gui::sound::playback(&mut app);
+    tablero::gui::look::sound::playback(&mut app);
     app.update();
     let players = |app: &mut App| {
         let world = app.world_mut();
@@ -262,7 +262,7 @@ fn the_sounds_heard_are_played_at_the_settings_volume() {
     let first = players(&mut app);
     assert_eq!(first.len(), 2, "two kinds heard in one frame: two sounds");
     assert!(first.iter().all(|(_, v)| (v - 0.4).abs() < 1e-4), "{:?}", first.iter().map(|p| p.1).collect::<Vec<_>>());
-    let bank = app.world().resource::<tablero::gui::sound::Bank>();
+    let bank = app.world().resource::<tablero::gui::look::sound::Bank>();
     let stone: Vec<_> = bank.0[&Sound::StoneSet].clone();
     let played = first.iter().find(|(h, _)| stone.contains(h)).unwrap().0.clone();
     app.world_mut().write_message(Sounded(Sound::StoneSet));

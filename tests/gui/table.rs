@@ -2,10 +2,10 @@
 
 use bevy::prelude::*;
 use tablero::gui::Mode;
-use tablero::gui::animate::{Resyncs, Speed, Tween};
-use tablero::gui::session::{Command, Notice, Picking, PlayerKind, Session};
+use tablero::gui::frame::animate::{Resyncs, Speed, Tween};
+use tablero::gui::frame::board::{Layout, cell_pos};
+use tablero::gui::frame::session::{Command, Notice, Picking, PlayerKind, Session};
 use tablero::gui::sets::stones::{Square, Stone};
-use tablero::gui::table::{Layout, cell_pos};
 use tablero::rules::{AnyGame, Cell, Game, Variant};
 
 pub(crate) const PEOPLE: [PlayerKind; 2] = [PlayerKind::Person, PlayerKind::Person];
@@ -48,14 +48,14 @@ pub(crate) fn click(app: &mut App, cell: Cell) {
 }
 
 pub(crate) fn click_entity(app: &mut App, target: Entity) {
-    app.world_mut().trigger(tablero::gui::keyboard::click_on(target));
+    app.world_mut().trigger(tablero::gui::screens::keyboard::click_on(target));
     app.update();
 }
 
 /// How a board item looks in the player's view: its highlight's material where one shows
 /// over it, else its own.
 pub(crate) fn painted(world: &mut World, item: Entity) -> Handle<StandardMaterial> {
-    use tablero::gui::table::Mark;
+    use tablero::gui::frame::board::Mark;
     let own = world.get::<MeshMaterial3d<StandardMaterial>>(item).unwrap().0.clone();
     let children: Vec<Entity> = world.get::<Children>(item).map(|c| c.iter().collect()).unwrap_or_default();
     children
@@ -412,7 +412,7 @@ mod volterra {
 
 mod ctor {
     use super::*;
-    use tablero::gui::session::Command;
+    use tablero::gui::frame::session::Command;
     use tablero::gui::sets::torus::{Disc, Duplicate, FieldSquare, torus_matches};
 
     pub(super) fn assert_torus_matches(app: &mut App) {
@@ -555,8 +555,8 @@ mod ctor {
         }
     }
 
-    use tablero::gui::ctor_table::SecretMark;
-    use tablero::gui::session::{SecretCommand, TableIntent};
+    use tablero::gui::frame::session::{SecretCommand, TableIntent};
+    use tablero::gui::sets::torus::marks::SecretMark;
     use tablero::table::SecretPhase;
 
     fn marks(app: &mut App) -> Vec<Cell> {
@@ -650,7 +650,7 @@ mod ctor {
 
 pub(crate) mod records {
     use super::*;
-    use tablero::gui::session::Command;
+    use tablero::gui::frame::session::Command;
     use tablero::record::Record;
 
     /// Any set: the scene is the shown position (stones, pine set or torus).
@@ -676,7 +676,7 @@ pub(crate) mod records {
             let mut app = tablero::gui::headless_app_with(tablero::table::Table::replay(rec.clone()).unwrap());
             assert_eq!(mode(&app), Mode::Replay);
             // Clicks do nothing in a replay.
-            app.world_mut().write_message(tablero::gui::table::CellClicked(c("a1")));
+            app.world_mut().write_message(tablero::gui::frame::board::CellClicked(c("a1")));
             app.update();
             assert!(session(&app).history.is_empty());
             for k in 1..=4 {
@@ -760,18 +760,18 @@ pub(crate) mod records {
     #[test]
     fn pasted_text_opens_a_position_or_a_record_and_bad_text_is_refused() {
         let rec = random_record(Variant::Volterra, 2, 6);
-        let s = tablero::gui::session::open_text(&rec.to_json()).unwrap();
+        let s = tablero::gui::frame::session::open_text(&rec.to_json()).unwrap();
         assert!(s.replay.is_some() && s.redo.len() == 6);
-        let err = tablero::gui::session::open_text("ordo ..BB..BB../BB w").err().unwrap();
+        let err = tablero::gui::frame::session::open_text("ordo ..BB..BB../BB w").err().unwrap();
         assert!(err.contains("bad position"), "{err}");
-        let err = tablero::gui::session::open_text("{\"format\": 1").err().unwrap();
+        let err = tablero::gui::frame::session::open_text("{\"format\": 1").err().unwrap();
         assert!(err.contains("ends too early"), "{err}");
     }
 }
 
 mod computer {
     use super::*;
-    use tablero::gui::session::Command;
+    use tablero::gui::frame::session::Command;
 
     fn wait_for(app: &mut App, what: impl Fn(&App) -> bool) {
         for _ in 0..2000 {
@@ -837,7 +837,7 @@ mod computer {
 /// the scene was just built), for a few while the computer is to move, and none at rest.
 #[test]
 fn the_table_draws_only_while_something_happens() {
-    use tablero::gui::render::Activity;
+    use tablero::gui::pacing::Activity;
     let activity = |app: &App| *app.world().resource::<Activity>();
     let mut app = table(Variant::Ordo.initial(), [PlayerKind::Person, PlayerKind::Random]);
     assert_eq!(activity(&app), Activity::Moving, "the scene was just built");
@@ -866,9 +866,9 @@ fn the_table_draws_only_while_something_happens() {
 /// shown again after the board is rebuilt (an undo takes them with the board).
 #[test]
 fn labels_over_the_board_come_and_stay() {
+    use tablero::gui::frame::board::{Rebuild, ShowLabels};
     use tablero::gui::sets::pine::HeightLabel;
     use tablero::gui::sets::torus::SquareNumber;
-    use tablero::gui::table::{Rebuild, ShowLabels};
     fn count<T: Component>(app: &mut App) -> usize {
         let world = app.world_mut();
         world.query_filtered::<(), With<T>>().iter(world).count()
@@ -903,8 +903,8 @@ fn labels_over_the_board_come_and_stay() {
 /// that fades without moving and then goes; at normal speed nothing flashes.
 #[test]
 fn an_instant_move_flashes_where_it_happened_and_the_flash_fades() {
-    use tablero::gui::animate::{FLASH, Flash};
-    use tablero::gui::render::Activity;
+    use tablero::gui::frame::animate::{FLASH, Flash};
+    use tablero::gui::pacing::Activity;
     let flashes = |app: &mut App| -> Vec<Vec3> {
         let world = app.world_mut();
         world.query_filtered::<&Transform, With<Flash>>().iter(world).map(|t| t.translation).collect()

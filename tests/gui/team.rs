@@ -8,9 +8,9 @@ use crate::saving::{fresh_dir, press, press_player, saved};
 use crate::table::{click, session, settle};
 use bevy::prelude::*;
 use std::collections::BTreeMap;
-use tablero::gui::menu::MenuSeats;
-use tablero::gui::session::SecretCommand;
-use tablero::gui::session::{PlayerKind, Session};
+use tablero::gui::frame::session::SecretCommand;
+use tablero::gui::frame::session::{PlayerKind, Session};
+use tablero::gui::screens::choice::MenuSeats;
 use tablero::record::{PlayerInfo, Record};
 use tablero::rules::ctor::Square;
 use tablero::rules::{AnyGame, Game, Side};
@@ -135,7 +135,7 @@ fn play_until(
                 click(app, g.cell(sq));
             }
             RoundPhase::Idle if session(app).person_to_move() => {
-                app.world_mut().write_message(tablero::gui::session::Command::EndTurn);
+                app.world_mut().write_message(tablero::gui::frame::session::Command::EndTurn);
                 app.update();
             }
             RoundPhase::Idle => app.update(),
@@ -249,7 +249,7 @@ fn team_table(sizes: [u8; 2], seats: [Vec<PlayerInfo>; 2], lead: Lead) -> App {
     let mut s = Table::new(game, [PlayerKind::Person; 2], 3);
     s.record.team = Some(TeamRecord::new(seats, lead));
     let mut app = tablero::gui::headless_app_with(s);
-    app.insert_resource(tablero::gui::animate::Speed::Instant);
+    app.insert_resource(tablero::gui::frame::animate::Speed::Instant);
     app
 }
 
@@ -272,7 +272,7 @@ fn a_three_against_three_game_with_a_computer_member_a_leave_and_a_join() {
             13 => {
                 send(app, SecretCommand::Join(Side::Second));
                 send(app, SecretCommand::Join(Side::Second));
-                refused = app.world().resource::<tablero::gui::session::Notice>().0.clone();
+                refused = app.world().resource::<tablero::gui::frame::session::Notice>().0.clone();
             }
             _ => {}
         }
@@ -336,7 +336,7 @@ fn a_computer_member_never_reads_a_team_mates_choice_or_the_opponents_secrets() 
         click(&mut app, cell);
         send(&mut app, SecretCommand::PutsDone);
         settle(&mut app);
-        app.world_mut().write_message(tablero::gui::session::Command::EndTurn);
+        app.world_mut().write_message(tablero::gui::frame::session::Command::EndTurn);
         app.update();
         settle(&mut app);
         assert_eq!(ctor(&app).side_to_move(), Side::Second);
@@ -362,20 +362,20 @@ fn a_computer_member_never_reads_a_team_mates_choice_or_the_opponents_secrets() 
 #[test]
 fn the_broadcast_and_the_live_feed_show_puts_only_when_revealed() {
     use bevy::camera::visibility::RenderLayers;
-    use tablero::gui::broadcast::{BroadcastCamera, OpenBroadcast};
-    use tablero::gui::team::ChoiceMark;
+    use tablero::gui::sets::torus::marks::ChoiceMark;
+    use tablero::gui::stream::broadcast::{BroadcastCamera, OpenBroadcast};
     let seats = [vec![seat("Ana", "human"), seat("Bo", "human")], vec![seat("Di", "human"), seat("Ed", "human")]];
     let mut app = team_table([2, 2], seats, Lead::Captain);
-    app.add_plugins(tablero::gui::broadcast::plugin);
+    app.add_plugins(tablero::gui::stream::broadcast::plugin);
     app.world_mut().write_message(OpenBroadcast);
     app.update();
     app.update();
-    let feed = app.world().resource::<tablero::gui::feed::LiveFeed>().feed.clone();
+    let feed = app.world().resource::<tablero::gui::stream::feed::LiveFeed>().feed.clone();
     let feed_moves =
         |feed: &std::sync::Arc<tablero::feed::Feed>| feed.state()["moves"].as_array().map_or(0, |m| m.len());
     // Space (the key that ends a turn) is Continue on the hand-over screen.
     assert!(matches!(round(&app).phase, RoundPhase::HandOver(0, 1)), "{:?}", round(&app).phase);
-    app.world_mut().write_message(tablero::gui::session::Command::EndTurn);
+    app.world_mut().write_message(tablero::gui::frame::session::Command::EndTurn);
     app.update();
     assert!(matches!(round(&app).phase, RoundPhase::Choosing(0, 1, _)), "{:?}", round(&app).phase);
     let cell = ctor(&app).cell(12);
@@ -395,7 +395,7 @@ fn the_broadcast_and_the_live_feed_show_puts_only_when_revealed() {
     assert_eq!(feed_moves(&feed), 0, "nor does the feed");
     assert_eq!(ctor(&app).disc(12), None);
     // Space (the key that ends a turn) is Done while choosing.
-    app.world_mut().write_message(tablero::gui::session::Command::EndTurn);
+    app.world_mut().write_message(tablero::gui::frame::session::Command::EndTurn);
     app.update();
     app.update();
     settle(&mut app);
@@ -414,7 +414,7 @@ fn the_broadcast_and_the_live_feed_show_puts_only_when_revealed() {
 /// Put, 1, 2 and 3 discs, and the fourth turn is the table's row.
 #[test]
 fn a_new_ctor_game_from_the_menu_opens_one_two_three_in_every_format() {
-    use tablero::gui::menu::{MenuChoice, TEAMS};
+    use tablero::gui::screens::choice::{MenuChoice, TEAMS};
     use tablero::rules::ctor::Allowance;
     for (k, sizes) in TEAMS.iter().enumerate() {
         let dir = fresh_dir(&format!("opening-{k}"));

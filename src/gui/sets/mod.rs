@@ -2,16 +2,19 @@
 //! position, plans the rules' effects as tweens, paints its highlights, and checks its scene
 //! when the table settles. A set's systems run only while it is on the table.
 //!
-//! Adding a set: one file here with its `plugin`, its `Room` below, and the variants it plays
-//! in `Room::of`.
+//! Adding a set: a folder (or a file) here with its `plugin`, its `Room` in `room.rs`, and the
+//! variants it plays in `Room::of`.
 
 pub mod pine;
+pub mod room;
 pub mod stones;
 pub mod torus;
 
-use super::session::{Picking, Session};
-use super::table::{BoardItem, Layout};
-use crate::rules::{Game, Variant};
+use room::{DoughnutView, Room, Showpiece, Unpacking, on_table};
+
+use crate::gui::frame::board::{BoardItem, Layout};
+use crate::gui::frame::session::{Picking, Session};
+use crate::rules::Game;
 use bevy::prelude::*;
 
 pub use crate::settings::Palette;
@@ -87,58 +90,6 @@ pub fn reglow(materials: &mut Assets<StandardMaterial>, handle: &Handle<Standard
     recolour(materials, handle, glow.base, Some(glow.emissive));
 }
 
-/// CTOR's field is shown on the doughnut instead of flat (`D`; see `torus::doughnut`).
-#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct DoughnutView(pub bool);
-
-/// What stands above the board for the broadcast to frame whole, when it does: a centre and
-/// a reach (CTOR's doughnut, which turns each move to the front itself).
-#[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
-pub struct Showpiece(pub Option<(Vec3, f32)>);
-
-/// New games at the table are set up as people see it done: the pine set comes out of its box
-/// (the window and the menu; off-screen pictures and the table's own tests show it laid out).
-#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Unpacking(pub bool);
-
-/// The set on the table.
-#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Room {
-    /// Stones on a chequered board: Ordo, Ordo X, Crossings.
-    #[default]
-    Stones,
-    /// The pine Volterra set: tiles stacked into towers, two turned pawns.
-    Pine,
-    /// CTOR's torus: two-sided discs, the field and its border ring.
-    Torus,
-}
-
-impl Room {
-    /// The set a variant is played with.
-    pub fn of(variant: Variant) -> Room {
-        match variant {
-            Variant::Ordo | Variant::OrdoX | Variant::Crossings => Room::Stones,
-            Variant::Volterra | Variant::VolterraFree => Room::Pine,
-            Variant::Ctor8 | Variant::Ctor10 => Room::Torus,
-        }
-    }
-
-    /// How far the set reaches past the board's squares, in squares (the torus's border ring).
-    pub fn margin(self) -> f32 {
-        // CTOR's border ring; the pine set's box beside the board.
-        match self {
-            Room::Torus => 3.0,
-            Room::Pine => 2.0,
-            Room::Stones => 0.0,
-        }
-    }
-
-    /// Whether letters and numbers go along the board's edges (CTOR numbers its squares).
-    pub fn coordinates(self) -> bool {
-        self != Room::Torus
-    }
-}
-
 /// How high the pieces on `c` reach above the table, in world units (Volterra's towers; the
 /// flat pieces of the other sets count as none).
 pub fn piece_top(game: &crate::rules::AnyGame, c: crate::rules::Cell) -> f32 {
@@ -152,24 +103,24 @@ pub fn piece_top(game: &crate::rules::AnyGame, c: crate::rules::Cell) -> f32 {
 /// rebuild (counted) when it does not.
 #[derive(bevy::ecs::system::SystemParam)]
 pub struct SceneCheck<'w> {
-    session: Option<Res<'w, Session>>,
+    session: Res<'w, Session>,
     picking: Res<'w, Picking>,
     pub layout: Res<'w, Layout>,
-    resyncs: ResMut<'w, super::animate::Resyncs>,
-    rebuild: MessageWriter<'w, super::table::Rebuild>,
+    resyncs: ResMut<'w, crate::gui::frame::animate::Resyncs>,
+    rebuild: MessageWriter<'w, crate::gui::frame::board::Rebuild>,
 }
 
 impl SceneCheck<'_> {
     /// The position the table shows (none without a game).
     pub fn shown(&self) -> Option<crate::rules::AnyGame> {
-        self.session.as_ref().map(|s| self.picking.shown(&s.game))
+        Some(self.picking.shown(&self.session.game))
     }
 
     /// A scene that does not match is rebuilt from the rules, and counted.
     pub fn expect(&mut self, matches: bool) {
         if !matches {
             self.resyncs.0 += 1;
-            self.rebuild.write(super::table::Rebuild);
+            self.rebuild.write(crate::gui::frame::board::Rebuild);
         }
     }
 }
@@ -193,23 +144,21 @@ pub fn relabel<K: PartialEq>(
     shown_for.is_some()
 }
 
-/// A run condition: this set is on the table.
-pub fn on_table(room: Room) -> impl Fn(Res<Room>) -> bool + Clone {
-    move |on: Res<Room>| *on == room
-}
-
 /// The sets' checks of their scene, after the table has settled.
 #[derive(SystemSet, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Verifying;
 
 pub(super) fn plugin(app: &mut App) {
-    use super::table::Rebuild;
+    use crate::gui::frame::board::Rebuild;
     app.init_resource::<Room>()
         .init_resource::<Palette>()
         .init_resource::<DoughnutView>()
         .init_resource::<Showpiece>()
         .init_resource::<Unpacking>()
-        .add_systems(Update, clear_for_rebuild.run_if(on_message::<Rebuild>).in_set(super::TableSystems::Clear))
+        .add_systems(
+            Update,
+            clear_for_rebuild.run_if(on_message::<Rebuild>).in_set(crate::gui::frame::steps::TableSystems::Clear),
+        )
         .add_plugins((stones::plugin, pine::plugin, torus::plugin));
 }
 
@@ -218,7 +167,7 @@ pub(super) fn plugin(app: &mut App) {
 fn clear_for_rebuild(
     mut commands: Commands,
     items: Query<Entity, With<BoardItem>>,
-    session: Option<Res<Session>>,
+    session: Res<Session>,
     picking: Res<Picking>,
     mut layout: ResMut<Layout>,
     mut room: ResMut<Room>,
@@ -231,7 +180,6 @@ fn clear_for_rebuild(
     if showpiece.0.is_some() {
         showpiece.0 = None;
     }
-    let Some(session) = session else { return };
     let shown = picking.shown(&session.game);
     *layout = Layout::of(&shown);
     let on_table = Room::of(shown.variant());
@@ -249,8 +197,8 @@ where
     V: IntoScheduleConfigs<bevy::ecs::system::ScheduleSystem, MV>,
     C: IntoScheduleConfigs<bevy::ecs::system::ScheduleSystem, MC>,
 {
-    use super::TableSystems as Step;
-    use super::table::{Rebuild, Settled};
+    use crate::gui::frame::board::{Rebuild, Settled};
+    use crate::gui::frame::steps::TableSystems as Step;
     app.add_systems(Update, build.run_if(on_table(room).and_then(on_message::<Rebuild>)).in_set(Step::Build))
         .add_systems(Update, plan.run_if(on_table(room)).in_set(Step::Plan))
         .add_systems(

@@ -4,11 +4,12 @@
 //! side's stones carry a pale pip in their centre, so that the sides differ by more than
 //! their colour (in either palette).
 
-use super::{Room, add_room};
-use crate::gui::animate::{LIFT, SLIDE, Speed, Tween};
-use crate::gui::input::{Hovered, OnCell, pickable};
-use crate::gui::session::{Highlights, MovesToPlan, Picking, Session};
-use crate::gui::table::{BOARD_TOP, BoardItem, Layout, Marks, cell_pos, highlight, with_mark};
+use super::add_room;
+use super::room::Room;
+use crate::gui::frame::animate::{LIFT, SLIDE, Speed, Tween};
+use crate::gui::frame::board::{BOARD_TOP, BoardItem, Layout, Marks, cell_pos, highlight, with_mark};
+use crate::gui::frame::board::{Hovered, OnCell, pickable};
+use crate::gui::frame::session::{Highlights, MovesToPlan, Picking, Session};
 use crate::rules::{AnyGame, Cell, Effect, Game, Side, Variant};
 use crate::sound::Sound;
 use bevy::prelude::*;
@@ -161,14 +162,13 @@ fn follow_palette(palette: Res<super::Palette>, set: Res<StoneSet>, mut material
 /// Builds the board and stones of the shown position, with captured stones beside the board.
 fn build(
     mut commands: Commands,
-    session: Option<Res<Session>>,
+    session: Res<Session>,
     picking: Res<Picking>,
     set: Res<StoneSet>,
     layout: Res<Layout>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut frame: Local<Option<((u8, u8), Handle<Mesh>)>>,
 ) {
-    let Some(session) = session else { return };
     let shown: AnyGame = picking.shown(&session.game);
     let (files, ranks) = (layout.files, layout.ranks);
     let colours = colours(layout.variant);
@@ -379,12 +379,11 @@ fn paint(
     marks: Res<Highlights>,
     set: Res<StoneSet>,
     layout: Res<Layout>,
-    session: Option<Res<Session>>,
+    session: Res<Session>,
     squares: Query<(&Square, &Children, Has<Hovered>), Without<Stone>>,
     stones: Query<(&Stone, &Children, Has<Hovered>), Without<Square>>,
     mut shells: Marks,
 ) {
-    let Some(session) = session else { return };
     let colours = colours(layout.variant);
     for (sq, children, hovered) in &squares {
         let c = sq.0;

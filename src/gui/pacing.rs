@@ -1,0 +1,116 @@
+//! How often the window draws, decided from every room at once: every frame while pieces
+//! move, a scene settles, a photo is taken or the broadcast's director moves its camera; a few
+//! frames a second while the table waits on a clock or the computer; at rest, only on input.
+
+use crate::gui::frame::computer::ComputerThinking;
+use crate::gui::frame::session::Session;
+use crate::gui::frame::steps::{Mode, TableSystems};
+use bevy::prelude::*;
+use std::time::Duration;
+
+/// The table's activity, decided each frame (in the headless table too).
+pub(super) fn core(app: &mut App) {
+    app.init_resource::<Activity>()
+        .add_systems(Update, activity.in_set(TableSystems::Present).after(crate::gui::stream::eval::Weighs));
+}
+
+/// What the table needs from the clock: nothing (it rests until input), a few frames a second
+/// (the computer thinks, the random mover waits, a replay or the sand-glass runs), or every
+/// frame (pieces are moving).
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Activity {
+    #[default]
+    Resting,
+    Waiting,
+    Moving,
+}
+
+/// Seconds the table keeps drawing after the scene was built (new meshes and materials reach
+/// the renderer over a few frames).
+const SETTLE: f32 = 1.0;
+
+/// Decides the table's activity each frame from what is going on.
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+fn activity(
+    session: Res<Session>,
+    mode: Res<State<Mode>>,
+    tweens: Query<(), Or<(With<crate::gui::frame::animate::Tween>, With<crate::gui::frame::animate::Flash>)>>,
+    photos: Query<(), Or<(With<crate::gui::look::photo::PhotoCamera>, With<crate::gui::look::photo::PhotoHint>)>>,
+    thinking: Res<ComputerThinking>,
+    weighing: Option<Res<crate::gui::stream::eval::Weighing>>,
+    pace: Res<crate::gui::frame::computer::ComputerPace>,
+    directing: Option<Res<crate::gui::stream::broadcast::Directing>>,
+    time: Res<Time<Real>>,
+    mut rebuilt: MessageReader<crate::gui::frame::board::Rebuild>,
+    mut since_rebuild: Local<Option<f32>>,
+    mut now: ResMut<Activity>,
+) {
+    if rebuilt.read().count() > 0 {
+        *since_rebuild = Some(0.0);
+    }
+    let building = match &mut *since_rebuild {
+        Some(t) if *t < SETTLE => {
+            *t += time.delta_secs();
+            true
+        }
+        _ => false,
+    };
+    let s = &session;
+    let waiting = match *mode.get() {
+        Mode::Live => s.computer_to_move() && !pace.paused || crate::gui::frame::clock::sand_running(&s),
+        Mode::Replay => s.replay.is_some_and(|r| r.autoplay),
+        Mode::Secrets => false,
+    };
+    let directing = directing.is_some_and(|d| d.0);
+    let want = if !tweens.is_empty() || !photos.is_empty() || building || directing {
+        Activity::Moving
+    } else if thinking.0 || waiting || weighing.is_some_and(|w| w.0) {
+        Activity::Waiting
+    } else {
+        Activity::Resting
+    };
+    if *now != want {
+        *now = want;
+    }
+}
+
+/// The window redraws only on input, while something moves or the scene was just built (every
+/// frame), while the table waits on a clock (ten frames a second), or when the window
+/// changes; at rest it wakes once a minute at most.
+pub(super) fn plugin(app: &mut App) {
+    use bevy::winit::{UpdateMode, WinitSettings};
+    let rest = UpdateMode::reactive_low_power(Duration::from_secs(60));
+    // The window starts out continuous: it draws until its first frames are on the screen.
+    let busy = WinitSettings { focused_mode: UpdateMode::Continuous, unfocused_mode: UpdateMode::Continuous };
+    app.insert_resource(busy).add_systems(
+        Last,
+        move |activity: Res<Activity>,
+              screen: Res<State<crate::gui::frame::steps::Screen>>,
+              time: Res<Time<Real>>,
+              seats: Option<Res<crate::gui::screens::choice::MenuSeats>>,
+              mut since_screen: Local<f32>,
+              mut winit: ResMut<WinitSettings>| {
+            // A new screen (the menu at start, the table, the menu again) is drawn for a moment
+            // before the window rests.
+            if screen.is_changed() {
+                *since_screen = 0.0;
+            } else {
+                *since_screen += time.delta_secs();
+            }
+            let playing = *screen.get() == crate::gui::frame::steps::Screen::Playing;
+            // A name being typed in the menu shows each letter as it comes.
+            let typing = seats.is_some_and(|s| s.editing.is_some());
+            let mode = match (*activity, playing) {
+                _ if *since_screen < SETTLE => UpdateMode::Continuous,
+                _ if typing => UpdateMode::reactive_low_power(Duration::from_millis(100)),
+                (Activity::Moving, true) => UpdateMode::Continuous,
+                (Activity::Waiting, true) => UpdateMode::reactive_low_power(Duration::from_millis(100)),
+                _ => rest,
+            };
+            if winit.focused_mode != mode {
+                winit.focused_mode = mode;
+                winit.unfocused_mode = mode;
+            }
+        },
+    );
+}

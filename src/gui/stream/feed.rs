@@ -1,0 +1,204 @@
+//! The live feed at the table: the game here served on the feed (`--feed`, the menu's switch),
+//! and the table as a spectator of another table's feed (`tablero watch <url>`).
+
+use crate::feed::client::{Heard, Watcher};
+use crate::feed::server::Server;
+use crate::feed::{Feed, Phase, View};
+use crate::gui::frame::session::{FeedOutOfStep, Notice, Session, TableIntent};
+use crate::gui::frame::steps::Mode;
+use crate::rules::{AnyGame, AnyMove};
+use crate::table::{Intent, Table};
+use bevy::prelude::*;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+/// The feed of the game at the table, and its server while it is on.
+#[derive(Resource)]
+pub struct LiveFeed {
+    pub feed: Arc<Feed>,
+    server: Option<Server>,
+    /// Where it serves (127.0.0.1:7878 unless asked otherwise).
+    pub addr: SocketAddr,
+    /// Why it could not start, until it starts.
+    pub error: Option<String>,
+}
+
+impl Default for LiveFeed {
+    fn default() -> LiveFeed {
+        LiveFeed {
+            feed: Feed::new(),
+            server: None,
+            addr: SocketAddr::from((std::net::Ipv4Addr::LOCALHOST, crate::feed::DEFAULT_PORT)),
+            error: None,
+        }
+    }
+}
+
+impl LiveFeed {
+    /// A feed that starts serving on `addr` at once.
+    pub fn on(addr: SocketAddr) -> LiveFeed {
+        let mut live = LiveFeed { addr, ..default() };
+        live.start();
+        live
+    }
+
+    /// The feed's address while it serves (`http://127.0.0.1:7878`).
+    pub fn url(&self) -> Option<String> {
+        self.server.as_ref().map(|s| s.url())
+    }
+
+    pub fn start(&mut self) {
+        if self.server.is_none() {
+            match crate::feed::server::serve(self.feed.clone(), self.addr) {
+                Ok(s) => {
+                    self.addr = s.addr;
+                    self.server = Some(s);
+                    self.error = None;
+                }
+                Err(e) => self.error = Some(e),
+            }
+        }
+    }
+
+    pub fn stop(&mut self) {
+        self.server = None;
+    }
+
+    pub fn toggle(&mut self) {
+        if self.server.is_some() { self.stop() } else { self.start() }
+    }
+
+    /// One line for the menu and the panel.
+    pub fn line(&self) -> String {
+        match (&self.server, &self.error) {
+            (Some(s), _) => format!("live feed: {}/overlay (state, events)", s.url()),
+            (None, Some(e)) => format!("live feed off: {e}"),
+            (None, None) => "live feed: off".into(),
+        }
+    }
+}
+
+pub(crate) fn plugin(app: &mut App) {
+    app.init_resource::<LiveFeed>()
+        .add_systems(Update, publish.in_set(crate::gui::frame::steps::TableSystems::Present))
+        .add_systems(PreUpdate, follow.run_if(spectating).in_set(crate::gui::frame::steps::TableSystems::Pick));
+}
+
+/// Watching a feed, and the game at the table is the feed's (a spectator who went to the menu
+/// and started a game of their own plays it undisturbed).
+fn spectating(spectating: Option<Res<Spectating>>, session: Option<Res<Session>>) -> bool {
+    spectating.is_some() && session.is_some_and(|s| s.spectator)
+}
+
+/// What the table shows, for the feed.
+pub fn view_of<'a>(
+    session: &'a Session,
+    moves: &'a [AnyMove],
+    times: &'a [u64],
+    mode: Mode,
+    sand: Option<(u8, u64)>,
+) -> View<'a> {
+    View {
+        game: session.record.created_ms,
+        // The start with its secret squares (chosen after the table opened).
+        start: session.history.first().map(|(g, _)| g).unwrap_or(&session.game),
+        moves,
+        times,
+        started_ms: session.record.created_ms,
+        players: &session.record.players,
+        phase: match mode {
+            Mode::Live => Phase::Play,
+            Mode::Secrets => Phase::Secrets,
+            Mode::Replay => Phase::Replay,
+        },
+        sand,
+    }
+}
+
+/// After every change at the table, the feed is told what it shows now.
+pub(crate) fn publish(
+    live: Res<LiveFeed>,
+    session: Res<Session>,
+    mode: Res<State<Mode>>,
+    table: Res<crate::gui::frame::clock::CtorTable>,
+) {
+    // Told even while it does not serve: when it serves again, it is up to date.
+    if !(session.is_changed() || mode.is_changed() || live.is_changed()) {
+        return;
+    }
+    let moves: Vec<AnyMove> = session.history.iter().map(|(_, m)| m.clone()).collect();
+    let times: Vec<u64> = session.record.moves.iter().map(|m| m.at_ms).collect();
+    let sand = match &session.game {
+        AnyGame::Ctor(g) if crate::gui::frame::clock::sand_running(&session) => {
+            g.options().timer.map(|per| (per, ((per as f32 - table.clock).max(0.0) * 1000.0) as u64))
+        }
+        _ => None,
+    };
+    // The table's own mode: the state follows it a frame later.
+    live.feed.publish(&view_of(&session, &moves, &times, Mode::from(session.mode()), sand));
+}
+
+/// Watching another table's feed.
+#[derive(Resource)]
+pub struct Spectating {
+    pub url: String,
+    /// (A mutex only to make the resource shareable; one system reads it.)
+    watcher: std::sync::Mutex<Watcher>,
+    /// What was last heard about the connection, for the message line.
+    pub status: String,
+    /// The status last put on the message line.
+    said: String,
+}
+
+impl Spectating {
+    pub fn new(url: String, watcher: Watcher) -> Spectating {
+        Spectating { url, watcher: std::sync::Mutex::new(watcher), status: String::new(), said: String::new() }
+    }
+}
+
+/// The window wakes when the feed is heard (it sleeps until something happens).
+pub(crate) fn wake_on_feed(spectating: Res<Spectating>, proxy: Option<Res<bevy::winit::EventLoopProxyWrapper>>) {
+    if let Some(proxy) = proxy {
+        let proxy = (**proxy).clone();
+        spectating.watcher.lock().unwrap_or_else(|e| e.into_inner()).on_heard(move || {
+            let _ = proxy.send_event(bevy::winit::WinitUserEvent::WakeUp);
+        });
+    }
+}
+
+/// The spectator's pick step: what the feed says happened goes to the rules step, to be
+/// played here and animated like a move at this table (a state read replaces the game here
+/// if it does not follow); when the table finds the feed out of step, its state is read again.
+fn follow(
+    mut spectating: ResMut<Spectating>,
+    mut out_of_step: MessageReader<FeedOutOfStep>,
+    mut notice: ResMut<Notice>,
+    mut intents: MessageWriter<TableIntent>,
+) {
+    if out_of_step.read().count() > 0 {
+        // Something here does not match the feed: the next state read fixes it.
+        spectating.watcher.lock().unwrap_or_else(|e| e.into_inner()).resync();
+    }
+    let heard: Vec<Heard> = spectating.watcher.lock().unwrap_or_else(|e| e.into_inner()).heard.try_iter().collect();
+    for h in heard {
+        match h {
+            Heard::State(state) => match Table::from_feed_state(&state) {
+                Ok(fresh) => {
+                    intents.write(TableIntent(Intent::FeedState(Box::new(fresh))));
+                    spectating.status = format!("watching {}", spectating.url);
+                }
+                Err(why) => spectating.status = format!("the feed's game cannot be shown: {why}"),
+            },
+            Heard::Event { kind, data } => {
+                intents.write(TableIntent(Intent::FeedEvent { kind, data }));
+            }
+            Heard::Lost { why, retry_in } => {
+                spectating.status = format!("the feed dropped ({why}): trying again in {retry_in:.1} s");
+            }
+        }
+    }
+    if spectating.said != spectating.status {
+        spectating.said = spectating.status.clone();
+        notice.0 = spectating.status.clone();
+    }
+}

@@ -1,0 +1,79 @@
+//! The table in words, as the panel and the broadcast say it: whose turn or the result, the
+//! banner, the score as each game counts it, and the moves played.
+
+use super::{PlayerKind, Table};
+use crate::rules::{AnyGame, Game};
+
+/// The status line: whose turn, or the result.
+pub fn status_line(game: &AnyGame, players: &[PlayerKind; 2]) -> String {
+    let v = game.variant();
+    let side = game.side_to_move();
+    let title = v.title();
+    match game.outcome() {
+        Some(o) => match o.winner {
+            Some(w) => format!("{title}: {} wins", v.side_name(w)),
+            None => format!("{title}: draw"),
+        },
+        None => format!("{title}: {} to move ({})", v.side_name(side), players[side.index()].label()),
+    }
+}
+
+/// The result banner, or for Crossings the crossing that must be answered.
+pub fn banner_line(game: &AnyGame) -> Option<String> {
+    let v = game.variant();
+    if let Some(o) = game.outcome() {
+        return Some(match o.winner {
+            Some(w) => format!("{} wins: {}", v.side_name(w), o.reason),
+            None => format!("Draw: {}", o.reason),
+        });
+    }
+    if let AnyGame::Crossings(c) = game {
+        let (me, them) = (game.side_to_move(), game.side_to_move().other());
+        if c.crossed(them) > c.crossed(me) {
+            return Some(format!("{} has crossed: {} must answer with a crossing", v.side_name(them), v.side_name(me)));
+        }
+    }
+    None
+}
+
+/// The score as each game counts it: CTOR's turn, operations left, sand-glass and disc counts;
+/// Volterra's towers tallest first; the pieces taken off the board.
+pub fn score_line(session: &Table, shown: &AnyGame, clock: f32) -> String {
+    match &session.game {
+        AnyGame::Ctor(g) => {
+            let glass = match g.options().timer {
+                Some(t) => format!(", sand-glass {:.0} s left", (t as f32 - clock).max(0.0).ceil()),
+                None => String::new(),
+            };
+            let left = g.left();
+            let opening = if g.is_opening(g.turn()) { " (opening turn: puts only)" } else { "" };
+            format!(
+                "turn {}: left {} puts, {} steps, {} landings{opening}{glass}\n{}",
+                g.turn(),
+                left.puts,
+                left.steps,
+                left.landings,
+                shown.tally(&session.start)
+            )
+        }
+        _ => shown.tally(&session.start).to_string(),
+    }
+}
+
+/// The last moves in notation, numbered by turn pairs (in a replay, where the game stands).
+pub fn move_list(session: &Table) -> String {
+    if let Some(replay) = &session.replay {
+        let total = session.history.len() + session.redo.len();
+        return format!("replay: move {} of {}, pace {} s a move", session.history.len(), total, replay.pace);
+    }
+    numbered_moves(session, 24)
+}
+
+/// The last `rows` pairs of moves played, numbered.
+pub fn numbered_moves(session: &Table, rows: usize) -> String {
+    let moves: Vec<String> = session.history.iter().map(|(_, m)| m.to_string()).collect();
+    let lines: Vec<String> =
+        moves.chunks(2).enumerate().map(|(i, pair)| format!("{:>3}. {}", i + 1, pair.join("  "))).collect();
+    let skip = lines.len().saturating_sub(rows);
+    lines[skip..].join("\n")
+}
