@@ -131,6 +131,7 @@ usage:
   tablero photo \"<position>\" --out <file.png> [--size WxH] [--view first|second|top|macro|doughnut]
                                              a picture without any control, up to 3840x2160 (the size)
   tablero bench-table [--frames N]           frame time and memory of the 3D table
+  tablero keys                               every key of the 3D table, and what it does
   tablero [play \"<position>\"]                opens the 3D table (the menu, or that position)
   tablero replay <record.json>               opens a record in the 3D table to watch or play on
   tablero watch <url>                        the 3D table as a spectator of a live feed

@@ -70,6 +70,10 @@ fn gui_command(args: &[String]) -> Option<Result<(), String>> {
         Some("photo") => return Some(photo(rest)),
         Some("film") => return Some(film(rest)),
         Some("bench-table") => return Some(bench_table(rest)),
+        Some("keys") => {
+            println!("{}", tablero::gui::frame::keymap::help());
+            return Some(Ok(()));
+        }
         Some(c) if !c.starts_with("--") && !["play", "replay", "watch"].contains(&c) => return None,
         _ => {}
     }

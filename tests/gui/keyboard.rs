@@ -247,3 +247,69 @@ fn tab_walks_the_pieces_that_can_move_then_their_squares() {
     key(&mut app, KeyCode::Tab);
     assert!(targets.contains(&app.world().resource::<Cursor>().0.unwrap()));
 }
+
+/// One keymap: no chord means two things (besides the number keys, which choose among the moves
+/// offered while a list is open and turn the camera otherwise, and Enter and Space, which press
+/// the button in focus), every button at the table that has a key shows the keymap's words for
+/// it, and a key and its button do the same.
+#[test]
+fn one_keymap_gives_every_key_one_action_and_the_buttons_show_it() {
+    use std::collections::HashMap;
+    use tablero::gui::frame::keymap::{Action, KEYMAP, keys_of, shown};
+    let mut seen: HashMap<String, Vec<Action>> = HashMap::new();
+    for (action, chords) in KEYMAP {
+        assert!(!chords.is_empty(), "{action:?} has a key");
+        for c in *chords {
+            seen.entry(format!("{:?} {:?} {:?}", c.key, c.ctrl, c.shift)).or_default().push(*action);
+        }
+    }
+    for (chord, actions) in &seen {
+        let shared_by_design =
+            actions.iter().all(|a| matches!(a, Action::ViewFirst | Action::ViewSecond | Action::Choice(_)));
+        assert!(actions.len() == 1 || shared_by_design, "{chord} means {actions:?}");
+    }
+    assert_eq!(keys_of(Action::Undo), "U or Ctrl+Z");
+    assert_eq!(shown(Action::Labels, 1), "N");
+    let help = tablero::gui::frame::keymap::help();
+    assert!(help.lines().any(|l| l.starts_with("F8") && l.contains("broadcast window")), "{help}");
+
+    // The table's buttons show the keymap's keys.
+    let mut app = tablero::gui::headless_app(Variant::Ctor8.initial(), crate::table::PEOPLE);
+    app.init_resource::<ButtonInput<KeyCode>>();
+    app.add_plugins((tablero::gui::screens::hud::plugin, tablero::gui::frame::input::plugin));
+    app.add_message::<tablero::gui::look::camera::View>();
+    // The panel is spawned on entering the table: leave it and come back.
+    app.world_mut().resource_mut::<NextState<tablero::gui::Screen>>().set(tablero::gui::Screen::Menu);
+    app.update();
+    app.world_mut().resource_mut::<NextState<tablero::gui::Screen>>().set(tablero::gui::Screen::Playing);
+    app.update();
+    app.update();
+    let world = app.world_mut();
+    let labels: Vec<String> = world.query::<&Text>().iter(world).map(|t| t.0.clone()).collect();
+    for (words, action, i) in [
+        ("Undo", Action::Undo, 0),
+        ("Evaluation", Action::Evaluation, 0),
+        ("Numbers", Action::Labels, 1),
+        ("My secrets", Action::MySecrets, 0),
+        ("End turn", Action::Space, 0),
+    ] {
+        let want = format!("{words} ({})", shown(action, i));
+        assert!(labels.contains(&want), "a button {want:?} among {labels:?}");
+    }
+    // E and the *Evaluation* button do the same.
+    let shown_now = |app: &App| app.world().resource::<tablero::gui::stream::eval::Evaluation>().shown;
+    let before = shown_now(&app);
+    key(&mut app, KeyCode::KeyE);
+    assert_ne!(shown_now(&app), before, "E shows or hides the bar");
+    let button = {
+        let world = app.world_mut();
+        let mut q = world.query::<(Entity, &Children)>();
+        let texts: Vec<(Entity, String)> =
+            world.query::<(Entity, &Text)>().iter(world).map(|(e, t)| (e, t.0.clone())).collect();
+        let label = texts.iter().find(|(_, t)| t == "Evaluation (E)").map(|(e, _)| *e).expect("the button's words");
+        q.iter(world).find(|(_, kids)| kids.contains(&label)).map(|(e, _)| e).expect("the button")
+    };
+    app.world_mut().trigger(tablero::gui::screens::keyboard::click_on(button));
+    app.update();
+    assert_eq!(shown_now(&app), before, "the button shows or hides it back");
+}

@@ -156,6 +156,73 @@ pub fn keys_of(action: Action) -> String {
     words.join(" or ")
 }
 
+/// What an action does, in a few words (the help's second column).
+pub fn words(action: Action) -> String {
+    let overlays = ["names", "whose turn", "score", "last move", "move list", "result"];
+    match action {
+        Action::Undo => "undo".into(),
+        Action::Redo => "redo".into(),
+        Action::Cancel => "drop the move being chosen".into(),
+        Action::NewGame => "a new game (the menu)".into(),
+        Action::CopyPosition => "copy the position".into(),
+        Action::Paste => "paste a position or a record".into(),
+        Action::Hint => "a hint".into(),
+        Action::ComputerPace => "the computer's pace".into(),
+        Action::PauseComputer => "pause or resume the computer".into(),
+        Action::Export => "export the record and the move list".into(),
+        Action::ViewTop => "the view from above".into(),
+        Action::ViewFirst => "the first side's view".into(),
+        Action::ViewSecond => "the second side's view".into(),
+        Action::ViewReset => "the view back to the start".into(),
+        Action::Evaluation => "the evaluation bar".into(),
+        Action::Speed => "the animation's speed".into(),
+        Action::Doughnut => "CTOR: the field on the doughnut, or flat".into(),
+        Action::MySecrets => "CTOR: your team's own secret squares".into(),
+        Action::Labels => "heights (Volterra) or square numbers (CTOR)".into(),
+        Action::Rules => "the rules panel".into(),
+        Action::Settings => "the settings panel".into(),
+        Action::FullScreen => "full screen".into(),
+        Action::Mute => "sound off or on".into(),
+        Action::Photo => "photo mode".into(),
+        Action::Broadcast => "open the broadcast window".into(),
+        Action::BroadcastBar => "the evaluation bar on the broadcast".into(),
+        Action::Director => "the broadcast director's next way of choosing shots".into(),
+        Action::ChromaKey => "the broadcast's chroma key".into(),
+        Action::Overlay(i) => format!("the broadcast's {} overlay", overlays.get(i as usize).unwrap_or(&"")),
+        Action::Left | Action::Right | Action::Up | Action::Down => {
+            "move the keyboard's cursor, or the focus over the buttons".into()
+        }
+        Action::Next => "the next piece or square to choose, or the next button".into(),
+        Action::Previous => "the piece, square or button before".into(),
+        Action::Enter => "choose the cell under the cursor, press the button in focus, take the photo".into(),
+        Action::Space => "CTOR: end the turn (and press the button in focus)".into(),
+        Action::Choice(n) => format!("the move numbered {n} in the list offered"),
+        Action::Landing => "CTOR: start a Landing".into(),
+    }
+}
+
+/// Every key with what it does, one line each, as `tablero keys` prints them.
+pub fn help() -> String {
+    let mut lines: Vec<String> = Vec::new();
+    for (action, _) in KEYMAP {
+        let keys = match action {
+            Action::Left | Action::Right | Action::Up | Action::Down => "Arrows".to_string(),
+            Action::Choice(1) => "1 to 9".to_string(),
+            Action::Choice(_) => continue,
+            _ => keys_of(*action),
+        };
+        let what = match action {
+            Action::Choice(_) => "while moves are offered: the one of that number".to_string(),
+            _ => words(*action),
+        };
+        let line = format!("{keys:<14} {what}");
+        if !lines.contains(&line) {
+            lines.push(line);
+        }
+    }
+    lines.join("\n")
+}
+
 /// The `i`th key of an action in words, as a button shows it ("U" for *Undo*).
 pub fn shown(action: Action, i: usize) -> String {
     let chord = KEYMAP.iter().filter(|(a, _)| *a == action).flat_map(|(_, c)| c.iter()).nth(i);

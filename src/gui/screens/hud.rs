@@ -59,7 +59,7 @@ enum SecretScreen {
     PutsChoosing,
 }
 
-pub(crate) fn plugin(app: &mut App) {
+pub fn plugin(app: &mut App) {
     app.add_plugins(crate::gui::look::coords::plugin)
         .add_systems(
             OnEnter(Screen::Playing),
