@@ -335,3 +335,32 @@ fn a_spectator_follows_the_feeds_moves_and_waits_for_its_state_when_out_of_step(
     assert!(out.rebuilt);
     assert_eq!(watcher.game, host.game);
 }
+
+/// In the app, the rules step is the one writer of the table: no other file of `src/gui/`
+/// holds the session mutably (every other system reads it as `Res<Session>`).
+#[test]
+fn only_the_rules_step_holds_the_table_mutably() {
+    fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    walk(&root.join("src/gui"), &mut files);
+    assert!(files.len() > 20, "the app's files are found");
+    let writers: Vec<String> = files
+        .iter()
+        .filter(|p| {
+            let text = std::fs::read_to_string(p).unwrap();
+            text.contains("ResMut<Session>") || text.contains("resource_mut::<Session>")
+        })
+        .map(|p| p.strip_prefix(root).unwrap().display().to_string())
+        .collect();
+    assert_eq!(writers, vec!["src/gui/frame/session.rs".to_string()]);
+}
