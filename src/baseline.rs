@@ -143,22 +143,3 @@ fn minimax(game: &AnyGame, depth: u32, mut alpha: f64, mut beta: f64, me: Side) 
     }
     value
 }
-
-/// `ai:baseline` as a player.
-pub struct BaselinePlayer {
-    seed: u64,
-    moves: u64,
-}
-
-impl BaselinePlayer {
-    pub fn new(seed: u64) -> BaselinePlayer {
-        BaselinePlayer { seed, moves: 0 }
-    }
-}
-
-impl crate::players::Player for BaselinePlayer {
-    fn choose(&mut self, game: &AnyGame) -> Option<AnyMove> {
-        self.moves += 1;
-        choose(game, self.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(self.moves))
-    }
-}

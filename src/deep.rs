@@ -345,7 +345,8 @@ pub fn choose(
             break;
         }
         root.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.cmp(&a.1)));
-        let shared = crate::ai::share_out(&mut searchers, &root, |s, moves| share(s, moves.into_iter(), d, near));
+        let shared =
+            crate::ai::share::share_out(&mut searchers, &root, |s, moves| share(s, moves.into_iter(), d, near));
         let Some(values) = shared else { break };
         for (entry, v) in root.iter_mut().zip(values) {
             entry.0 = v;

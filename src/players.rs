@@ -48,6 +48,25 @@ impl Player for AiPlayer {
     }
 }
 
+/// `ai:baseline` as a player.
+pub struct BaselinePlayer {
+    seed: u64,
+    moves: u64,
+}
+
+impl BaselinePlayer {
+    pub fn new(seed: u64) -> BaselinePlayer {
+        BaselinePlayer { seed, moves: 0 }
+    }
+}
+
+impl Player for BaselinePlayer {
+    fn choose(&mut self, game: &AnyGame) -> Option<AnyMove> {
+        self.moves += 1;
+        crate::baseline::choose(game, self.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(self.moves))
+    }
+}
+
 /// A player named on the command line: `random`, or `ai:<level>` (easy, medium, hard, master).
 pub fn by_name(name: &str, seed: u64) -> Result<Box<dyn Player + Send>, String> {
     by_name_on(name, seed, 1)
@@ -61,7 +80,7 @@ pub fn by_name_on(name: &str, seed: u64, threads: usize) -> Result<Box<dyn Playe
     match (name, Kind::parse(name)) {
         ("random", _) | (_, Some(Kind::Random)) => Ok(Box::new(RandomPlayer::new(seed))),
         // The yardstick of the levels (see `baseline`), not a level of the menu.
-        ("ai:baseline", _) => Ok(Box::new(crate::baseline::BaselinePlayer::new(seed))),
+        ("ai:baseline", _) => Ok(Box::new(BaselinePlayer::new(seed))),
         (_, Some(Kind::Ai(level))) => Ok(Box::new(AiPlayer::new(crate::ai::LEVELS[level].on(threads), seed))),
         _ => {
             let levels: Vec<&str> = crate::ai::LEVELS.iter().map(|l| l.name).collect();

@@ -37,9 +37,10 @@ impl Kind {
         match kind {
             "human" => Some(Kind::Human),
             "computer:random" => Some(Kind::Random),
-            other => {
-                other.strip_prefix("ai:").and_then(|n| crate::ai::LEVELS.iter().position(|l| l.name == n)).map(Kind::Ai)
-            }
+            other => other
+                .strip_prefix("ai:")
+                .and_then(|n| crate::ai::levels::LEVELS.iter().position(|l| l.name == n))
+                .map(Kind::Ai),
         }
     }
 
@@ -48,7 +49,7 @@ impl Kind {
         match self {
             Kind::Human => "human".into(),
             Kind::Random => "computer:random".into(),
-            Kind::Ai(l) => format!("ai:{}", crate::ai::LEVELS[l].name),
+            Kind::Ai(l) => format!("ai:{}", crate::ai::levels::LEVELS[l].name),
         }
     }
 }
@@ -129,7 +130,7 @@ pub struct Record {
     pub secrets: Option<[Vec<u16>; 2]>,
     /// CTOR team play: each team's members, who plays the Moves, and the seats' changes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub team: Option<crate::team::TeamRecord>,
+    pub team: Option<TeamRecord>,
     pub created_ms: u64,
 }
 
@@ -224,7 +225,7 @@ impl Record {
         }
         for (i, p) in record.players.iter().enumerate() {
             if Kind::parse(&p.kind).is_none() {
-                let levels: Vec<String> = crate::ai::LEVELS.iter().map(|l| format!("ai:{}", l.name)).collect();
+                let levels: Vec<String> = crate::ai::levels::LEVELS.iter().map(|l| format!("ai:{}", l.name)).collect();
                 return Err(RecordError(format!(
                     "field `players[{i}].kind` is '{}', expected human, computer:random or {}",
                     crate::rules::quote(&p.kind),
@@ -443,4 +444,55 @@ pub fn new_game_path(dir: &Path, record: &Record) -> PathBuf {
         .map(|k| games.join(if k == 1 { format!("{base}.json") } else { format!("{base}-{k}.json") }))
         .find(|p| !p.exists())
         .unwrap_or_else(|| games.join(format!("{base}.json")))
+}
+
+/// CTOR team play as a record keeps it (the team rules that check it, and the seats at a move,
+/// are `crate::team`'s). Who plays a team's Moves and Landings (its Puts are always shared among
+/// the members).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Lead {
+    /// The first member, every turn.
+    #[default]
+    Captain,
+    /// Each member in turn: the team's first turn the first member, its next the second, …
+    Rotation,
+}
+
+impl Lead {
+    pub fn label(self) -> &'static str {
+        match self {
+            Lead::Captain => "the captain",
+            Lead::Rotation => "each member in turn",
+        }
+    }
+}
+
+/// A change of a team's seats, made before move `at` (counted from 0) is played.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TeamChange {
+    /// Moves played before the change.
+    pub at: usize,
+    /// The team: `black` or `white`.
+    pub team: String,
+    /// A player who joins, seated last.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub join: Option<PlayerInfo>,
+    /// The seat (from 0) of a member who leaves; those after move up.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub leave: Option<u8>,
+}
+
+/// A CTOR team game's seats as a record keeps them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TeamRecord {
+    /// Each team's members at the start, black first, in the order they share the Puts.
+    pub seats: [Vec<PlayerInfo>; 2],
+    #[serde(default)]
+    pub lead: Lead,
+    /// Members leaving and players joining, in the order they happened.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub changes: Vec<TeamChange>,
 }

@@ -11,56 +11,8 @@ use crate::record::{PlayerInfo, RecordedMove};
 use crate::rules::ctor::{Ctor, CtorMove, Square};
 use crate::rules::{AnyGame, AnyMove, Game, Side};
 use rand::{Rng, SeedableRng};
-use serde::{Deserialize, Serialize};
 
-/// Who plays a team's Moves and Landings (its Puts are always shared among the members).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Lead {
-    /// The first member, every turn.
-    #[default]
-    Captain,
-    /// Each member in turn: the team's first turn the first member, its next the second, …
-    Rotation,
-}
-
-impl Lead {
-    pub fn label(self) -> &'static str {
-        match self {
-            Lead::Captain => "the captain",
-            Lead::Rotation => "each member in turn",
-        }
-    }
-}
-
-/// A change of a team's seats, made before move `at` (counted from 0) is played.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct TeamChange {
-    /// Moves played before the change.
-    pub at: usize,
-    /// The team: `black` or `white`.
-    pub team: String,
-    /// A player who joins, seated last.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub join: Option<PlayerInfo>,
-    /// The seat (from 0) of a member who leaves; those after move up.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub leave: Option<u8>,
-}
-
-/// A CTOR team game's seats as a record keeps them.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct TeamRecord {
-    /// Each team's members at the start, black first, in the order they share the Puts.
-    pub seats: [Vec<PlayerInfo>; 2],
-    #[serde(default)]
-    pub lead: Lead,
-    /// Members leaving and players joining, in the order they happened.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub changes: Vec<TeamChange>,
-}
+pub use crate::record::{Lead, TeamChange, TeamRecord};
 
 /// How a turn's `puts` are shared among `members`: in turn, the first member first (as
 /// [`Ctor::put_member`] counts them). A team of two with three Puts: 2 and 1.

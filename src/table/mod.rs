@@ -34,7 +34,7 @@ impl PlayerKind {
     /// Every choice, in the order the menu shows them.
     pub fn all() -> Vec<PlayerKind> {
         let mut v = vec![PlayerKind::Person, PlayerKind::Random];
-        v.extend((0..crate::ai::LEVELS.len()).map(PlayerKind::Ai));
+        v.extend((0..crate::ai::levels::LEVELS.len()).map(PlayerKind::Ai));
         v
     }
 
@@ -66,7 +66,7 @@ impl PlayerKind {
         match self {
             PlayerKind::Person => "person".into(),
             PlayerKind::Random => "computer (random)".into(),
-            PlayerKind::Ai(l) => format!("computer ({})", crate::ai::LEVELS[l].name),
+            PlayerKind::Ai(l) => format!("computer ({})", crate::ai::levels::LEVELS[l].name),
         }
     }
 }

@@ -11,6 +11,12 @@
 //! Levels are fixed budgets of playouts or positions, never of time, so a level plays the same
 //! for a given seed on any machine. A CTOR player decides from its own team's view only.
 
+pub mod levels;
+pub(crate) mod share;
+
+pub use levels::{LEVELS, Level};
+pub(crate) use share::share_out;
+
 use crate::rules::ctor::{Ctor, CtorMove};
 use crate::rules::ordo::Rules;
 use crate::rules::volterra::{Phase, Volterra, VolterraMove};
@@ -20,50 +26,6 @@ use rand::{Rng, SeedableRng};
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
-
-/// A named strength: how many playouts a move gets and how deep each one goes (tree search);
-/// how many turns ahead alpha-beta looks, within a budget of positions, and how far below the
-/// best a turn may be and still be played (the seed chooses among those).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Level {
-    pub name: &'static str,
-    pub playouts: u32,
-    pub depth: u32,
-    /// Alpha-beta (Volterra): the most turns searched; the search deepens a turn at a time
-    /// while the next iteration looks likely to fit `volterra_positions` and some line
-    /// searched has not ended (master's 20 reach the game's end in most endgames).
-    pub plies: u32,
-    /// The full-width alpha-beta (Ordo, Crossings) and Ordo X's selective one: positions
-    /// searched at most; a deeper iteration that would pass it is dropped.
-    pub positions: u64,
-    /// Volterra's alpha-beta: positions searched at most, the same way. Larger than
-    /// `positions`, as a Volterra position costs a fraction of an Ordo one.
-    pub volterra_positions: u64,
-    /// Alpha-beta: turns within this many hundredths of a tile of the best are played alike.
-    /// Easy's ten tiles make it play almost at random, except that it never misses a turn
-    /// that wins at once and never plays one that loses at once.
-    pub slack: u32,
-    /// Ordo X: how many root turns the tree search considers, the best-looking one turn ahead;
-    /// 0 for a seeded sample, as at deeper nodes. With `beam`, the turns searched at each node.
-    pub width: usize,
-    /// Ordo X: turns ahead of a selective alpha-beta over the `width` best-looking turns at
-    /// each node; 0 for the tree search.
-    pub beam: u32,
-    /// Tree search (Ordo, Crossings, CTOR): root moves are first weighed by a plain two-move minimax of material and
-    /// advance (the baseline's), and those that lose more than half a piece against the best
-    /// of them are not searched (a guard against the short tactics random playouts miss).
-    pub guard: bool,
-    /// Ordo Classic and Crossings: moves ahead of a full-width alpha-beta (see
-    /// [`crate::deep`]) within `positions`; 0 for the tree search. Ordo X: how many turns
-    /// past `beam` the selective alpha-beta may deepen within its budget (see `Beam`), with
-    /// master's evaluation; 0 for exactly `beam` turns.
-    pub deep: u32,
-    /// CTOR: each Put of a playout is the best of this many random Puts for the mover's
-    /// lead in discs; 1 for plain random playouts.
-    pub greedy: u32,
-    /// Threads the search runs on (see [`Level::on`]); 1 for every named level.
-    pub threads: usize,
-}
 
 impl Level {
     /// This level thinking on `threads` threads at once, each with the level's whole budget
@@ -90,73 +52,6 @@ pub fn parse_threads(text: &str) -> Result<usize, String> {
 pub fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_THREADS)
 }
-
-/// The levels, weakest first. Volterra's gaps between depths are uneven (four turns ahead
-/// beats three only about 65% of the time, two beats one about 85%), so its levels are one
-/// turn ahead played loosely, one turn, two turns, and for master at least four turns,
-/// deeper as far as its budget allows.
-pub const LEVELS: [Level; 4] = [
-    Level {
-        name: "easy",
-        playouts: 48,
-        depth: 16,
-        plies: 1,
-        positions: 10_000,
-        volterra_positions: 10_000,
-        slack: 1000,
-        width: 0,
-        beam: 0,
-        guard: false,
-        deep: 0,
-        greedy: 1,
-        threads: 1,
-    },
-    Level {
-        name: "medium",
-        playouts: 192,
-        depth: 24,
-        plies: 1,
-        positions: 10_000,
-        volterra_positions: 10_000,
-        slack: 5,
-        width: 32,
-        beam: 0,
-        guard: false,
-        deep: 0,
-        greedy: 1,
-        threads: 1,
-    },
-    Level {
-        name: "hard",
-        playouts: 768,
-        depth: 32,
-        plies: 2,
-        positions: 50_000,
-        volterra_positions: 50_000,
-        slack: 5,
-        width: 6,
-        beam: 2,
-        guard: false,
-        deep: 0,
-        greedy: 1,
-        threads: 1,
-    },
-    Level {
-        name: "master",
-        playouts: 2048,
-        depth: 40,
-        plies: 20,
-        positions: 600_000,
-        volterra_positions: 2_400_000,
-        slack: 5,
-        width: 10,
-        beam: 3,
-        guard: true,
-        deep: 4,
-        greedy: 8,
-        threads: 1,
-    },
-];
 
 pub fn level(name: &str) -> Option<Level> {
     LEVELS.iter().copied().find(|l| l.name == name)
@@ -821,38 +716,6 @@ impl AlphaBeta<'_> {
             .collect();
         (mv, searchers.iter().map(|s| s.positions).sum(), lines)
     }
-}
-
-/// The values of `root`'s entries, shared out among the searchers (entry i to searcher i mod
-/// their number, each on a thread of its own when there are several), each share valued in
-/// order by `value`, in `root`'s order; `None` if any share was cut short (over budget or
-/// stopped). What each searcher sees depends only on the number of searchers, never on timing.
-pub(crate) fn share_out<S: Send, E: Sync>(
-    searchers: &mut [S],
-    root: &[E],
-    value: impl Fn(&mut S, Vec<&E>) -> Option<Vec<f64>> + Sync,
-) -> Option<Vec<f64>> {
-    let n = searchers.len().max(1);
-    let shares: Vec<Option<Vec<f64>>> = if searchers.len() <= 1 {
-        searchers.iter_mut().map(|s| value(s, root.iter().collect())).collect()
-    } else {
-        let value = &value;
-        std::thread::scope(|scope| {
-            let handles: Vec<_> = searchers
-                .iter_mut()
-                .enumerate()
-                .map(|(k, s)| scope.spawn(move || value(s, root.iter().skip(k).step_by(n).collect())))
-                .collect();
-            handles.into_iter().map(|h| h.join().expect("a search thread does not panic")).collect()
-        })
-    };
-    let mut out = vec![f64::NEG_INFINITY; root.len()];
-    for (k, share) in shares.into_iter().enumerate() {
-        for (j, v) in share?.into_iter().enumerate() {
-            out[k + j * n] = v;
-        }
-    }
-    Some(out)
 }
 
 /// Ordo X's selective alpha-beta: at each node every turn is looked at one turn ahead with
