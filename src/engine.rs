@@ -271,8 +271,8 @@ pub fn position(text: &str) -> Result<AnyGame, String> {
 
 /// `tablero analyse "<position>" [--level L] [--top K]`: the K best moves with their scores
 /// and lines.
-pub fn analyse(args: &[String], out: &mut dyn Write) -> Result<(), crate::cli::CliError> {
-    use crate::cli::CliError;
+pub fn analyse(args: &[String], out: &mut dyn Write) -> Result<(), crate::cli::error::CliError> {
+    use crate::cli::error::CliError;
     let usage = "usage: tablero analyse \"<position>\" [--level L] [--top K] [--threads N]";
     let Some((pos, flags)) = args.split_first() else { return Err(CliError(usage.into())) };
     // A position string (or a variant's name for its start), maybe with `moves ...` after it.

@@ -13,6 +13,7 @@ pub mod engine;
 pub mod feed;
 #[cfg(feature = "gui")]
 pub mod gui;
+pub mod matches;
 pub mod players;
 pub mod record;
 pub mod rules;

@@ -2,7 +2,8 @@
 //! a pace, for a stream's overlay or spectators (`tablero watch`).
 
 use super::{Feed, Phase, View};
-use crate::cli::{CliError, STOP};
+use crate::cli::error::CliError;
+use crate::matches::STOP;
 use crate::record::{PlayerInfo, Record, now_ms};
 use crate::rules::{AnyGame, AnyMove, Game, Variant, quote};
 use std::io::Write;
@@ -251,14 +252,14 @@ fn show_match_game(
     };
     showing.publish();
     let mut asked = std::time::Instant::now();
-    let played = crate::cli::play_game_showing(
+    let played = crate::matches::play_game_showing(
         variant,
         a,
         b,
         a_first,
-        crate::cli::game_seed(seed, g),
+        crate::matches::game_seed(seed, g),
         [1, 1],
-        &mut crate::cli::Clock::default(),
+        &mut crate::matches::Clock::default(),
         &mut |mv| {
             // At least `pace` between moves, the thinking included.
             if !pause((pace - asked.elapsed().as_secs_f64()).max(0.0)) {
@@ -276,7 +277,7 @@ fn show_match_game(
         }
     }
     match showing.now.outcome() {
-        Some(o) => writeln!(out, "game {}: {}", g + 1, crate::cli::result_line(variant, o))?,
+        Some(o) => writeln!(out, "game {}: {}", g + 1, crate::matches::result_line(variant, o))?,
         None => writeln!(out, "game {}: unfinished after {} moves", g + 1, showing.moves.len())?,
     }
     out.flush()?;

@@ -332,7 +332,7 @@ impl Inner {
             json!({
                 "winner": o.winner.map(|w| self.side_name(w)),
                 "reason": o.reason.to_string(),
-                "text": crate::cli::result_line(game.variant(), o).trim_start_matches("result: ").to_string(),
+                "text": crate::matches::result_line(game.variant(), o).trim_start_matches("result: ").to_string(),
             })
         })
     }

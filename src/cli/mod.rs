@@ -1,30 +1,20 @@
 //! The headless command line of docs/notation.md: `moves`, `perft`, `play`, `match`, `bench`.
 //! Output is plain text for other programs; every error is one line and exit status 2.
 
+pub mod error;
+
+pub use crate::matches::{
+    Clock, MATCH_PLY_LIMIT, STOP, Score, game_seed, interrupted, play_game, play_game_showing, result_line,
+    stop_on_interrupt, wilson,
+};
+pub use error::CliError;
+
 use crate::bench;
 use crate::players;
-use crate::rules::{AnyGame, AnyMove, Game, Outcome, Side, Variant, quote};
+use crate::rules::{AnyGame, Game, Side, Variant, quote};
 use std::io::Write;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
-
-/// Set by Ctrl-C (see [`stop_on_interrupt`]): long commands stop cleanly at the next check.
-pub static STOP: AtomicBool = AtomicBool::new(false);
-
-/// Makes Ctrl-C set [`STOP`] instead of killing the process, so that `perft` and `match`
-/// stop cleanly and say how far they got. A second Ctrl-C ends the process at once.
-pub fn stop_on_interrupt() {
-    let _ = ctrlc::set_handler(|| {
-        if STOP.swap(true, Ordering::Relaxed) {
-            std::process::exit(130);
-        }
-    });
-}
-
-/// Whether the command was stopped by Ctrl-C (its exit status is then 130).
-pub fn interrupted() -> bool {
-    STOP.load(Ordering::Relaxed)
-}
 
 /// The most games `match` plays in one run.
 pub const MAX_GAMES: u32 = 100_000;
@@ -83,22 +73,6 @@ impl Progress {
 fn bar(done: u64, all: u64) -> String {
     let filled = (done * 20).checked_div(all).unwrap_or(20) as usize;
     format!("[{}{}]", "#".repeat(filled), ".".repeat(20 - filled))
-}
-
-/// A failure the user caused: printed as one line, exit status 2.
-#[derive(Debug, PartialEq, Eq)]
-pub struct CliError(pub String);
-
-impl std::fmt::Display for CliError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl<E: std::error::Error> From<E> for CliError {
-    fn from(e: E) -> CliError {
-        CliError(e.to_string())
-    }
 }
 
 pub const USAGE: &str = "\
@@ -332,102 +306,6 @@ fn parse_position(text: &str) -> Result<AnyGame, CliError> {
     text.parse::<AnyGame>().map_err(CliError::from)
 }
 
-/// `result: white wins (reached the opponent's home row)` or `result: draw (threefold repetition)`.
-pub fn result_line(variant: Variant, outcome: Outcome) -> String {
-    match outcome.winner {
-        Some(side) => format!("result: {} wins ({})", variant.side_name(side), outcome.reason),
-        None => format!("result: draw ({})", outcome.reason),
-    }
-}
-
-/// A game's end from player A's view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Score {
-    Win,
-    Draw,
-    Loss,
-}
-
-/// Plies after which a match game that has not ended is scored as a draw (random Ordo Classic
-/// play could in principle shuffle sideways for ever).
-pub const MATCH_PLY_LIMIT: usize = 2000;
-
-/// The seed of game `g` of a match seeded `seed` (games are independent and seeded by their
-/// number, so that threads give the same results as one).
-pub fn game_seed(seed: u64, g: u32) -> u64 {
-    seed.wrapping_add(g as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-}
-
-/// Plays one game between two players; `a_first` says whether A moves first.
-pub fn play_game(variant: Variant, a: &str, b: &str, a_first: bool, seed: u64) -> Result<Score, CliError> {
-    play_game_showing(variant, a, b, a_first, seed, [1, 1], &mut Clock::default(), &mut |_| true)
-}
-
-/// How long each player of a match (A, then B) took over its moves, and how many it made.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Clock {
-    pub time: [Duration; 2],
-    pub moves: [u32; 2],
-}
-
-impl Clock {
-    /// Adds another clock's times and moves to this one.
-    pub fn add(&mut self, other: &Clock) {
-        for k in 0..2 {
-            self.time[k] += other.time[k];
-            self.moves[k] += other.moves[k];
-        }
-    }
-
-    /// Player `k`'s mean time a move, in seconds.
-    pub fn mean(&self, k: usize) -> f64 {
-        self.time[k].as_secs_f64() / self.moves[k].max(1) as f64
-    }
-}
-
-/// [`play_game`] that hands each move to `shown` as it is played (the live feed shows it);
-/// the game goes on while `shown` says true, and ends as a draw when it says false. Each
-/// player's thinking time is added to `clock`.
-pub fn play_game_showing(
-    variant: Variant,
-    a: &str,
-    b: &str,
-    a_first: bool,
-    seed: u64,
-    threads: [usize; 2],
-    clock: &mut Clock,
-    shown: &mut dyn FnMut(&AnyMove) -> bool,
-) -> Result<Score, CliError> {
-    let mut pa = players::by_name_on(a, seed.wrapping_mul(2), threads[0]).map_err(CliError)?;
-    let mut pb = players::by_name_on(b, seed.wrapping_mul(2).wrapping_add(1), threads[1]).map_err(CliError)?;
-    let a_side = if a_first { Side::First } else { Side::Second };
-    let mut game = variant.initial();
-    for _ in 0..MATCH_PLY_LIMIT {
-        if STOP.load(Ordering::Relaxed) {
-            return Err(CliError("the game was stopped by Ctrl-C".into()));
-        }
-        if let Some(outcome) = game.outcome() {
-            return Ok(match outcome.winner {
-                None => Score::Draw,
-                Some(s) if s == a_side => Score::Win,
-                Some(_) => Score::Loss,
-            });
-        }
-        let k = if game.side_to_move() == a_side { 0 } else { 1 };
-        let player = if k == 0 { &mut pa } else { &mut pb };
-        let thinking = std::time::Instant::now();
-        let mv =
-            player.choose(&game).ok_or_else(|| CliError("a player found no move in a game that is not over".into()))?;
-        clock.time[k] += thinking.elapsed();
-        clock.moves[k] += 1;
-        game.play(&mv)?;
-        if !shown(&mv) {
-            break;
-        }
-    }
-    Ok(Score::Draw)
-}
-
 fn run_match(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
     let Some((variant, flags)) = args.split_first() else {
         return Err(arity("match", "a variant and --a, --b, --games, --seed (and maybe --threads)"));
@@ -560,14 +438,4 @@ fn run_match(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
     };
     writeln!(out, "thinking: a {}, b {}", thinker(0), thinker(1))?;
     Ok(())
-}
-
-/// The 95% Wilson score interval of a proportion of `k` in `n`: unlike the normal
-/// approximation it stays inside [0, 1] and does not shrink to a point at 0 or n.
-pub fn wilson(k: f64, n: f64) -> (f64, f64) {
-    let z = 1.96f64;
-    let p = k / n;
-    let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
-    let half = z / (1.0 + z * z / n) * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
-    ((centre - half).max(0.0), (centre + half).min(1.0))
 }
