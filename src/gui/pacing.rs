@@ -55,10 +55,9 @@ fn activity(
         }
         _ => false,
     };
-    let s = &session;
     let waiting = match *mode.get() {
-        Mode::Live => s.computer_to_move() && !pace.paused || crate::gui::frame::clock::sand_running(&s),
-        Mode::Replay => s.replay.is_some_and(|r| r.autoplay),
+        Mode::Live => session.computer_to_move() && !pace.paused || crate::gui::frame::clock::sand_running(&session),
+        Mode::Replay => session.replay.is_some_and(|r| r.autoplay),
         Mode::Secrets => false,
     };
     let directing = directing.is_some_and(|d| d.0);

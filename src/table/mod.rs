@@ -303,9 +303,13 @@ impl Table {
 
     /// The same table, saved from now on (after every move) to `path`.
     pub fn saved_to(mut self, path: PathBuf) -> Table {
+        self.save_to(path);
+        self
+    }
+
+    fn save_to(&mut self, path: PathBuf) {
         self.record_path = Some(path);
         self.sync_record();
-        self
     }
 
     /// Opens a record to watch: at its start, every move ready to step through.
@@ -398,8 +402,7 @@ impl Table {
                 Ok(Outcome::rebuilt())
             }
             Intent::SaveTo(path) => {
-                self.record_path = Some(path);
-                self.sync_record();
+                self.save_to(path);
                 Ok(Outcome::default())
             }
             Intent::SetPlayers(players) => {
@@ -538,15 +541,15 @@ impl Table {
         self.replay.is_none() && !self.spectator && self.record_path.is_none()
     }
 
+    /// The new file in `dir` a live game without one is to be saved to, if it has none.
+    pub fn new_file_in(&self, dir: &std::path::Path) -> Option<PathBuf> {
+        self.needs_a_file().then(|| crate::record::new_game_path(dir, &self.record))
+    }
+
     /// Plays a chosen move: a record being replayed keeps its members; a live team game's
     /// move is the acting seat's, a member's blind Put its own.
     fn play_by(&mut self, mv: &AnyMove, by: By) -> Result<Outcome, Refused> {
-        let member = match (by, &self.replay) {
-            (By::Member(m), _) => Some(m),
-            (_, Some(_)) => self.record.moves.get(self.history.len()).and_then(|m| m.member),
-            (_, None) => self.acting_member(),
-        };
-        let parts = self.play_as(mv, member).map_err(Refused)?;
+        let parts = self.play_as(mv, self.member_for(by)).map_err(Refused)?;
         let said = if by == By::SandGlass { "the sand ran out: the turn ended" } else { "" };
         Ok(Outcome {
             played: vec![Played { mv: mv.clone(), by, parts }],
@@ -630,11 +633,18 @@ impl Table {
     /// Plays the next undone move again.
     fn redo_one(&mut self) -> bool {
         let Some(mv) = self.redo.last().cloned() else { return false };
-        let member = match &self.replay {
-            Some(_) => self.record.moves.get(self.history.len()).and_then(|m| m.member),
-            None => self.acting_member(),
-        };
-        self.play_as(&mv, member).is_ok()
+        self.play_as(&mv, self.member_for(By::History)).is_ok()
+    }
+
+    /// The team member a move chosen by `by` is recorded for: a member's own blind Put; in a
+    /// record being replayed, the member the record names; else the acting seat (`None`
+    /// outside team play).
+    fn member_for(&self, by: By) -> Option<u8> {
+        match (by, &self.replay) {
+            (By::Member(m), _) => Some(m),
+            (_, Some(_)) => self.record.moves.get(self.history.len()).and_then(|m| m.member),
+            (_, None) => self.acting_member(),
+        }
     }
 
     /// Goes to the position after `k` moves, without animation.

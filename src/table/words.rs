@@ -38,8 +38,8 @@ pub fn banner_line(game: &AnyGame) -> Option<String> {
 
 /// The score as each game counts it: CTOR's turn, operations left, sand-glass and disc counts;
 /// Volterra's towers tallest first; the pieces taken off the board.
-pub fn score_line(session: &Table, shown: &AnyGame, clock: f32) -> String {
-    match &session.game {
+pub fn score_line(table: &Table, shown: &AnyGame, clock: f32) -> String {
+    match &table.game {
         AnyGame::Ctor(g) => {
             let glass = match g.options().timer {
                 Some(t) => format!(", sand-glass {:.0} s left", (t as f32 - clock).max(0.0).ceil()),
@@ -53,25 +53,25 @@ pub fn score_line(session: &Table, shown: &AnyGame, clock: f32) -> String {
                 left.puts,
                 left.steps,
                 left.landings,
-                shown.tally(&session.start)
+                shown.tally(&table.start)
             )
         }
-        _ => shown.tally(&session.start).to_string(),
+        _ => shown.tally(&table.start).to_string(),
     }
 }
 
 /// The last moves in notation, numbered by turn pairs (in a replay, where the game stands).
-pub fn move_list(session: &Table) -> String {
-    if let Some(replay) = &session.replay {
-        let total = session.history.len() + session.redo.len();
-        return format!("replay: move {} of {}, pace {} s a move", session.history.len(), total, replay.pace);
+pub fn move_list(table: &Table) -> String {
+    if let Some(replay) = &table.replay {
+        let total = table.history.len() + table.redo.len();
+        return format!("replay: move {} of {}, pace {} s a move", table.history.len(), total, replay.pace);
     }
-    numbered_moves(session, 24)
+    numbered_moves(table, 24)
 }
 
 /// The last `rows` pairs of moves played, numbered.
-pub fn numbered_moves(session: &Table, rows: usize) -> String {
-    let moves: Vec<String> = session.history.iter().map(|(_, m)| m.to_string()).collect();
+pub fn numbered_moves(table: &Table, rows: usize) -> String {
+    let moves: Vec<String> = table.history.iter().map(|(_, m)| m.to_string()).collect();
     let lines: Vec<String> =
         moves.chunks(2).enumerate().map(|(i, pair)| format!("{:>3}. {}", i + 1, pair.join("  "))).collect();
     let skip = lines.len().saturating_sub(rows);

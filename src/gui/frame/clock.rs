@@ -5,7 +5,7 @@
 use super::session::{By, MoveChosen, SecretCommand, Session, TableIntent, animating};
 use super::steps::{Mode, Screen, TableSystems};
 use crate::rules::ctor::CtorMove;
-use crate::rules::{AnyGame, AnyMove, Cell, Game, Side};
+use crate::rules::{AnyGame, AnyMove, Game, Side};
 use crate::table::{Intent, RoundPhase, SecretPhase};
 use bevy::prelude::*;
 
@@ -36,11 +36,11 @@ pub(crate) fn plugin(app: &mut App) {
 }
 
 /// A CTOR game with a sand-glass is at the table.
-fn timed(session: Option<Res<Session>>) -> bool {
+pub(crate) fn timed(session: Option<Res<Session>>) -> bool {
     session.is_some_and(|s| has_glass(&s) && !s.in_round())
 }
 
-pub(crate) fn has_glass(session: &Session) -> bool {
+fn has_glass(session: &Session) -> bool {
     matches!(&session.game, AnyGame::Ctor(g) if g.options().timer.is_some())
 }
 
@@ -56,13 +56,6 @@ fn show_mine(mut commands: MessageReader<SecretCommand>, session: Res<Session>, 
             table.show_own = !table.show_own;
         }
     }
-}
-
-/// The secret squares a viewer at the table may see now, each with whether everyone may
-/// (revealed). The broadcast, which both teams and the audience see, shows only the revealed
-/// ones.
-pub fn visible_secrets(session: &Session, table: &CtorTable) -> Vec<(Cell, bool)> {
-    session.visible_secrets(table.show_own)
 }
 
 /// The sand-glass's clock: it runs while the side to move chooses and nothing moves; when it

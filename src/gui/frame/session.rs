@@ -180,6 +180,14 @@ pub enum Command {
     Review,
 }
 
+impl Command {
+    /// A choice about the move being chosen, which the pick step answers (the rules step
+    /// leaves it alone).
+    pub fn picks(&self) -> bool {
+        matches!(self, Command::Choose(_) | Command::Cancel | Command::EndTurn | Command::Landing)
+    }
+}
+
 /// The effects a set animates this frame, part by part: a first part just chosen, then the
 /// parts of played moves not yet on the table. None when the scene is rebuilt in the same
 /// frame (an undo or a paste right after a move): the rebuilt scene already shows them, and
@@ -238,11 +246,7 @@ pub(crate) fn plugin(app: &mut App) {
 /// chosen) through Bevy's state transition, which runs right after the rules step (before the
 /// frame's scene steps).
 fn follow_mode(session: Res<Session>, mode: Res<State<Mode>>, mut next: ResMut<NextState<Mode>>) {
-    let want = match session.mode() {
-        crate::table::Mode::Live => Mode::Live,
-        crate::table::Mode::Replay => Mode::Replay,
-        crate::table::Mode::Secrets => Mode::Secrets,
-    };
+    let want = Mode::from(session.mode());
     if *mode.get() != want {
         next.set(want);
     }
@@ -362,7 +366,7 @@ fn pick_commands(
     mut rebuild: MessageWriter<Rebuild>,
 ) {
     for command in commands.read() {
-        if !matches!(command, Command::Choose(_) | Command::Cancel | Command::EndTurn | Command::Landing) {
+        if !command.picks() {
             continue;
         }
         if session.spectator && *command != Command::Cancel {
@@ -495,12 +499,10 @@ fn rules(
     }
     let mut later = Vec::new();
     for command in &commands {
-        let looks_only =
-            matches!(command, Command::Export | Command::CopyPosition | Command::NewGame | Command::Cancel);
-        let picker = matches!(command, Command::Choose(_) | Command::Cancel | Command::EndTurn | Command::Landing);
-        if picker {
+        if command.picks() {
             continue;
         }
+        let looks_only = matches!(command, Command::Export | Command::CopyPosition | Command::NewGame);
         if session.spectator && !looks_only {
             reply.notice.say(SPECTATING);
             continue;
@@ -555,10 +557,7 @@ fn rules(
     // Every live game at the table has a file, however it began (the menu's *Start*, a
     // position on the command line, a paste, *Play on*, a new game): one without gets a new
     // file in the save folder here, in one place, and is saved at once.
-    if let Some(dir) = &folder.0
-        && session.needs_a_file()
-    {
-        let path = crate::record::new_game_path(dir, &session.record);
+    if let Some(path) = folder.0.as_deref().and_then(|dir| session.new_file_in(dir)) {
         reply.answer(session.apply(Intent::SaveTo(path)));
     }
 }
@@ -569,10 +568,7 @@ pub fn open(table: Table) -> impl FnOnce(&mut World) {
     move |world: &mut World| {
         let mut table = table.settled();
         // A new live game is saved from its first frame, however it began.
-        if let Some(dir) = world.get_resource::<SaveFolder>().and_then(|f| f.0.clone())
-            && table.needs_a_file()
-        {
-            let path = crate::record::new_game_path(&dir, &table.record);
+        if let Some(path) = world.get_resource::<SaveFolder>().and_then(|f| table.new_file_in(f.0.as_deref()?)) {
             table = table.saved_to(path);
         }
         let mode = Mode::from(table.mode());

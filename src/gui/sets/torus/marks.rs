@@ -3,7 +3,7 @@
 //! only, never on the broadcast), and the sand-glass beside the field.
 
 use crate::gui::frame::board::{BOARD_TOP, BoardItem, Layout, PLAYER_ONLY, cell_pos};
-use crate::gui::frame::clock::{CtorTable, visible_secrets};
+use crate::gui::frame::clock::{CtorTable, timed};
 use crate::gui::frame::session::Session;
 use crate::gui::frame::steps::TableSystems;
 use crate::gui::sets::room::{Room, on_table};
@@ -52,11 +52,6 @@ pub(super) fn plugin(app: &mut App) {
                 .run_if(resource_exists_and_changed::<Session>.or_else(resource_changed::<Layout>))
                 .in_set(TableSystems::Present),
         );
-}
-
-/// A CTOR game with a sand-glass is at the table.
-fn timed(session: Option<Res<Session>>) -> bool {
-    session.is_some_and(|s| crate::gui::frame::clock::has_glass(&s) && !s.in_round())
 }
 
 fn setup(mut commands: Commands, mut meshes: ResMut<Assets<Mesh>>, mut materials: ResMut<Assets<StandardMaterial>>) {
@@ -112,7 +107,8 @@ fn secret_marks(
             table.show_own = false;
         }
     }
-    let mut want = visible_secrets(&session, &table);
+    // What a viewer at the table may see; the broadcast's layers leave out the unrevealed.
+    let mut want = session.visible_secrets(table.show_own);
     let mut have: Vec<(Cell, bool)> = marks.iter().map(|(_, m, layers)| (m.0, layers.is_none())).collect();
     want.sort();
     have.sort();
