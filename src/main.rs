@@ -70,10 +70,11 @@ fn gui_command(args: &[String]) -> Option<Result<(), String>> {
         Some("photo") => return Some(photo(rest)),
         Some("film") => return Some(film(rest)),
         Some("bench-table") => return Some(bench_table(rest)),
-        Some("keys") => {
+        Some("keys") if rest.is_empty() => {
             println!("{}", tablero::gui::frame::keymap::help());
             return Some(Ok(()));
         }
+        Some("keys") => return Some(Err("usage: tablero keys (it takes no arguments)".into())),
         Some(c) if !c.starts_with("--") && !["play", "replay", "watch"].contains(&c) => return None,
         _ => {}
     }
