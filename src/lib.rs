@@ -5,10 +5,8 @@
 //! default feature `gui`.
 
 pub mod ai;
-pub mod baseline;
 pub mod bench;
 pub mod cli;
-pub mod deep;
 pub mod engine;
 pub mod feed;
 #[cfg(feature = "gui")]

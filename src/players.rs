@@ -63,7 +63,7 @@ impl BaselinePlayer {
 impl Player for BaselinePlayer {
     fn choose(&mut self, game: &AnyGame) -> Option<AnyMove> {
         self.moves += 1;
-        crate::baseline::choose(game, self.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(self.moves))
+        crate::ai::baseline::choose(game, self.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(self.moves))
     }
 }
 

@@ -161,7 +161,7 @@ fn ordo_x_takes_a_winning_turn() {
 fn brute(game: &tablero::rules::AnyGame, depth: u32, me: tablero::rules::Side) -> f64 {
     use tablero::rules::Game;
     if depth == 0 || game.outcome().is_some() {
-        let v = tablero::baseline::evaluate(game, me);
+        let v = tablero::ai::eval::baseline(game, me);
         return if v.abs() >= 10_000.0 { v * (1.0 + depth as f64 * 0.01) } else { v };
     }
     let values = game.legal_moves().into_iter().map(|mv| {
@@ -188,8 +188,8 @@ fn the_baseline_plays_the_minimax_move_two_deep_and_repeats_for_a_seed() {
                 break;
             }
             let me = game.side_to_move();
-            let mv = tablero::baseline::choose(&game, ply).expect("a move");
-            assert_eq!(tablero::baseline::choose(&game, ply), Some(mv.clone()), "the same seed, the same move");
+            let mv = tablero::ai::baseline::choose(&game, ply).expect("a move");
+            assert_eq!(tablero::ai::baseline::choose(&game, ply), Some(mv.clone()), "the same seed, the same move");
             let mut after = game.clone();
             after.play(&mv).expect("a legal move");
             let best = game
@@ -198,10 +198,10 @@ fn the_baseline_plays_the_minimax_move_two_deep_and_repeats_for_a_seed() {
                 .map(|m| {
                     let mut n = game.clone();
                     n.play_unchecked(&m);
-                    brute(&n, tablero::baseline::DEPTH - 1, me)
+                    brute(&n, tablero::ai::baseline::DEPTH - 1, me)
                 })
                 .fold(f64::NEG_INFINITY, f64::max);
-            assert_eq!(brute(&after, tablero::baseline::DEPTH - 1, me), best, "{variant}: {mv} is a minimax move");
+            assert_eq!(brute(&after, tablero::ai::baseline::DEPTH - 1, me), best, "{variant}: {mv} is a minimax move");
             let next = rng.choose(&game).unwrap();
             game.play_unchecked(&next);
         }

@@ -34,7 +34,7 @@ pub struct Level {
     /// of them are not searched (a guard against the short tactics random playouts miss).
     pub guard: bool,
     /// Ordo Classic and Crossings: moves ahead of a full-width alpha-beta (see
-    /// [`crate::deep`]) within `positions`; 0 for the tree search. Ordo X: how many turns
+    /// [`crate::ai::deep`]) within `positions`; 0 for the tree search. Ordo X: how many turns
     /// past `beam` the selective alpha-beta may deepen within its budget (see `Beam`), with
     /// master's evaluation; 0 for exactly `beam` turns.
     pub deep: u32,

@@ -5,18 +5,16 @@
 //!
 //! Values are in stones, for the side to move. A finished game counts more than any
 //! evaluation, a win sooner more than a win later. Root moves within a sliver of the best (wider
-//! in the opening: `ai::opening_slack`) are played alike, the seed choosing, so games differ
+//! in the opening: [`super::opening_slack`]) are played alike, the seed choosing, so games differ
 //! from seed to seed; the search itself does
 //! not depend on time, so a level plays the same for a seed on any machine.
 
+use super::eval::{WON, in_stones};
 use crate::rules::{AnyGame, AnyMove, Game, Side};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
-
-/// A finished game, in stones: more than any evaluation reaches.
-pub const WON: f64 = 10_000.0;
 
 /// What the search found: the move, the positions it looked at, and each root move with its
 /// value in the deepest finished iteration, in stones for the mover, and the line it expects
@@ -27,59 +25,6 @@ pub struct Found {
     pub lines: Vec<(AnyMove, f64, Vec<AnyMove>)>,
 }
 
-/// The evaluation of a position that is not over, from `side`'s view, in stones: each side's
-/// stones and average advance (in Crossings a crossed stone counts three; in Ordo the furthest
-/// stone adds [`FURTHEST`] a rank, and each piece whose capture would cut its group costs
-/// [`CUT`]), one side's less the other's. It does not look for the end
-/// of the game: the search does.
-pub(crate) fn quick(game: &AnyGame, side: Side) -> f64 {
-    let of = |s: Side| -> f64 {
-        match game {
-            AnyGame::Ordo(g) => {
-                let bb = g.pieces(s);
-                let (mut n, mut sum, mut best) = (0u32, 0u32, 0u32);
-                let mut b = bb;
-                while b != 0 {
-                    let sq = b.trailing_zeros();
-                    b &= b - 1;
-                    let rank = sq / 10;
-                    let adv = if s == Side::First { rank } else { 7 - rank };
-                    n += 1;
-                    sum += adv;
-                    best = best.max(adv);
-                }
-                let avg = if n > 0 { sum as f64 / n as f64 } else { 0.0 };
-                n as f64 + avg + FURTHEST * best as f64 - CUT * g.exposed_cuts(s) as f64
-            }
-            AnyGame::Crossings(g) => {
-                let bb = g.stones(s);
-                let (mut n, mut sum) = (0u32, 0u32);
-                let mut b = bb;
-                while b != 0 {
-                    let sq = b.trailing_zeros();
-                    b &= b - 1;
-                    n += 1;
-                    sum += if s == Side::First { sq / 8 } else { 7 - sq / 8 };
-                }
-                n as f64 + 3.0 * g.crossed(s) as f64 + if n > 0 { sum as f64 / n as f64 } else { 0.0 }
-            }
-            // Not searched here; the baseline's evaluation, halved as it is a difference already.
-            _ => crate::baseline::evaluate(game, s) / 2.0,
-        }
-    };
-    of(side) - of(side.other())
-}
-
-/// Ordo: what each rank of the furthest stone's advance is worth, in stones, beside the
-/// average advance (a stone near the goal row is a threat of its own).
-const FURTHEST: f64 = 0.3;
-
-/// Ordo Classic: what each of a side's pieces that the other can take and so cut its group
-/// costs, in stones (a cut group must reconnect at once or lose). Measured against
-/// `ai:baseline`: 0.4 won 97 and 98 of 100 (seeds 21, 22) where none won 94 and 94, and 0.8
-/// won 95 (seed 21).
-const CUT: f64 = 0.4;
-
 /// How good a child looks for ordering: a win at once first, then the evaluation.
 fn order(next: &AnyGame, side: Side) -> f64 {
     let goal = match next {
@@ -89,7 +34,7 @@ fn order(next: &AnyGame, side: Side) -> f64 {
         }
         _ => false,
     };
-    if goal { WON } else { quick(next, side) }
+    if goal { WON } else { in_stones(next, side) }
 }
 
 /// A move the quiescence search follows: a capture, or a stone reaching the goal row.
@@ -187,7 +132,7 @@ impl Searcher<'_> {
             Ok(moves) => moves,
             Err(over) => return Some(over),
         };
-        let stand = quick(game, game.side_to_move());
+        let stand = in_stones(game, game.side_to_move());
         if left == 0 || stand >= beta {
             return Some(stand);
         }
@@ -345,8 +290,7 @@ pub fn choose(
             break;
         }
         root.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.cmp(&a.1)));
-        let shared =
-            crate::ai::share::share_out(&mut searchers, &root, |s, moves| share(s, moves.into_iter(), d, near));
+        let shared = super::share_out(&mut searchers, &root, |s, moves| share(s, moves.into_iter(), d, near));
         let Some(values) = shared else { break };
         for (entry, v) in root.iter_mut().zip(values) {
             entry.0 = v;
@@ -380,15 +324,4 @@ pub fn choose(
         })
         .collect();
     Found { mv, positions: searchers.iter().map(|s| s.positions).sum(), lines }
-}
-
-/// A value in stones as the mover's expected result, from 0 (lost) to 1 (won).
-pub fn chance(value: f64) -> f64 {
-    if value >= WON / 2.0 {
-        1.0
-    } else if value <= -WON / 2.0 {
-        0.0
-    } else {
-        1.0 / (1.0 + (-value / 2.0).exp())
-    }
 }

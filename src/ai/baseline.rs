@@ -17,50 +17,13 @@
 //! order in which moves are tried (the best-looking first at the root) changes only the speed,
 //! never the move chosen.
 
+use super::eval::{WON, baseline as evaluate};
 use crate::rules::{AnyGame, AnyMove, Game, Side};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 /// Moves ahead.
 pub const DEPTH: u32 = 2;
-
-const WON: f64 = 10_000.0;
-
-/// Material and average advance for `side`, minus the same for the opponent.
-pub fn evaluate(game: &AnyGame, side: Side) -> f64 {
-    if let Some(o) = game.outcome() {
-        return match o.winner {
-            Some(w) if w == side => WON,
-            Some(_) => -WON,
-            None => 0.0,
-        };
-    }
-    let of = |s: Side| -> f64 {
-        match game {
-            AnyGame::Ordo(g) => {
-                let bb = g.pieces(s);
-                let (n, sum) = (0..80u32).filter(|sq| bb >> sq & 1 == 1).fold((0u32, 0u32), |(n, sum), sq| {
-                    let rank = sq / 10;
-                    (n + 1, sum + if s == Side::First { rank } else { 7 - rank })
-                });
-                n as f64 + if n > 0 { sum as f64 / n as f64 } else { 0.0 }
-            }
-            AnyGame::Crossings(g) => {
-                let bb = g.stones(s);
-                let (n, sum) = (0..64u32).filter(|sq| bb >> sq & 1 == 1).fold((0u32, 0u32), |(n, sum), sq| {
-                    (n + 1, sum + if s == Side::First { sq / 8 } else { 7 - sq / 8 })
-                });
-                n as f64 + 3.0 * g.crossed(s) as f64 + if n > 0 { sum as f64 / n as f64 } else { 0.0 }
-            }
-            AnyGame::Volterra(g) => {
-                let h = g.heights(s);
-                h.iter().map(|&x| x as f64).sum::<f64>() + h.first().copied().unwrap_or(0) as f64
-            }
-            AnyGame::Ctor(g) => g.count(s) as f64,
-        }
-    };
-    of(side) - of(side.other())
-}
 
 /// The baseline's move, from `seed` (for CTOR from the mover's own view only).
 pub fn choose(game: &AnyGame, seed: u64) -> Option<AnyMove> {
