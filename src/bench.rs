@@ -6,7 +6,7 @@ use crate::rules::{AnyGame, Game, Variant};
 use std::io::Write;
 use std::time::Instant;
 
-/// The fixture positions, one table per variant (copied from ../shared/fixtures).
+/// The fixture positions, one table per variant (`tests/fixtures/`).
 pub fn fixture_positions(variant: Variant) -> Vec<&'static str> {
     let table = match variant {
         Variant::Ordo => include_str!("../tests/fixtures/ordo_classic.tsv"),

@@ -23,25 +23,50 @@ pub enum Budget {
 }
 
 /// Reads the words after `go`.
-pub fn parse_go(words: &[&str]) -> Result<Budget, String> {
+pub fn parse_go(words: &[&str]) -> Result<Budget, EngineError> {
     match words {
         [] => Ok(Budget::Level(LEVELS[1])),
-        ["level", name] => ai::level(name).map(Budget::Level).ok_or_else(|| {
-            let names: Vec<&str> = LEVELS.iter().map(|l| l.name).collect();
-            format!("unknown level '{}' (levels: {})", quote(name), names.join(", "))
-        }),
+        ["level", name] => level(name).map(Budget::Level),
         ["nodes", n] => crate::rules::number::<u64>(n)
             .filter(|n| (1..=MAX_NODES).contains(n))
             .map(Budget::Nodes)
-            .ok_or_else(|| format!("nodes '{}' is not a number from 1 to {MAX_NODES}", quote(n))),
+            .ok_or_else(|| EngineError::Nodes(n.to_string())),
         ["movetime", ms] => crate::rules::number::<u64>(ms)
             .filter(|n| (1..=MAX_MOVETIME_MS).contains(n))
             .map(Budget::Movetime)
-            .ok_or_else(|| {
-                format!("movetime '{}' is not a number of milliseconds from 1 to {MAX_MOVETIME_MS}", quote(ms))
-            }),
-        _ => Err("go takes: level <name>, nodes <n> or movetime <ms>".into()),
+            .ok_or_else(|| EngineError::Movetime(ms.to_string())),
+        _ => Err(EngineError::Go),
     }
+}
+
+/// A level by its name, for `go level` and `tablero analyse --level`.
+pub fn level(name: &str) -> Result<Level, EngineError> {
+    ai::level(name).ok_or_else(|| EngineError::UnknownLevel(name.to_string()))
+}
+
+/// What the engine or `tablero analyse` refuses, said after `error ` on the engine's output.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    #[error("unknown level '{}' (levels: {})", quote(.0), LEVELS.iter().map(|l| l.name).collect::<Vec<_>>().join(", "))]
+    UnknownLevel(String),
+    #[error("nodes '{}' is not a number from 1 to {MAX_NODES}", quote(.0))]
+    Nodes(String),
+    #[error("movetime '{}' is not a number of milliseconds from 1 to {MAX_MOVETIME_MS}", quote(.0))]
+    Movetime(String),
+    #[error("go takes: level <name>, nodes <n> or movetime <ms>")]
+    Go,
+    #[error("position takes a position string (or a variant's name) and maybe moves")]
+    NoPosition,
+    #[error(transparent)]
+    Position(#[from] crate::rules::PositionError),
+    #[error("move {n} ('{}'): {err}", quote(.text))]
+    Move { n: usize, text: String, err: crate::rules::MoveError },
+    #[error("the game is over: nothing to analyse")]
+    GameOver,
+    #[error(transparent)]
+    Threads(#[from] ai::ThreadsError),
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
 }
 
 /// The level a number of nodes searches with: master's shape, that budget (and the tree
@@ -251,54 +276,31 @@ pub fn run(input: impl BufRead, output: Arc<Mutex<dyn Write + Send>>) {
 }
 
 /// `<position string> [moves <move> ...]`, or a variant's name for its start.
-pub fn position(text: &str) -> Result<AnyGame, String> {
+pub fn position(text: &str) -> Result<AnyGame, EngineError> {
     let (pos, moves) = match text.split_once(" moves") {
         Some((p, m)) => (p.trim(), Some(m)),
         None => (text.trim(), None),
     };
     if pos.is_empty() {
-        return Err("position takes a position string (or a variant's name) and maybe moves".into());
+        return Err(EngineError::NoPosition);
     }
     let mut game = match pos.parse::<crate::rules::Variant>() {
         Ok(v) if !pos.contains(' ') => v.initial(),
-        _ => pos.parse::<AnyGame>().map_err(|e| e.to_string())?,
+        _ => pos.parse::<AnyGame>()?,
     };
     for (i, m) in moves.unwrap_or("").split_whitespace().enumerate() {
-        game.play_text(m).map_err(|e| format!("move {} ('{}'): {e}", i + 1, quote(m)))?;
+        game.play_text(m).map_err(|err| EngineError::Move { n: i + 1, text: m.to_string(), err })?;
     }
     Ok(game)
 }
 
-/// `tablero analyse "<position>" [--level L] [--top K]`: the K best moves with their scores
-/// and lines.
-pub fn analyse(args: &[String], out: &mut dyn Write) -> Result<(), crate::cli::error::CliError> {
-    use crate::cli::error::CliError;
-    let usage = "usage: tablero analyse \"<position>\" [--level L] [--top K] [--threads N]";
-    let Some((pos, flags)) = args.split_first() else { return Err(CliError(usage.into())) };
-    // A position string (or a variant's name for its start), maybe with `moves ...` after it.
-    let game = position(pos).map_err(CliError)?;
-    let (mut level, mut top, mut threads) = (LEVELS[2], 3usize, 1usize);
-    let mut it = flags.iter();
-    while let Some(flag) = it.next() {
-        let value = it.next().ok_or_else(|| CliError(format!("{} needs a value; {usage}", quote(flag))))?;
-        match flag.as_str() {
-            "--level" => {
-                level = match parse_go(&["level", value]).map_err(CliError)? {
-                    Budget::Level(l) => l,
-                    _ => unreachable!("a level"),
-                }
-            }
-            "--top" => {
-                top = crate::rules::number::<usize>(value)
-                    .filter(|k| (1..=100).contains(k))
-                    .ok_or_else(|| CliError(format!("--top '{}' is not a number from 1 to 100", quote(value))))?
-            }
-            "--threads" => threads = ai::parse_threads(value).map_err(CliError)?,
-            other => return Err(CliError(format!("unknown option '{}'; {usage}", quote(other)))),
-        }
-    }
+/// `tablero analyse "<position>" [--level L] [--top K] [--threads T]`: the K best moves with
+/// their scores and lines. The position is a position string or a variant's name for its
+/// start, maybe with `moves ...` after it.
+pub fn analyse(text: &str, level: Level, top: usize, threads: usize, out: &mut dyn Write) -> Result<(), EngineError> {
+    let game = position(text)?;
     if game.outcome().is_some() {
-        return Err(CliError("the game is over: nothing to analyse".into()));
+        return Err(EngineError::GameOver);
     }
     let s = ai::search(&game, level.on(threads), 1);
     writeln!(

@@ -68,12 +68,12 @@ impl Player for BaselinePlayer {
 }
 
 /// A player named on the command line: `random`, or `ai:<level>` (easy, medium, hard, master).
-pub fn by_name(name: &str, seed: u64) -> Result<Box<dyn Player + Send>, String> {
+pub fn by_name(name: &str, seed: u64) -> Result<Box<dyn Player + Send>, UnknownPlayer> {
     by_name_on(name, seed, 1)
 }
 
 /// [`by_name`], the computer's levels thinking on `threads` threads (see [`crate::ai::Level::on`]).
-pub fn by_name_on(name: &str, seed: u64, threads: usize) -> Result<Box<dyn Player + Send>, String> {
+pub fn by_name_on(name: &str, seed: u64, threads: usize) -> Result<Box<dyn Player + Send>, UnknownPlayer> {
     use crate::record::Kind;
     // One reading of player kinds for records and the command line (`random` is short for
     // the records' `computer:random`).
@@ -82,13 +82,15 @@ pub fn by_name_on(name: &str, seed: u64, threads: usize) -> Result<Box<dyn Playe
         // The yardstick of the levels (see `baseline`), not a level of the menu.
         ("ai:baseline", _) => Ok(Box::new(BaselinePlayer::new(seed))),
         (_, Some(Kind::Ai(level))) => Ok(Box::new(AiPlayer::new(crate::ai::LEVELS[level].on(threads), seed))),
-        _ => {
-            let levels: Vec<&str> = crate::ai::LEVELS.iter().map(|l| l.name).collect();
-            Err(format!(
-                "unknown player '{}' (available: random, ai:baseline, ai:{})",
-                crate::rules::quote(name),
-                levels.join(", ai:")
-            ))
-        }
+        _ => Err(UnknownPlayer(name.to_string())),
     }
+}
+
+/// A player's name that names no player.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown player '{}' (available: random, ai:baseline, ai:{})", crate::rules::quote(.0), level_names())]
+pub struct UnknownPlayer(pub String);
+
+fn level_names() -> String {
+    crate::ai::LEVELS.iter().map(|l| l.name).collect::<Vec<_>>().join(", ai:")
 }

@@ -134,17 +134,49 @@ pub struct Record {
     pub created_ms: u64,
 }
 
-/// Why a record was refused: one line naming the field or the move.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RecordError(pub String);
-
-impl std::fmt::Display for RecordError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "bad record: {}", self.0)
-    }
+/// Why a record was refused: one line naming the file, the field or the move.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RecordError {
+    #[error("bad record: cannot read {path}: {why}")]
+    Read { path: String, why: String },
+    #[error("bad record: {path} holds {bytes} bytes, above the {} MiB a record may have", MAX_RECORD_BYTES >> 20)]
+    FileTooLarge { path: String, bytes: u64 },
+    #[error("bad record: {path} is not UTF-8 text (byte {at})")]
+    NotUtf8 { path: String, at: usize },
+    #[error("bad record: {bytes} bytes, above the {} MiB a record may have", MAX_RECORD_BYTES >> 20)]
+    TooLarge { bytes: usize },
+    #[error("bad record: the file ends too early (truncated at line {line}, column {column})")]
+    Truncated { line: usize, column: usize },
+    #[error("bad record: not JSON: {0}")]
+    NotJson(String),
+    #[error(
+        "bad record: format version {0} is not supported (this tablero reads versions {FORMAT_OLD_OPENING} and {FORMAT})"
+    )]
+    Format(String),
+    #[error("bad record: missing field `format` (the record format version)")]
+    NoFormat,
+    /// A field missing or of the wrong type, as serde says it.
+    #[error("bad record: {0}")]
+    Shape(String),
+    /// A field whose value the game refuses: the field, and what is wrong with it.
+    #[error("bad record: field `{field}`{why}")]
+    Field { field: String, why: String },
+    #[error("bad record: move {n}: {err}")]
+    Move { n: usize, err: crate::rules::MoveError },
+    #[error("bad record: field `result` says {said} but the moves give {actual}")]
+    Result { said: String, actual: String },
+    #[error("bad record: move {0}: `member` belongs to CTOR team games, and this record has no `team`")]
+    Member(usize),
+    /// CTOR's team seats and who made each Put.
+    #[error("bad record: {0}")]
+    Team(String),
 }
 
-impl std::error::Error for RecordError {}
+impl RecordError {
+    fn field(field: impl Into<String>, why: impl std::fmt::Display) -> RecordError {
+        RecordError::Field { field: field.into(), why: why.to_string() }
+    }
+}
 
 pub fn now_ms() -> u64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0)
@@ -194,43 +226,40 @@ impl Record {
     /// Reads a record, checking its shape (not yet its moves: see [`Record::replay`]).
     pub fn from_json(text: &str) -> Result<Record, RecordError> {
         if text.len() as u64 > MAX_RECORD_BYTES {
-            return Err(RecordError(format!(
-                "{} bytes, above the {} MiB a record may have",
-                text.len(),
-                MAX_RECORD_BYTES >> 20
-            )));
+            return Err(RecordError::TooLarge { bytes: text.len() });
         }
         // The version first, so that a record of another version says so rather than failing
         // on a field it may not have.
         let value: serde_json::Value = serde_json::from_str(text).map_err(|e| {
             if e.is_eof() {
-                RecordError(format!("the file ends too early (truncated at line {}, column {})", e.line(), e.column()))
+                RecordError::Truncated { line: e.line(), column: e.column() }
             } else {
-                RecordError(format!("not JSON: {e}"))
+                RecordError::NotJson(e.to_string())
             }
         })?;
         match value.get("format") {
             Some(v) if v.as_u64() == Some(FORMAT as u64) || v.as_u64() == Some(FORMAT_OLD_OPENING as u64) => {}
             Some(v) => {
-                return Err(RecordError(format!(
-                    "format version {v} is not supported (this tablero reads versions {FORMAT_OLD_OPENING} and {FORMAT})"
-                )));
+                return Err(RecordError::Format(v.to_string()));
             }
-            None => return Err(RecordError("missing field `format` (the record format version)".into())),
+            None => return Err(RecordError::NoFormat),
         }
         let mut record: Record =
-            serde_json::from_value(value).map_err(|e| RecordError(crate::rules::one_line(&e.to_string())))?;
+            serde_json::from_value(value).map_err(|e| RecordError::Shape(crate::rules::one_line(&e.to_string())))?;
         if record.format == FORMAT_OLD_OPENING {
             record.upgrade();
         }
         for (i, p) in record.players.iter().enumerate() {
             if Kind::parse(&p.kind).is_none() {
                 let levels: Vec<String> = crate::ai::levels::LEVELS.iter().map(|l| format!("ai:{}", l.name)).collect();
-                return Err(RecordError(format!(
-                    "field `players[{i}].kind` is '{}', expected human, computer:random or {}",
-                    crate::rules::quote(&p.kind),
-                    levels.join(", ")
-                )));
+                return Err(RecordError::field(
+                    format!("players[{i}].kind"),
+                    format!(
+                        " is '{}', expected human, computer:random or {}",
+                        crate::rules::quote(&p.kind),
+                        levels.join(", ")
+                    ),
+                ));
             }
         }
         Ok(record)
@@ -254,38 +283,39 @@ impl Record {
     /// The start position with its options and secret squares applied.
     pub fn start_game(&self) -> Result<AnyGame, RecordError> {
         let variant: crate::rules::Variant =
-            self.variant.parse().map_err(|e: String| RecordError(format!("field `variant`: {e}")))?;
+            self.variant.parse().map_err(|e| RecordError::field("variant", format!(": {e}")))?;
         let mut game: AnyGame = self
             .start
             .parse()
-            .map_err(|e: crate::rules::PositionError| RecordError(format!("field `start`: {}", e.0)))?;
+            .map_err(|e: crate::rules::PositionError| RecordError::field("start", format!(": {}", e.detail())))?;
         if game.variant() != variant {
-            return Err(RecordError(format!(
-                "field `start` is a {} position but `variant` says {}",
-                game.variant(),
-                self.variant
-            )));
+            return Err(RecordError::field(
+                "start",
+                format!(" is a {} position but `variant` says {}", game.variant(), self.variant),
+            ));
         }
         if let AnyGame::Ctor(g) = &mut game {
             if let Some(t) = self.options.timer {
                 if !crate::rules::ctor::TIMERS.contains(&t) {
-                    return Err(RecordError(format!(
-                        "field `options.timer` is {t}: the sand-glass runs 5, 10, 15 or 30 s"
-                    )));
+                    return Err(RecordError::field(
+                        "options.timer",
+                        format!(" is {t}: the sand-glass runs 5, 10, 15 or 30 s"),
+                    ));
                 }
                 g.set_timer(Some(t));
             }
             if let Some([black, white]) = &self.secrets {
                 for (side, squares) in [(Side::First, black), (Side::Second, white)] {
-                    g.set_secrets(side, squares).map_err(|e| RecordError(format!("field `secrets`: {e}")))?;
+                    g.set_secrets(side, squares).map_err(|e| RecordError::field("secrets", format!(": {e}")))?;
                 }
             }
         } else if self.secrets.is_some() {
-            return Err(RecordError("field `secrets` belongs to CTOR records only".into()));
+            return Err(RecordError::field("secrets", " belongs to CTOR records only"));
         } else if self.options.timer.is_some() {
-            return Err(RecordError(format!(
-                "field `options.timer` (the sand-glass) belongs to CTOR records only, not {variant}"
-            )));
+            return Err(RecordError::field(
+                "options.timer",
+                format!(" (the sand-glass) belongs to CTOR records only, not {variant}"),
+            ));
         }
         Ok(game)
     }
@@ -295,7 +325,7 @@ impl Record {
         let mut game = self.start_game()?;
         let mut positions = vec![game.clone()];
         for (i, m) in self.moves.iter().enumerate() {
-            game.play_text(&m.mv).map_err(|e| RecordError(format!("move {}: {e}", i + 1)))?;
+            game.play_text(&m.mv).map_err(|err| RecordError::Move { n: i + 1, err })?;
             positions.push(game.clone());
         }
         let actual = RecordResult::of(&game);
@@ -307,20 +337,13 @@ impl Record {
             Some(RecordResult { winner: None, reason }) => format!("a draw ({})", crate::rules::quote(reason)),
         };
         if self.result != actual {
-            return Err(RecordError(format!(
-                "field `result` says {} but the moves give {}",
-                said(&self.result),
-                said(&actual)
-            )));
+            return Err(RecordError::Result { said: said(&self.result), actual: said(&actual) });
         }
         match &self.team {
-            Some(team) => team.check(&positions, &self.moves).map_err(RecordError)?,
+            Some(team) => team.check(&positions, &self.moves)?,
             None => {
                 if let Some(i) = self.moves.iter().position(|m| m.member.is_some()) {
-                    return Err(RecordError(format!(
-                        "move {}: `member` belongs to CTOR team games, and this record has no `team`",
-                        i + 1
-                    )));
+                    return Err(RecordError::Member(i + 1));
                 }
             }
         }
@@ -333,7 +356,7 @@ impl Record {
             .iter()
             .zip(positions)
             .enumerate()
-            .map(|(i, (m, g))| g.parse_move(&m.mv).map_err(|e| RecordError(format!("move {}: {e}", i + 1))))
+            .map(|(i, (m, g))| g.parse_move(&m.mv).map_err(|err| RecordError::Move { n: i + 1, err }))
             .collect()
     }
 
@@ -385,15 +408,13 @@ pub fn load(path: &Path) -> Result<(Record, Vec<AnyGame>), RecordError> {
 pub fn read_limited(path: &Path) -> Result<String, RecordError> {
     use std::io::Read;
     let shown = crate::rules::quote(&path.display().to_string());
-    let cannot = |e: std::io::Error| RecordError(format!("cannot read {shown}: {e}"));
+    let cannot = |e: std::io::Error| RecordError::Read { path: shown.clone(), why: e.to_string() };
     let meta = std::fs::metadata(path).map_err(cannot)?;
     if !meta.is_file() {
         let what = if meta.is_dir() { "a folder" } else { "not a regular file" };
-        return Err(RecordError(format!("cannot read {shown}: it is {what}, and a record is a .json file")));
+        return Err(RecordError::Read { path: shown, why: format!("it is {what}, and a record is a .json file") });
     }
-    let too_big = |n: u64| {
-        RecordError(format!("{shown} holds {n} bytes, above the {} MiB a record may have", MAX_RECORD_BYTES >> 20))
-    };
+    let too_big = |bytes: u64| RecordError::FileTooLarge { path: shown.clone(), bytes };
     if meta.len() > MAX_RECORD_BYTES {
         return Err(too_big(meta.len()));
     }
@@ -402,8 +423,7 @@ pub fn read_limited(path: &Path) -> Result<String, RecordError> {
     if bytes.len() as u64 > MAX_RECORD_BYTES {
         return Err(too_big(bytes.len() as u64));
     }
-    String::from_utf8(bytes)
-        .map_err(|e| RecordError(format!("{shown} is not UTF-8 text (byte {})", e.utf8_error().valid_up_to())))
+    String::from_utf8(bytes).map_err(|e| RecordError::NotUtf8 { path: shown.clone(), at: e.utf8_error().valid_up_to() })
 }
 
 /// Where tablero keeps its games: `$TABLERO_DATA_DIR`, else `$XDG_DATA_HOME/tablero`, else

@@ -127,36 +127,60 @@ pub fn file(dir: &Path) -> PathBuf {
     dir.join("settings.json")
 }
 
+/// Why a settings file was not used.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SettingsError {
+    #[error("{0}")]
+    Json(String),
+    #[error("format {0} (this tablero reads {FORMAT})")]
+    Format(u32),
+    #[error("camera_sensitivity {} is not from {} to {}", .0, SENSITIVITY.0, SENSITIVITY.1)]
+    Sensitivity(f32),
+    #[error("ui_scale {} is not from {} to {}", .0, UI_SCALE.0, UI_SCALE.1)]
+    UiScale(f32),
+    #[error("volume {0} is not from 0 to 100")]
+    Volume(u8),
+    #[error("{0} tips seen (there are far fewer)")]
+    Tips(usize),
+    #[error("a window of {0}x{1} (from 320x240 to 16384x16384)")]
+    Window(u32, u32),
+    #[error("{0}")]
+    Read(String),
+    #[error("it is not a regular file")]
+    NotFile,
+    #[error("it is larger than {} KiB", MAX_BYTES / 1024)]
+    TooLarge,
+    #[error("it is not UTF-8 text")]
+    NotUtf8,
+}
+
 /// The largest settings file read (a settings file is a few hundred bytes).
 const MAX_BYTES: u64 = 64 * 1024;
 
 impl Settings {
     /// Reads settings from JSON, checking every value.
-    pub fn from_json(text: &str) -> Result<Settings, String> {
-        let s: Settings = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    pub fn from_json(text: &str) -> Result<Settings, SettingsError> {
+        let s: Settings = serde_json::from_str(text).map_err(|e| SettingsError::Json(e.to_string()))?;
         if s.format != FORMAT {
-            return Err(format!("format {} (this tablero reads {FORMAT})", s.format));
+            return Err(SettingsError::Format(s.format));
         }
         let within = |v: f32, (lo, hi): (f32, f32)| v.is_finite() && (lo..=hi).contains(&v);
         if !within(s.camera_sensitivity, SENSITIVITY) {
-            return Err(format!(
-                "camera_sensitivity {} is not from {} to {}",
-                s.camera_sensitivity, SENSITIVITY.0, SENSITIVITY.1
-            ));
+            return Err(SettingsError::Sensitivity(s.camera_sensitivity));
         }
         if !within(s.ui_scale, UI_SCALE) {
-            return Err(format!("ui_scale {} is not from {} to {}", s.ui_scale, UI_SCALE.0, UI_SCALE.1));
+            return Err(SettingsError::UiScale(s.ui_scale));
         }
         if s.volume > 100 {
-            return Err(format!("volume {} is not from 0 to 100", s.volume));
+            return Err(SettingsError::Volume(s.volume));
         }
         if s.tips_seen.len() > 1000 {
-            return Err(format!("{} tips seen (there are far fewer)", s.tips_seen.len()));
+            return Err(SettingsError::Tips(s.tips_seen.len()));
         }
         if let Some(w) = s.window
             && !((320..=16384).contains(&w.width) && (240..=16384).contains(&w.height))
         {
-            return Err(format!("a window of {}x{} (from 320x240 to 16384x16384)", w.width, w.height));
+            return Err(SettingsError::Window(w.width, w.height));
         }
         Ok(s)
     }
@@ -172,12 +196,12 @@ impl Settings {
         let path = file(dir);
         let text = match std::fs::metadata(&path) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return (Settings::default(), None),
-            Err(e) => Err(e.to_string()),
-            Ok(m) if !m.is_file() => Err("it is not a regular file".to_string()),
-            Ok(m) if m.len() > MAX_BYTES => Err(format!("it is larger than {} KiB", MAX_BYTES / 1024)),
+            Err(e) => Err(SettingsError::Read(e.to_string())),
+            Ok(m) if !m.is_file() => Err(SettingsError::NotFile),
+            Ok(m) if m.len() > MAX_BYTES => Err(SettingsError::TooLarge),
             Ok(_) => std::fs::read(&path)
-                .map_err(|e| e.to_string())
-                .and_then(|b| String::from_utf8(b).map_err(|_| "it is not UTF-8 text".to_string())),
+                .map_err(|e| SettingsError::Read(e.to_string()))
+                .and_then(|b| String::from_utf8(b).map_err(|_| SettingsError::NotUtf8)),
         };
         match text.and_then(|t| Settings::from_json(&t)) {
             Ok(s) => (s, None),

@@ -253,15 +253,23 @@ pub fn wav(samples: &[f32]) -> Vec<u8> {
 }
 
 /// Writes every variant of every sound into `dir` as `<name>-<variant>.wav`; says what it wrote.
-pub fn write_all(dir: &std::path::Path) -> Result<Vec<std::path::PathBuf>, String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+pub fn write_all(dir: &std::path::Path) -> Result<Vec<std::path::PathBuf>, SoundError> {
+    std::fs::create_dir_all(dir).map_err(|source| SoundError { path: dir.to_path_buf(), source })?;
     let mut written = Vec::new();
     for sound in Sound::ALL {
         for v in 0..VARIANTS {
             let path = dir.join(format!("{}-{}.wav", sound.name(), v + 1));
-            std::fs::write(&path, wav(&synth(sound, v))).map_err(|e| format!("{}: {e}", path.display()))?;
+            std::fs::write(&path, wav(&synth(sound, v))).map_err(|source| SoundError { path: path.clone(), source })?;
             written.push(path);
         }
     }
     Ok(written)
+}
+
+/// A sound file or its folder that could not be written.
+#[derive(Debug, thiserror::Error)]
+#[error("{}: {source}", .path.display())]
+pub struct SoundError {
+    pub path: std::path::PathBuf,
+    pub source: std::io::Error,
 }

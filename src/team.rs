@@ -7,7 +7,7 @@
 //! operations) and a player may join while the team has fewer members than Puts per turn.
 //! The game's format (the position's `teams` field, which fixes the allowance) never changes.
 
-use crate::record::{PlayerInfo, RecordedMove};
+use crate::record::{PlayerInfo, RecordError, RecordedMove};
 use crate::rules::ctor::{Ctor, CtorMove, Square};
 use crate::rules::{AnyGame, AnyMove, Game, Side};
 use rand::{Rng, SeedableRng};
@@ -77,26 +77,20 @@ impl TeamRecord {
     /// Whether `side` may change now, at `game` after `moves` moves: only between its turns
     /// (on turn, before it has done anything), and within the seats the format allows: at
     /// least one member, at most as many as Puts per turn.
-    pub fn may_change(&self, game: &Ctor, moves: usize, side: Side, join: bool) -> Result<(), String> {
+    pub fn may_change(&self, game: &Ctor, moves: usize, side: Side, join: bool) -> Result<(), SeatError> {
         if game.outcome().is_some() {
-            return Err("the game is over".into());
+            return Err(SeatError::Over);
         }
         if game.side_to_move() == side && game.had_operation() {
-            return Err(format!(
-                "seats change only between turns: the {} team is in the middle of its turn",
-                team_name(side)
-            ));
+            return Err(SeatError::MidTurn(side));
         }
         let now = self.seats_at(moves)[side.index()].len();
         let most = game.teams().allowance(game.options().landing).puts as usize;
         if join && now >= most {
-            return Err(format!(
-                "the {} team has {now} members, as many as its Puts a turn: nobody more may join",
-                team_name(side)
-            ));
+            return Err(SeatError::Full(side, now));
         }
         if !join && now <= 1 {
-            return Err(format!("the {} team's last member cannot leave", team_name(side)));
+            return Err(SeatError::Last(side));
         }
         Ok(())
     }
@@ -105,51 +99,62 @@ impl TeamRecord {
     /// [`crate::record::Record::replay`] gives them): sizes within the format, changes only
     /// between turns, every operation's member seated then, and no member making more Puts
     /// in a turn than their share.
-    pub fn check(&self, positions: &[AnyGame], moves: &[RecordedMove]) -> Result<(), String> {
+    pub fn check(&self, positions: &[AnyGame], moves: &[RecordedMove]) -> Result<(), RecordError> {
         let Some(AnyGame::Ctor(start)) = positions.first() else {
-            return Err("field `team` belongs to CTOR records only".into());
+            return Err(RecordError::Team("field `team` belongs to CTOR records only".to_string()));
         };
         let most = start.teams().allowance(start.options().landing).puts as usize;
         for (i, team) in self.seats.iter().enumerate() {
             if team.is_empty() || team.len() > most {
-                return Err(format!("field `team.seats[{i}]` has {} members, expected 1 to {most}", team.len()));
+                return Err(RecordError::Team(format!(
+                    "field `team.seats[{i}]` has {} members, expected 1 to {most}",
+                    team.len()
+                )));
             }
             for (k, p) in team.iter().enumerate() {
                 if crate::record::Kind::parse(&p.kind).is_none() {
-                    return Err(format!("field `team.seats[{i}][{k}].kind` is '{}'", crate::rules::quote(&p.kind)));
+                    return Err(RecordError::Team(format!(
+                        "field `team.seats[{i}][{k}].kind` is '{}'",
+                        crate::rules::quote(&p.kind)
+                    )));
                 }
             }
         }
         let mut last_at = 0;
         for (k, c) in self.changes.iter().enumerate() {
             let what = format!("field `team.changes[{k}]`");
-            let side = side_of(&c.team)
-                .ok_or_else(|| format!("{what}: team '{}' is not black or white", crate::rules::quote(&c.team)))?;
+            let side = side_of(&c.team).ok_or_else(|| {
+                RecordError::Team(format!("{what}: team '{}' is not black or white", crate::rules::quote(&c.team)))
+            })?;
             if c.at < last_at {
-                return Err(format!("{what}: changes must be in the order they happened"));
+                return Err(RecordError::Team(format!("{what}: changes must be in the order they happened")));
             }
             last_at = c.at;
             if c.join.is_some() == c.leave.is_some() {
-                return Err(format!("{what}: a change is either a join or a leave"));
+                return Err(RecordError::Team(format!("{what}: a change is either a join or a leave")));
             }
             let Some(AnyGame::Ctor(g)) = positions.get(c.at) else {
-                return Err(format!("{what}: made after move {} but the record has {}", c.at, moves.len()));
+                return Err(RecordError::Team(format!(
+                    "{what}: made after move {} but the record has {}",
+                    c.at,
+                    moves.len()
+                )));
             };
             // The seats just before this change: the earlier changes at the same point applied.
             let mut before = self.clone();
             before.changes.truncate(k);
             before
                 .may_change(g, c.at, side, c.join.is_some())
-                .map_err(|e| format!("{what} (before move {}): {e}", c.at + 1))?;
+                .map_err(|e| RecordError::Team(format!("{what} (before move {}): {e}", c.at + 1)))?;
             if let Some(p) = &c.join
                 && crate::record::Kind::parse(&p.kind).is_none()
             {
-                return Err(format!("{what}: kind '{}'", crate::rules::quote(&p.kind)));
+                return Err(RecordError::Team(format!("{what}: kind '{}'", crate::rules::quote(&p.kind))));
             }
             if let Some(l) = c.leave
                 && l as usize >= before.seats_at(c.at)[side.index()].len()
             {
-                return Err(format!("{what}: seat {l} is empty"));
+                return Err(RecordError::Team(format!("{what}: seat {l} is empty")));
             }
         }
         // Each turn's Puts, member by member.
@@ -166,35 +171,35 @@ impl TeamRecord {
             let is_put = m.mv.trim().starts_with('P');
             let Some(member) = m.member else {
                 if is_put {
-                    return Err(format!(
+                    return Err(RecordError::Team(format!(
                         "move {} ({}): a team game's Put names its member",
                         i + 1,
                         crate::rules::quote(&m.mv)
-                    ));
+                    )));
                 }
                 continue;
             };
             if member as usize >= seats {
-                return Err(format!(
+                return Err(RecordError::Team(format!(
                     "move {} ({}): member {member} is not seated (the {} team has {seats})",
                     i + 1,
                     crate::rules::quote(&m.mv),
                     team_name(side)
-                ));
+                )));
             }
             if is_put {
                 let share = shares(g.allowance(g.turn()).puts, seats)[member as usize];
                 made.resize(seats, 0);
                 made[member as usize] += 1;
                 if made[member as usize] > share {
-                    return Err(format!(
+                    return Err(RecordError::Team(format!(
                         "move {} ({}): member {member} of the {} team makes Put {} of turn {}, but their share is {share}",
                         i + 1,
                         crate::rules::quote(&m.mv),
                         team_name(side),
                         made[member as usize],
                         g.turn()
-                    ));
+                    )));
                 }
             }
         }
@@ -325,4 +330,17 @@ mod tests {
         assert_eq!((1..=8).map(|t| acting(Lead::Rotation, t, 2)).collect::<Vec<_>>(), [0, 0, 1, 1, 0, 0, 1, 1]);
         assert_eq!(acting(Lead::Captain, 7, 3), 0);
     }
+}
+
+/// Why a team's seats may not change now.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SeatError {
+    #[error("the game is over")]
+    Over,
+    #[error("seats change only between turns: the {} team is in the middle of its turn", team_name(*.0))]
+    MidTurn(Side),
+    #[error("the {} team has {} members, as many as its Puts a turn: nobody more may join", team_name(*.0), .1)]
+    Full(Side, usize),
+    #[error("the {} team's last member cannot leave", team_name(*.0))]
+    Last(Side),
 }

@@ -20,7 +20,7 @@ fn tablero(args: &[&str]) -> (i32, String, String) {
 fn run(args: &[&str]) -> Result<String, String> {
     let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
     let mut out = Vec::new();
-    cli::run(&args, &mut out).map(|()| String::from_utf8(out).unwrap()).map_err(|e| e.0)
+    cli::run(&args, &mut out).map(|()| String::from_utf8(out).unwrap()).map_err(|e| e.to_string())
 }
 
 fn assert_error(args: &[&str], needle: &str) {
@@ -143,13 +143,16 @@ fn bad_input_is_one_line_and_exit_status_2() {
     assert_error(&["play", ORDO, "a99-a3"], "a99 is off the 10 × 8 board");
     assert_error(&["play", CROSSINGS, "a2xa3"], "a single stone never captures");
     assert_error(&["perft", ORDO, "deep"], "depth 'deep' is not a whole number");
-    assert_error(&["perft", ORDO], "'perft' takes a position string");
-    assert_error(&["bench", "--fast"], "'bench' takes nothing, --quick or --ai");
+    assert_error(&["perft", ORDO], "required arguments were not provided: <DEPTH> (tablero perft --help)");
+    assert_error(&["bench", "--fast"], "unknown option '--fast' (tablero bench --help)");
     assert_error(
         &["match", "ordo", "--a", "random", "--b", "wizard", "--games", "1", "--seed", "1"],
         "unknown player 'wizard'",
     );
-    assert_error(&["match", "ordo", "--a", "random", "--b", "random", "--games", "1"], "match needs --seed");
+    assert_error(
+        &["match", "ordo", "--a", "random", "--b", "random", "--games", "1"],
+        "required arguments were not provided: --seed <SEED>",
+    );
     assert_error(&["match", "go", "--a", "random"], "unknown variant 'go'");
     assert_error(&["frobnicate"], "unknown command 'frobnicate'");
     let volterra = "volterra D,L,D,L/L,D,L,D/D,Ll,Dd,L/L,D,L,D/D,L,D,L l";
@@ -262,7 +265,7 @@ fn the_match_interval_is_wilsons() {
 
 #[test]
 fn feed_serves_a_match_and_a_record_and_refuses_bad_input_in_one_line() {
-    assert_error(&["feed"], "usage: tablero feed");
+    assert_error(&["feed"], "required arguments were not provided: <RECORD> (tablero feed --help)");
     assert_error(&["feed", "/no/such/record.json"], "record");
     assert_error(&["feed", "match", "chess", "--a", "random", "--b", "random", "--seed", "1"], "unknown variant");
     assert_error(&["feed", "match", "ordo", "--a", "nobody", "--b", "random", "--seed", "1"], "unknown player");
@@ -401,8 +404,8 @@ fn review_weighs_every_move_of_a_record_and_marks_the_worst() {
         assert!(m.contains(" by white: ") || m.contains(" by blue: "), "{m}");
     }
     // Bad input: one clear line.
-    assert_error(&["review"], "usage: tablero review");
-    assert_error(&["review", path.to_str().unwrap(), "--top", "0"], "--top '0'");
+    assert_error(&["review"], "required arguments were not provided: <RECORD> (tablero review --help)");
+    assert_error(&["review", path.to_str().unwrap(), "--top", "0"], "invalid value '0' for '--top <TOP>'");
     assert_error(&["review", dir.to_str().unwrap()], "folder");
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -492,4 +495,54 @@ fn help_says_how_the_game_options_are_written() {
     for needle in ["power=R", "landing-back", "landing=N", "1v1 to 3v3", "l or d of a start says who starts", "exact"] {
         assert!(out.contains(needle), "help lacks '{needle}':\n{out}");
     }
+}
+
+/// The usage comes from the commands themselves: `--version`, `--help` on every command, the
+/// list of commands, shell completions, and clap's mistakes said in one line.
+#[test]
+fn help_version_and_completions_come_from_the_commands() {
+    let (code, out, _) = tablero(&["--version"]);
+    assert_eq!((code, out), (0, format!("tablero {}\n", env!("CARGO_PKG_VERSION"))));
+    let (code, list, _) = tablero(&["--help"]);
+    assert_eq!(code, 0);
+    let commands = [
+        "moves",
+        "perft",
+        "play",
+        "match",
+        "feed",
+        "analyse",
+        "engine",
+        "check",
+        "review",
+        "sounds",
+        "bench",
+        "completions",
+        "screenshot",
+        "photo",
+        "film",
+        "bench-table",
+        "keys",
+        "replay",
+        "watch",
+    ];
+    for c in commands {
+        assert!(list.lines().any(|l| l.trim_start().starts_with(&format!("{c} "))), "--help lacks {c}:\n{list}");
+        let (code, out, err) = tablero(&[c, "--help"]);
+        assert_eq!(code, 0, "{c} --help: {err}");
+        assert!(out.contains(&format!("Usage: tablero {c}")), "{c} --help:\n{out}");
+    }
+    assert_eq!(tablero(&["help"]).1, list, "tablero help is tablero --help");
+    for shell in ["bash", "zsh", "fish"] {
+        let (code, out, err) = tablero(&["completions", shell]);
+        assert_eq!(code, 0, "{err}");
+        assert!(out.contains("perft") && out.contains("divide") && out.contains("bench-table"), "{shell}:\n{out}");
+    }
+    assert_error(&["completions", "tcsh"], "invalid value 'tcsh'");
+    assert_error(&["moves", ORDO, "--bogus"], "unknown option '--bogus' (tablero moves --help)");
+    assert_error(&["keys", "x"], "unexpected argument 'x' (tablero keys --help)");
+    assert_error(
+        &["match", "ordo", "--a", "random", "--b", "random", "--games", "0", "--seed", "1"],
+        "'0' is not a number of games",
+    );
 }

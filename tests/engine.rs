@@ -173,7 +173,7 @@ fn analyse_prints_the_best_moves_with_scores_and_lines() {
         assert!(legal(&tablero::rules::Variant::Crossings.initial().to_string(), mv), "{mv}");
     }
     for (args, want) in [
-        (vec!["analyse"], "usage"),
+        (vec!["analyse"], "required arguments were not provided: <POSITION> (tablero analyse --help)"),
         (vec!["analyse", "ordo nope"], "bad position"),
         (vec!["analyse", "volterra", "--top", "0"], "--top"),
         (vec!["analyse", "volterra", "--level", "god"], "unknown level"),

@@ -339,7 +339,7 @@ fn bad_requests_get_4xx_and_change_nothing() {
     }
     assert_eq!(state(&server), before, "nothing changed");
     // A bad address is refused by name, and a wider address only when asked.
-    assert!(tablero::feed::parse_addr("0.0.0.0:7878", false).unwrap_err().contains("--listen"));
+    assert!(tablero::feed::parse_addr("0.0.0.0:7878", false).unwrap_err().to_string().contains("--listen"));
     assert!(tablero::feed::parse_addr("0.0.0.0:7878", true).is_ok());
     assert!(tablero::feed::parse_addr("nowhere", true).is_err());
     // The game goes on and the feed with it.

@@ -475,9 +475,9 @@ fn fuzz_records() {
 fn check_command_line(args: &[String]) -> Result<(), String> {
     let mut out = Vec::new();
     if let Err(e) = tablero::cli::run(args, &mut out)
-        && (e.0.contains('\n') || e.0.contains('\r'))
+        && (e.to_string().contains('\n') || e.to_string().contains('\r'))
     {
-        return Err(format!("{args:?}: the error spans lines: {:?}", e.0));
+        return Err(format!("{args:?}: the error spans lines: {:?}", e.to_string()));
     }
     Ok(())
 }

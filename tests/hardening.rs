@@ -239,7 +239,7 @@ fn notation_is_read_as_written_and_the_rest_refused() {
 fn perft_divides_and_refuses_depths_past_its_bound() {
     refused(&["perft", ORDO, "13"], "depth '13' is not a whole number from 0 to 12");
     refused(&["perft", ORDO, "+2"], "depth '+2'");
-    refused(&["perft", ORDO, "2", "--split"], "'perft' takes");
+    refused(&["perft", ORDO, "2", "--split"], "unknown option '--split' (tablero perft --help)");
     let (code, out, err) = tablero(&["perft", ORDO, "2", "--divide"]);
     assert_eq!(code, 0, "{err}");
     let game: AnyGame = ORDO.parse().unwrap();
@@ -296,7 +296,10 @@ fn match_refuses_absurd_counts_shows_progress_and_stops_on_ctrl_c() {
         let args = m(games);
         refused(&args.iter().map(|s| s.as_str()).collect::<Vec<_>>(), "is not a number of games from 1 to 100000");
     }
-    refused(&["match", "ordo", "--a", "random", "--b", "random", "--games", "1", "--seed", "-3"], "--seed '-3'");
+    refused(
+        &["match", "ordo", "--a", "random", "--b", "random", "--games", "1", "--seed", "-3"],
+        "invalid value '-3' for '--seed <SEED>'",
+    );
     let (code, last, first) =
         interrupt(&["match", "ordo-x", "--a", "ai:easy", "--b", "ai:easy", "--games", "1000", "--seed", "1"]);
     assert_eq!(code, 130, "{last}");

@@ -144,7 +144,7 @@ fn a_team_of_two_in_a_three_against_three_game_may_take_a_third_never_a_fourth()
     joined.changes.push(TeamChange { at: 0, team: "black".into(), join: Some(seat("Fay", "human")), leave: None });
     assert_eq!(joined.seats_at(0)[0].len(), 3);
     let err = joined.may_change(&game, 0, Side::First, true).unwrap_err();
-    assert!(err.contains("nobody more may join"), "{err}");
+    assert!(err.to_string().contains("nobody more may join"), "{err}");
     // Three Puts shared by three, then two Puts of the team of two: 2 and 1.
     assert_eq!(tablero::team::shares(3, 2), vec![2, 1]);
 }

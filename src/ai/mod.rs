@@ -49,11 +49,16 @@ impl Level {
 pub const MAX_THREADS: usize = 64;
 
 /// Reads a number of threads given on the command line or to the engine.
-pub fn parse_threads(text: &str) -> Result<usize, String> {
+pub fn parse_threads(text: &str) -> Result<usize, ThreadsError> {
     crate::rules::number::<usize>(text)
         .filter(|n| (1..=MAX_THREADS).contains(n))
-        .ok_or_else(|| format!("threads '{}' is not a number from 1 to {MAX_THREADS}", crate::rules::quote(text)))
+        .ok_or_else(|| ThreadsError(text.to_string()))
 }
+
+/// A number of threads that is not one.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("threads '{}' is not a number from 1 to {MAX_THREADS}", crate::rules::quote(.0))]
+pub struct ThreadsError(pub String);
 
 /// The cores of this machine (the app's computer thinks on all of them).
 pub fn cores() -> usize {

@@ -3,6 +3,7 @@
 //! to 8 s), reads `/state` again and follows on from there. Runs in a thread of its own (hyper
 //! on a small tokio runtime) and hands what it hears to the caller through a channel.
 
+use super::FeedError;
 use http_body_util::{BodyExt, Empty};
 use hyper::body::Bytes;
 use hyper_util::client::legacy::Client;
@@ -84,22 +85,22 @@ impl Drop for Watcher {
 
 /// Reads a feed's address: `http://host:port`, with or without the scheme, a trailing `/`,
 /// or a page of it (`/overlay`, `/state`): the feed's root is what is kept.
-pub fn base_url(text: &str) -> Result<String, String> {
+pub fn base_url(text: &str) -> Result<String, FeedError> {
     let t = text.trim();
     let rest = t.strip_prefix("http://").unwrap_or(t);
     if rest.starts_with("https://") || t.starts_with("https://") {
-        return Err("the feed is plain http on a local network (https is not served)".into());
+        return Err(FeedError::Https);
     }
     let host = rest.split('/').next().unwrap_or("");
     let uri: Result<hyper::Uri, _> = format!("http://{host}/").parse();
     match uri {
         Ok(u) if u.host().is_some_and(|h| !h.is_empty()) && u.port_u16().is_some() => Ok(format!("http://{host}")),
-        _ => Err(format!("'{}' is not a feed's address (like http://127.0.0.1:7878)", crate::rules::quote(text))),
+        _ => Err(FeedError::Url(text.to_string())),
     }
 }
 
 /// Starts following the feed at `base` (see [`base_url`]).
-pub fn watch(base: &str) -> Result<Watcher, String> {
+pub fn watch(base: &str) -> Result<Watcher, FeedError> {
     let base = base_url(base)?;
     let (tx, heard) = mpsc::channel();
     let stop = Arc::new(AtomicBool::new(false));
@@ -113,14 +114,11 @@ pub fn watch(base: &str) -> Result<Watcher, String> {
             f();
         }
     };
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| format!("cannot start the spectator's connection: {e}"))?;
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(FeedError::Spectator)?;
     std::thread::Builder::new()
         .name("tablero-watch".into())
         .spawn(move || runtime.block_on(follow(base, tx, stopping, resyncing, wake_now)))
-        .map_err(|e| format!("cannot start the spectator's connection: {e}"))?;
+        .map_err(FeedError::Spectator)?;
     Ok(Watcher { heard, stop, resync, wake })
 }
 

@@ -467,21 +467,40 @@ fn revealed(game: &AnyGame) -> Value {
 
 /// Reads the feed's address: a port (`7878`) or `host:port`. Only a loopback address is taken
 /// unless `anywhere` (the `--listen` flag): serving beyond this machine is asked for by name.
-pub fn parse_addr(text: &str, anywhere: bool) -> Result<std::net::SocketAddr, String> {
+pub fn parse_addr(text: &str, anywhere: bool) -> Result<std::net::SocketAddr, FeedError> {
     use std::net::{Ipv4Addr, SocketAddr};
     let addr: SocketAddr = match text.parse::<u16>() {
         Ok(port) => SocketAddr::from((Ipv4Addr::LOCALHOST, port)),
-        Err(_) => text.parse().map_err(|_| {
-            format!(
-                "'{}' is not an address (a port like 7878, or host:port like 127.0.0.1:7878)",
-                crate::rules::quote(text)
-            )
-        })?,
+        Err(_) => text.parse().map_err(|_| FeedError::Address(text.to_string()))?,
     };
     if !anywhere && !addr.ip().is_loopback() {
-        return Err(format!(
-            "the feed serves only this machine (127.0.0.1) unless asked: use --listen {addr} to serve other machines"
-        ));
+        return Err(FeedError::NotLocal(addr));
     }
     Ok(addr)
+}
+
+/// What the live feed, its server or a spectator's connection refuses or fails at.
+#[derive(Debug, thiserror::Error)]
+pub enum FeedError {
+    #[error("'{}' is not an address (a port like 7878, or host:port like 127.0.0.1:7878)", crate::rules::quote(.0))]
+    Address(String),
+    #[error("the feed serves only this machine (127.0.0.1) unless asked: use --listen {0} to serve other machines")]
+    NotLocal(std::net::SocketAddr),
+    #[error("the feed cannot listen on {addr}: {source}")]
+    Listen { addr: std::net::SocketAddr, source: std::io::Error },
+    #[error("the feed cannot start: {0}")]
+    Start(std::io::Error),
+    #[error("the feed is plain http on a local network (https is not served)")]
+    Https,
+    #[error("'{}' is not a feed's address (like http://127.0.0.1:7878)", crate::rules::quote(.0))]
+    Url(String),
+    #[error("cannot start the spectator's connection: {0}")]
+    Spectator(std::io::Error),
+    #[error(transparent)]
+    Record(#[from] crate::record::RecordError),
+    #[error(transparent)]
+    Match(#[from] crate::matches::MatchError),
+    /// Standard output could not be written.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
 }

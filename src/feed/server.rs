@@ -3,6 +3,7 @@
 //! lists them. Every route only reads the [`Feed`]; other methods get 405, unknown pages 404,
 //! malformed requests 400, and none of them touches the game.
 
+use super::FeedError;
 use super::{Feed, Refused};
 use axum::Router;
 use axum::extract::{Query, State};
@@ -57,16 +58,17 @@ impl Drop for Server {
 
 /// Starts serving `feed` on `addr` (port 0: any free port; [`Server::addr`] says which).
 /// The address is bound before this returns, so a port in use is an error here.
-pub fn serve(feed: Arc<Feed>, addr: SocketAddr) -> Result<Server, String> {
-    let listener = std::net::TcpListener::bind(addr).map_err(|e| format!("the feed cannot listen on {addr}: {e}"))?;
-    let addr = listener.local_addr().map_err(|e| e.to_string())?;
-    listener.set_nonblocking(true).map_err(|e| e.to_string())?;
+pub fn serve(feed: Arc<Feed>, addr: SocketAddr) -> Result<Server, FeedError> {
+    let cannot = |source| FeedError::Listen { addr, source };
+    let listener = std::net::TcpListener::bind(addr).map_err(cannot)?;
+    let addr = listener.local_addr().map_err(cannot)?;
+    listener.set_nonblocking(true).map_err(cannot)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .thread_name("tablero-feed")
         .enable_all()
         .build()
-        .map_err(|e| format!("the feed cannot start: {e}"))?;
+        .map_err(FeedError::Start)?;
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let thread = std::thread::Builder::new()
         .name("tablero-feed".into())
@@ -81,7 +83,7 @@ pub fn serve(feed: Arc<Feed>, addr: SocketAddr) -> Result<Server, String> {
             // Listeners' streams never end by themselves: closing the runtime closes them.
             runtime.shutdown_timeout(Duration::from_millis(200));
         })
-        .map_err(|e| format!("the feed cannot start: {e}"))?;
+        .map_err(FeedError::Start)?;
     Ok(Server { addr, stop: Some(stop), thread: Some(thread) })
 }
 

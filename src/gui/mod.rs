@@ -8,6 +8,7 @@
 //! every room shares), `sets` (one folder per set), `screens`, `stream`, `look`; `theme` holds
 //! the shared widgets, `pacing` how often the window draws.
 
+pub mod error;
 pub mod frame;
 pub mod look;
 pub mod offscreen;
@@ -16,6 +17,8 @@ pub mod screens;
 pub mod sets;
 pub mod stream;
 pub mod theme;
+
+pub use error::GuiError;
 
 pub use frame::session::open;
 pub use frame::steps::{Mode, Screen, TableSystems};
@@ -96,12 +99,12 @@ pub struct Extras {
 
 /// Opens the window: the menu, or straight onto a game (`tablero play`, `tablero replay`);
 /// with the extras, the broadcast window and the live feed.
-pub fn run(start: Option<Table>, extras: Extras) -> Result<(), String> {
+pub fn run(start: Option<Table>, extras: Extras) -> Result<(), GuiError> {
     let live = match extras.feed {
         Some(addr) => {
             let live = feed::LiveFeed::on(addr);
             if let Some(e) = &live.error {
-                return Err(e.clone());
+                return Err(GuiError::Serve(e.clone()));
             }
             Some(live)
         }
@@ -122,7 +125,7 @@ pub fn run(start: Option<Table>, extras: Extras) -> Result<(), String> {
 
 /// Opens the window as a spectator of the live feed at `url` (`tablero watch`): the game is
 /// the feed's, nobody here moves, the camera is free. Waits up to 10 s for the feed's state.
-pub fn watch(url: &str, extras: Extras) -> Result<(), String> {
+pub fn watch(url: &str, extras: Extras) -> Result<(), GuiError> {
     let (table, spectating) = spectator(url)?;
     window_app(move |app| {
         open(table)(app.world_mut());
@@ -136,7 +139,7 @@ pub fn watch(url: &str, extras: Extras) -> Result<(), String> {
 
 /// A spectator of the feed at `url`: its first state read (waiting up to 10 s) as a table,
 /// and the connection that follows on from it.
-fn spectator(url: &str) -> Result<(Table, feed::Spectating), String> {
+fn spectator(url: &str) -> Result<(Table, feed::Spectating), GuiError> {
     use crate::feed::client::Heard;
     let base = crate::feed::client::base_url(url)?;
     // The first state before the window opens: a feed that is not there is said at once.
@@ -149,7 +152,7 @@ fn spectator(url: &str) -> Result<(Table, feed::Spectating), String> {
             Ok(Heard::State(state)) => break Table::from_feed_state(&state)?,
             Ok(Heard::Lost { why, .. }) => last_why = why,
             Ok(Heard::Event { .. }) => {}
-            Err(_) => return Err(format!("cannot watch {base}: {last_why}")),
+            Err(_) => return Err(GuiError::Watch { base, why: last_why }),
         }
     };
     let mut spectating = feed::Spectating::new(base.clone(), watcher);
@@ -158,7 +161,7 @@ fn spectator(url: &str) -> Result<(Table, feed::Spectating), String> {
 }
 
 /// The headless table as a spectator of the feed at `url` (`tablero watch` without window).
-pub fn headless_watch_app(url: &str) -> Result<App, String> {
+pub fn headless_watch_app(url: &str) -> Result<App, GuiError> {
     let (table, spectating) = spectator(url)?;
     let mut app = headless_base();
     app.add_plugins(CorePlugin);
@@ -169,9 +172,9 @@ pub fn headless_watch_app(url: &str) -> Result<App, String> {
     Ok(app)
 }
 
-fn window_app(setup: impl FnOnce(&mut App)) -> Result<(), String> {
+fn window_app(setup: impl FnOnce(&mut App)) -> Result<(), GuiError> {
     if std::env::var_os("DISPLAY").is_none() && std::env::var_os("WAYLAND_DISPLAY").is_none() {
-        return Err("no display found (DISPLAY is not set): run tablero in a desktop session, or use the headless commands (tablero help)".into());
+        return Err(GuiError::NoDisplay);
     }
     quietly(move || {
         // The settings first: the window opens at the size and place it was left.
@@ -214,12 +217,12 @@ fn window_app(setup: impl FnOnce(&mut App)) -> Result<(), String> {
         setup(&mut app);
         app.run();
     })
-    .map_err(|why| format!("the window could not be opened or had to close ({why})"))
+    .map_err(|Panicked(why)| GuiError::Window(why))
 }
 
 /// Runs `f`, turning a panic into its one-line message instead of a backtrace (the display
 /// or graphics driver missing is the usual cause).
-fn quietly<R>(f: impl FnOnce() -> R) -> Result<R, String> {
+fn quietly<R>(f: impl FnOnce() -> R) -> Result<R, Panicked> {
     use std::cell::RefCell;
     thread_local! {
         /// The first line of the last panic on this thread while it runs quietly.
@@ -252,8 +255,11 @@ fn quietly<R>(f: impl FnOnce() -> R) -> Result<R, String> {
     let outer = QUIET.with(|q| q.replace(Some(String::new())));
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
     let message = QUIET.with(|q| q.replace(outer)).unwrap_or_default();
-    result.map_err(|_| message)
+    result.map_err(|_| Panicked(message))
 }
+
+/// A panic caught by [`quietly`]: its message's first line.
+pub(crate) struct Panicked(pub String);
 
 /// The table without window, renderer or UI, driven by `update()`: for tests and for timing
 /// the game's own systems. Time advances 50 ms a frame.

@@ -1,6 +1,7 @@
 //! The table rendered off-screen into an image (no window, no display needed; a Vulkan
 //! device is): screenshots of any position, and `tablero bench-table`'s frame times.
 
+use super::error::GuiError;
 use super::frame::board as table;
 use super::look::camera;
 use super::{CorePlugin, quietly};
@@ -16,7 +17,7 @@ pub struct Offscreen {
 }
 
 impl Offscreen {
-    pub fn new(game: AnyGame, players: [PlayerKind; 2], width: u32, height: u32) -> Result<Offscreen, String> {
+    pub fn new(game: AnyGame, players: [PlayerKind; 2], width: u32, height: u32) -> Result<Offscreen, GuiError> {
         Offscreen::with_quality(game, players, width, height, None)
     }
 
@@ -27,7 +28,7 @@ impl Offscreen {
         width: u32,
         height: u32,
         quality: Option<crate::gui::look::render::Quality>,
-    ) -> Result<Offscreen, String> {
+    ) -> Result<Offscreen, GuiError> {
         Offscreen::build(Table::new(game, players, 1), width, height, quality, None)
     }
 
@@ -39,7 +40,7 @@ impl Offscreen {
         height: u32,
         quality: Option<crate::gui::look::render::Quality>,
         film: Option<u32>,
-    ) -> Result<Offscreen, String> {
+    ) -> Result<Offscreen, GuiError> {
         use bevy::camera::RenderTarget;
         use bevy::render::RenderPlugin;
         use bevy::window::ExitCondition;
@@ -48,7 +49,7 @@ impl Offscreen {
         // Bevy panics when no Vulkan device exists; say so in one line instead, and tell it
         // apart from any other failure.
         if let Err(why) = vulkan_adapter() {
-            return Err(format!("{NO_VULKAN} ({why}; on Debian: apt-get install mesa-vulkan-drivers libvulkan1)"));
+            return Err(GuiError::NoVulkan(why.0));
         }
         let layout = table::Layout::of(&session.game);
         let built = quietly(|| {
@@ -78,7 +79,7 @@ impl Offscreen {
             app.cleanup();
             app
         });
-        let mut app = built.map_err(|why| format!("the off-screen renderer failed to start: {why}"))?;
+        let mut app = built.map_err(|super::Panicked(why)| GuiError::Renderer(why))?;
         let image = app.world_mut().resource_mut::<Assets<Image>>().add(target_image(width, height));
         let orbit = camera::Orbit::preset(camera::View::First, &layout);
         let cam = app
@@ -139,7 +140,7 @@ impl Offscreen {
     }
 
     /// Draws a few frames, then writes the picture to a PNG.
-    pub fn save(&mut self, out: &std::path::Path) -> Result<(), String> {
+    pub fn save(&mut self, out: &std::path::Path) -> Result<(), GuiError> {
         use bevy::render::view::screenshot::{Screenshot, save_to_disk};
         let _ = std::fs::remove_file(out);
         for _ in 0..6 {
@@ -156,7 +157,7 @@ impl Offscreen {
             }
             std::thread::sleep(std::time::Duration::from_millis(10));
         }
-        Err(format!("the screenshot was not written to {}", out.display()))
+        Err(GuiError::NotWritten(out.to_path_buf()))
     }
 }
 
@@ -174,19 +175,21 @@ pub(crate) fn target_image(width: u32, height: u32) -> Image {
     image
 }
 
-/// The start of the message of a render that found no Vulkan adapter to draw with (and only
-/// of that: every other failure says what failed).
-pub const NO_VULKAN: &str = "no Vulkan device to render with";
+pub use super::error::NO_VULKAN;
 
 /// Whether a Vulkan adapter (a GPU's driver, or Mesa's lavapipe) is there to render with.
-pub fn vulkan_adapter() -> Result<(), String> {
+pub fn vulkan_adapter() -> Result<(), NoAdapter> {
     let instance = wgpu::Instance::new(wgpu::InstanceDescriptor {
         backends: wgpu::Backends::VULKAN,
         ..wgpu::InstanceDescriptor::new_without_display_handle()
     });
     let adapters = bevy::tasks::block_on(instance.enumerate_adapters(wgpu::Backends::VULKAN));
-    if adapters.is_empty() { Err("no Vulkan adapter found".into()) } else { Ok(()) }
+    if adapters.is_empty() { Err(NoAdapter("no Vulkan adapter found".into())) } else { Ok(()) }
 }
+
+/// Why no Vulkan adapter is there to render with.
+#[derive(Debug)]
+pub struct NoAdapter(pub String);
 
 /// Renders a position off-screen (no window, no display needed) and writes a PNG.
 pub fn screenshot(
@@ -196,7 +199,7 @@ pub fn screenshot(
     height: u32,
     palette: crate::settings::Palette,
     doughnut: bool,
-) -> Result<(), String> {
+) -> Result<(), GuiError> {
     let mut view = Offscreen::new(game, [PlayerKind::Person, PlayerKind::Person], width, height)?;
     view.app.insert_resource(palette);
     view.app.insert_resource(crate::gui::sets::room::DoughnutView(doughnut));
@@ -237,9 +240,9 @@ pub fn cascade_position(flips: usize) -> (AnyGame, String) {
 /// players play, the full 10 × 10 CTOR field with its 44 duplicates, Volterra's tallest towers,
 /// and a CTOR cascade of 20 flips as it animates), the game's own systems per frame without
 /// rendering, and the memory in use.
-pub fn bench_table(frames: usize, out: &mut dyn std::io::Write) -> Result<(), String> {
+pub fn bench_table(frames: usize, out: &mut dyn std::io::Write) -> Result<(), GuiError> {
     use std::time::Instant;
-    let io = |e: std::io::Error| e.to_string();
+    let io = GuiError::Io;
     let stats = |mut v: Vec<f64>| {
         v.sort_by(|a, b| a.total_cmp(b));
         let mean = v.iter().sum::<f64>() / v.len().max(1) as f64;
@@ -287,12 +290,9 @@ pub fn bench_table(frames: usize, out: &mut dyn std::io::Write) -> Result<(), St
         !view.app.world().resource::<Session>().history.is_empty()
     });
     writeln!(out, "frame at 1280x720 while the computer (master) thinks about Ordo X's first move: {n} frames in {secs:.1} s, {mean:.1} ms mean, {p95:.1} ms p95, {max:.1} ms slowest").map_err(io)?;
-    let full_ctor: AnyGame = format!("ctor10 {} w 60 P2M2L1 1v1 0", ["BWBWBWBWBW", "WBWBWBWBWB"].repeat(5).join("/"))
-        .parse()
-        .map_err(|e: crate::rules::PositionError| e.to_string())?;
-    let towers: AnyGame = "volterra DLDLDLDLDLl,-,-,-/-,-,-,-/-,-,-,-/-,-,-,-/-,-,-,LDLDLDLDLDd l"
-        .parse()
-        .map_err(|e: crate::rules::PositionError| e.to_string())?;
+    let full_ctor: AnyGame =
+        format!("ctor10 {} w 60 P2M2L1 1v1 0", ["BWBWBWBWBW", "WBWBWBWBWB"].repeat(5).join("/")).parse()?;
+    let towers: AnyGame = "volterra DLDLDLDLDLl,-,-,-/-,-,-,-/-,-,-,-/-,-,-,-/-,-,-,LDLDLDLDLDd l".parse()?;
     let full = full_ctor.clone();
     let scenes = [
         ("full Ordo board, random players", ordo, random, false),
@@ -349,8 +349,8 @@ pub fn bench_table(frames: usize, out: &mut dyn std::io::Write) -> Result<(), St
         for _ in 0..10 {
             view.frame();
         }
-        let mv = game.parse_move(&put).map_err(|e| e.to_string())?;
-        let flips = game.clone().play(&mv).map_err(|e| e.to_string())?;
+        let mv = game.parse_move(&put)?;
+        let flips = game.clone().play(&mv)?;
         let flips = flips.iter().filter(|e| matches!(e, crate::rules::Effect::Flipped { .. })).count();
         view.app.world_mut().write_message(MoveChosen { mv, by: By::Person });
         let mut frame_ms = Vec::new();

@@ -332,7 +332,7 @@ impl Game for Crossings {
 }
 
 fn parse_square(s: &str, text: &str) -> Result<u8, MoveError> {
-    let c: Cell = s.parse().map_err(|e: String| syntax(text, e))?;
+    let c: Cell = s.parse().map_err(|e: crate::rules::BadSquare| syntax(text, e.to_string()))?;
     if c.file > 7 || c.rank > 7 {
         return Err(syntax(text, format!("{c} is off the 8 × 8 board")));
     }
@@ -403,7 +403,7 @@ impl FromStr for Crossings {
             None => Options::default(),
             Some("exact") => Options { exact: true },
             Some(other) => {
-                return Err(PositionError(format!(
+                return Err(PositionError::Invalid(format!(
                     "unknown option '{}' (the only option is exact)",
                     super::quote(other)
                 )));
@@ -419,18 +419,21 @@ impl FromStr for Crossings {
         }
         let side = super::read_side(f[2], ["r", "b"])?;
         let quiet: u32 = super::number(f[3]).ok_or_else(|| {
-            PositionError(format!("quiet field is '{}', expected a number of moves from 0", super::quote(f[3])))
+            PositionError::Invalid(format!(
+                "quiet field is '{}', expected a number of moves from 0",
+                super::quote(f[3])
+            ))
         })?;
         for (s, name) in [(Side::First, "red"), (Side::Second, "black")] {
             let n = stones[s.index()].count_ones();
             if n > MAX_STONES {
-                return Err(PositionError(format!("{name} has {n} stones, at most {MAX_STONES} exist")));
+                return Err(PositionError::Invalid(format!("{name} has {n} stones, at most {MAX_STONES} exist")));
             }
         }
         let pos = Crossings { stones, side, quiet, options, history: vec![(stones, side)] };
         let (a, b) = (pos.crossed(Side::First), pos.crossed(Side::Second));
         if a.abs_diff(b) > 1 {
-            return Err(PositionError(format!(
+            return Err(PositionError::Invalid(format!(
                 "red has crossed {a} stones and black {b}: a game ends as soon as one side leads by a crossing that is not answered"
             )));
         }

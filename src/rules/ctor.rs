@@ -78,7 +78,7 @@ impl Teams {
 
     /// Teams of these sizes playing row `power` of the table (stored only where it is not the
     /// larger team's row, so that one format has one written form).
-    pub fn with_power(sizes: [u8; 2], power: u8) -> Result<Teams, String> {
+    pub fn with_power(sizes: [u8; 2], power: u8) -> Result<Teams, TeamsError> {
         let mut t = Teams::new(sizes);
         if power != t.row() {
             t.power = Some(power);
@@ -96,19 +96,17 @@ impl Teams {
     /// Whether the sizes and the power make a game: teams of 1 to 3, a row from 1 to 3, and no
     /// team with more members than Puts a turn (the seed: "to add a player to the team, the
     /// number of players in this team must be less than the number of Put operations").
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), TeamsError> {
         if !self.sizes.iter().all(|s| (1..=3).contains(s)) {
-            return Err(format!("teams of {} and {}: a team has 1, 2 or 3 players", self.sizes[0], self.sizes[1]));
+            return Err(TeamsError::Size(self.sizes));
         }
         let row = self.row();
         if !(1..=3).contains(&row) {
-            return Err(format!("turn power {row}: the allowance table has rows 1, 2 and 3"));
+            return Err(TeamsError::Power(row));
         }
         let puts = ROWS[row as usize - 1].puts;
         if let Some(big) = self.sizes.iter().copied().find(|s| *s > puts) {
-            return Err(format!(
-                "a team of {big} under turn power {row}, which gives {puts} Puts a turn: a team has at most as many players as Puts"
-            ));
+            return Err(TeamsError::TooBig { big, row, puts });
         }
         Ok(())
     }
@@ -423,16 +421,16 @@ impl Ctor {
     }
 
     /// Sets a team's secret squares (before the game).
-    pub fn set_secrets(&mut self, team: Side, squares: &[Square]) -> Result<(), String> {
+    pub fn set_secrets(&mut self, team: Side, squares: &[Square]) -> Result<(), SecretsError> {
         if squares.len() != SECRETS {
-            return Err(format!("{} secret squares given, a team chooses {SECRETS}", squares.len()));
+            return Err(SecretsError::Count(squares.len()));
         }
         for (i, &sq) in squares.iter().enumerate() {
             if sq == 0 || sq > self.squares() {
-                return Err(format!("secret square {sq} is not on the field (1 to {})", self.squares()));
+                return Err(SecretsError::OffField { square: sq, squares: self.squares() });
             }
             if squares[..i].contains(&sq) {
-                return Err(format!("secret square {sq} is chosen twice"));
+                return Err(SecretsError::Twice(sq));
             }
         }
         self.secrets[team.index()] = squares.iter().map(|&s| (s, SecretState::Hidden)).collect();
@@ -898,25 +896,31 @@ impl FromStr for Ctor {
         for &o in words.iter().skip(7) {
             let name = o.split('=').next().unwrap_or(o);
             if seen.contains(&name) {
-                return Err(PositionError(format!("option '{}' is given twice", super::quote(name))));
+                return Err(PositionError::Invalid(format!("option '{}' is given twice", super::quote(name))));
             }
             seen.push(name);
             let digit =
                 |prefix: &str, most: u8| o.strip_prefix(prefix).and_then(super::number::<u8>).filter(|v| *v <= most);
             if o.starts_with("landing=") {
                 options.landing = Some(digit("landing=", 9).ok_or_else(|| {
-                    PositionError(format!("unknown option '{}' (landing=N takes N from 0 to 9)", super::quote(o)))
+                    PositionError::Invalid(format!(
+                        "unknown option '{}' (landing=N takes N from 0 to 9)",
+                        super::quote(o)
+                    ))
                 })?);
             } else if o.starts_with("power=") {
                 power = Some(digit("power=", 3).filter(|p| *p >= 1).ok_or_else(|| {
-                    PositionError(format!("unknown option '{}' (power=R takes a row R of 1, 2 or 3)", super::quote(o)))
+                    PositionError::Invalid(format!(
+                        "unknown option '{}' (power=R takes a row R of 1, 2 or 3)",
+                        super::quote(o)
+                    ))
                 })?);
             } else if o == "landing-back" {
                 options.landing_back = true;
             } else if o == "opening=old" {
                 options.old_opening = true;
             } else {
-                return Err(PositionError(format!(
+                return Err(PositionError::Invalid(format!(
                     "unknown option '{}' (the options are landing=N, power=R, landing-back and opening=old)",
                     super::quote(o)
                 )));
@@ -935,20 +939,20 @@ impl FromStr for Ctor {
         }
         let side = super::read_side(f[2], ["b", "w"])?;
         let turn: u32 = super::number(f[3]).filter(|t| *t >= 1).ok_or_else(|| {
-            PositionError(format!(
+            PositionError::Invalid(format!(
                 "turn field is '{}', expected a turn number from 1 to {MAX_TURN}",
                 super::quote(f[3])
             ))
         })?;
         if (turn % 2 == 1) != (side == Side::First) {
-            return Err(PositionError(format!(
+            return Err(PositionError::Invalid(format!(
                 "turn {turn} is {}'s, but the side field says {}",
                 if turn % 2 == 1 { "black" } else { "white" },
                 f[2]
             )));
         }
         let left = parse_allowance(f[4]).ok_or_else(|| {
-            PositionError(format!(
+            PositionError::Invalid(format!(
                 "left field is '{}', expected P<puts>M<steps>L<landings> like P2M2L1",
                 super::quote(f[4])
             ))
@@ -956,11 +960,13 @@ impl FromStr for Ctor {
         let sizes: Vec<u8> = f[5].split('v').map(|t| super::number::<u8>(t).unwrap_or(0)).collect();
         let teams = match sizes[..] {
             [a, b] if (1..=3).contains(&a) && (1..=3).contains(&b) => match power {
-                Some(p) => Teams::with_power([a, b], p).map_err(|e| PositionError(format!("teams field: {e}")))?,
+                Some(p) => {
+                    Teams::with_power([a, b], p).map_err(|e| PositionError::Invalid(format!("teams field: {e}")))?
+                }
                 None => Teams::new([a, b]),
             },
             _ => {
-                return Err(PositionError(format!(
+                return Err(PositionError::Invalid(format!(
                     "teams field is '{}', expected sizes from 1 to 3 like 1v1, 2v2 or 1v2",
                     super::quote(f[5])
                 )));
@@ -971,7 +977,7 @@ impl FromStr for Ctor {
             "1" => 1,
             "2" => 2,
             other => {
-                return Err(PositionError(format!(
+                return Err(PositionError::Invalid(format!(
                     "idle field is '{}', expected 0 or 1 (2 once two turns in a row had no operation)",
                     super::quote(other)
                 )));
@@ -1002,17 +1008,41 @@ impl FromStr for Ctor {
             }
         }
         if !left.fits_in(&full) {
-            return Err(PositionError(format!("left field {left} is above the turn's allowance {full}")));
+            return Err(PositionError::Invalid(format!("left field {left} is above the turn's allowance {full}")));
         }
         if turn == 1 && idle > 0 {
-            return Err(PositionError("idle field is 1 on turn 1, which follows no turn".into()));
+            return Err(PositionError::Invalid("idle field is 1 on turn 1, which follows no turn".into()));
         }
         if idle == 2 && g.had_operation() {
-            return Err(PositionError(
+            return Err(PositionError::Invalid(
                 "the game ended after two idle turns, yet this turn has had an operation".into(),
             ));
         }
         g.puts_this_turn = full.puts - left.puts;
         Ok(g)
     }
+}
+
+/// Team sizes and a turn power that make no game.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TeamsError {
+    #[error("teams of {} and {}: a team has 1, 2 or 3 players", .0[0], .0[1])]
+    Size([u8; 2]),
+    #[error("turn power {0}: the allowance table has rows 1, 2 and 3")]
+    Power(u8),
+    #[error(
+        "a team of {big} under turn power {row}, which gives {puts} Puts a turn: a team has at most as many players as Puts"
+    )]
+    TooBig { big: u8, row: u8, puts: u8 },
+}
+
+/// Secret squares a team may not choose.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SecretsError {
+    #[error("{0} secret squares given, a team chooses {SECRETS}")]
+    Count(usize),
+    #[error("secret square {square} is not on the field (1 to {squares})")]
+    OffField { square: Square, squares: Square },
+    #[error("secret square {0} is chosen twice")]
+    Twice(Square),
 }

@@ -67,19 +67,28 @@ impl fmt::Display for Cell {
 }
 
 impl FromStr for Cell {
-    type Err = String;
+    type Err = BadSquare;
     /// Parses `a1` … `z99`; whether the cell is on a given board is for the game to check.
-    fn from_str(s: &str) -> Result<Cell, String> {
+    fn from_str(s: &str) -> Result<Cell, BadSquare> {
         let b = s.as_bytes();
         if b.len() < 2 || b.len() > 3 || !b[0].is_ascii_lowercase() || !b[1..].iter().all(u8::is_ascii_digit) {
-            return Err(format!("'{}' is not a square (expected a letter and a number, like c4)", quote(s)));
+            return Err(BadSquare::Shape(s.to_string()));
         }
-        let rank: u8 = s[1..].parse().map_err(|_| format!("'{}' is not a square", quote(s)))?;
+        let rank: u8 = s[1..].parse().map_err(|_| BadSquare::Shape(s.to_string()))?;
         if rank == 0 || b[1] == b'0' {
-            return Err(format!("'{}' is not a square (ranks count from 1)", quote(s)));
+            return Err(BadSquare::RankZero(s.to_string()));
         }
         Ok(Cell::new(b[0] - b'a', rank - 1))
     }
+}
+
+/// Text that is not a square's name.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BadSquare {
+    #[error("'{}' is not a square (expected a letter and a number, like c4)", quote(.0))]
+    Shape(String),
+    #[error("'{}' is not a square (ranks count from 1)", quote(.0))]
+    RankZero(String),
 }
 
 /// What a move changed, in the order it happened, so that the 3D scene can animate exactly that.
@@ -171,16 +180,32 @@ pub struct Outcome {
 }
 
 /// A position string that cannot be a position of the game; the message names what is wrong.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PositionError(pub String);
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PositionError {
+    #[error("bad position: the position is empty")]
+    Empty,
+    #[error("bad position: {0}")]
+    Variant(#[from] UnknownVariant),
+    /// What the game's rules or its notation refuse, in words.
+    #[error("bad position: {0}")]
+    Invalid(String),
+}
 
-impl fmt::Display for PositionError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "bad position: {}", self.0)
+impl PositionError {
+    /// The message without its `bad position: `.
+    pub fn detail(&self) -> String {
+        match self {
+            PositionError::Empty => "the position is empty".into(),
+            PositionError::Variant(v) => v.to_string(),
+            PositionError::Invalid(why) => why.clone(),
+        }
     }
 }
 
-impl std::error::Error for PositionError {}
+/// A name that is no variant's.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown variant '{}' (expected one of: {})", quote(.0), Variant::ALL.map(|v| v.name()).join(", "))]
+pub struct UnknownVariant(pub String);
 
 /// A move that cannot be played: unreadable, or not legal here.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -241,7 +266,7 @@ pub(crate) fn number<T: FromStr>(s: &str) -> Option<T> {
 /// line. Any other whitespace or control character is refused, naming it.
 pub(crate) fn words(s: &str) -> Result<Vec<&str>, PositionError> {
     if let Some(ch) = s.chars().find(|c| *c != ' ' && (c.is_whitespace() || c.is_control())) {
-        return Err(PositionError(format!(
+        return Err(PositionError::Invalid(format!(
             "the position holds '{}': its fields are separated by plain spaces, on one line",
             quote(&ch.to_string())
         )));
@@ -450,12 +475,9 @@ impl fmt::Display for Variant {
 }
 
 impl FromStr for Variant {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Variant, String> {
-        Variant::ALL.into_iter().find(|v| v.name() == s).ok_or_else(|| {
-            let names: Vec<_> = Variant::ALL.iter().map(|v| v.name()).collect();
-            format!("unknown variant '{}' (expected one of: {})", quote(s), names.join(", "))
-        })
+    type Err = UnknownVariant;
+    fn from_str(s: &str) -> Result<Variant, UnknownVariant> {
+        Variant::ALL.into_iter().find(|v| v.name() == s).ok_or_else(|| UnknownVariant(s.to_string()))
     }
 }
 
@@ -701,8 +723,8 @@ impl FromStr for AnyGame {
     type Err = PositionError;
     /// Reads a position string of any variant; the first field names the variant.
     fn from_str(s: &str) -> Result<AnyGame, PositionError> {
-        let first = *words(s)?.first().ok_or_else(|| PositionError("the position is empty".into()))?;
-        let variant: Variant = first.parse().map_err(PositionError)?;
+        let first = *words(s)?.first().ok_or(PositionError::Empty)?;
+        let variant: Variant = first.parse()?;
         Ok(match variant {
             Variant::Ordo | Variant::OrdoX => AnyGame::Ordo(s.parse()?),
             Variant::Crossings => AnyGame::Crossings(s.parse()?),
@@ -798,14 +820,18 @@ pub(crate) fn trailing_option(s: &str, fields: usize) -> Result<(String, Option<
 pub(crate) fn fields<'a>(s: &'a str, names: &[&str], expected: &[&str]) -> Result<Vec<&'a str>, PositionError> {
     let fields = words(s)?;
     if fields.is_empty() {
-        return Err(PositionError("the position is empty".into()));
+        return Err(PositionError::Empty);
     }
     if !names.contains(&fields[0]) {
-        return Err(PositionError(format!("variant field is '{}', expected {}", quote(fields[0]), names.join(" or "))));
+        return Err(PositionError::Invalid(format!(
+            "variant field is '{}', expected {}",
+            quote(fields[0]),
+            names.join(" or ")
+        )));
     }
     if fields.len() != expected.len() + 1 {
         let missing = expected.get(fields.len() - 1).map(|f| format!(": missing the {f} field")).unwrap_or_default();
-        return Err(PositionError(format!(
+        return Err(PositionError::Invalid(format!(
             "{} fields after the variant, expected {} ({}){missing}",
             fields.len() - 1,
             expected.len(),
@@ -827,13 +853,16 @@ pub(crate) fn read_grid(
 ) -> Result<Vec<Option<Side>>, PositionError> {
     let rows: Vec<&str> = text.split('/').collect();
     if rows.len() != ranks {
-        return Err(PositionError(format!("the board has {} ranks, expected {ranks} separated by '/'", rows.len())));
+        return Err(PositionError::Invalid(format!(
+            "the board has {} ranks, expected {ranks} separated by '/'",
+            rows.len()
+        )));
     }
     let mut cells = Vec::with_capacity(files * ranks);
     for (r, row) in rows.iter().enumerate() {
         let len = row.chars().count();
         if len != files {
-            return Err(PositionError(format!("{} has {len} squares, expected {files}", row_name(r))));
+            return Err(PositionError::Invalid(format!("{} has {len} squares, expected {files}", row_name(r))));
         }
         for ch in row.chars() {
             cells.push(match ch {
@@ -841,7 +870,7 @@ pub(crate) fn read_grid(
                 c if c == symbols[1] => Some(Side::Second),
                 '.' => None,
                 other => {
-                    return Err(PositionError(format!(
+                    return Err(PositionError::Invalid(format!(
                         "unknown character '{}' on {} (expected {}, {} or .)",
                         quote(&other.to_string()),
                         row_name(r),
@@ -884,8 +913,11 @@ pub(crate) fn read_side(token: &str, letters: [&str; 2]) -> Result<Side, Positio
     match token {
         t if t == letters[0] => Ok(Side::First),
         t if t == letters[1] => Ok(Side::Second),
-        other => {
-            Err(PositionError(format!("side field is '{}', expected {} or {}", quote(other), letters[0], letters[1])))
-        }
+        other => Err(PositionError::Invalid(format!(
+            "side field is '{}', expected {} or {}",
+            quote(other),
+            letters[0],
+            letters[1]
+        ))),
     }
 }

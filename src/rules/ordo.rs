@@ -975,7 +975,7 @@ fn parse_move_text(text: &str, rules: Rules) -> Result<OrdoMove, MoveError> {
 }
 
 fn parse_square(s: &str, text: &str) -> Result<u8, MoveError> {
-    let c: Cell = s.parse().map_err(|e: String| syntax(text, e))?;
+    let c: Cell = s.parse().map_err(|e: crate::rules::BadSquare| syntax(text, e.to_string()))?;
     square(c).ok_or_else(|| syntax(text, format!("{c} is off the 10 × 8 board")))
 }
 
@@ -1029,7 +1029,7 @@ impl FromStr for Ordo {
         for (s, name) in [(Side::First, "white"), (Side::Second, "blue")] {
             let n = pieces[s.index()].count_ones();
             if n > MAX_PIECES {
-                return Err(PositionError(format!("{name} has {n} pieces, at most {MAX_PIECES} exist")));
+                return Err(PositionError::Invalid(format!("{name} has {n} pieces, at most {MAX_PIECES} exist")));
             }
         }
         let pos = Ordo { pieces, side, rules };
@@ -1038,19 +1038,22 @@ impl FromStr for Ordo {
         let (mover, last) = (side, side.other());
         let name = |s: Side| pos.variant().side_name(s);
         if pos.pieces(mover) & Self::goal_row(mover) != 0 {
-            return Err(PositionError(format!(
+            return Err(PositionError::Invalid(format!(
                 "{} is to move but already has a piece on the opponent's home row",
                 name(mover)
             )));
         }
         if pos.pieces(last) == 0 {
-            return Err(PositionError(format!("{} has no pieces but {} is to move", name(last), name(mover))));
+            return Err(PositionError::Invalid(format!("{} has no pieces but {} is to move", name(last), name(mover))));
         }
         if !is_connected(pos.pieces(last)) {
-            return Err(PositionError(format!("{} has just moved but its pieces are not one group", name(last))));
+            return Err(PositionError::Invalid(format!(
+                "{} has just moved but its pieces are not one group",
+                name(last)
+            )));
         }
         if rules == Rules::X && !is_connected(pos.pieces(mover)) {
-            return Err(PositionError(format!("{} is disconnected, which Ordo X never allows", name(mover))));
+            return Err(PositionError::Invalid(format!("{} is disconnected, which Ordo X never allows", name(mover))));
         }
         Ok(pos)
     }

@@ -545,7 +545,7 @@ impl Game for Volterra {
 }
 
 fn parse_cell(s: &str, text: &str) -> Result<u8, MoveError> {
-    let c: Cell = s.parse().map_err(|e: String| syntax(text, e))?;
+    let c: Cell = s.parse().map_err(|e: crate::rules::BadSquare| syntax(text, e.to_string()))?;
     index(c).ok_or_else(|| syntax(text, format!("{c} is off the 4 × 5 grid")))
 }
 
@@ -621,7 +621,7 @@ impl FromStr for Volterra {
             None => Options::default(),
             Some("build-near-source") => Options { build_near_source: true },
             Some(other) => {
-                return Err(PositionError(format!(
+                return Err(PositionError::Invalid(format!(
                     "unknown option '{}' (the only option is build-near-source)",
                     super::quote(other)
                 )));
@@ -631,7 +631,10 @@ impl FromStr for Volterra {
         let free = f[0] == "volterra-free";
         let ranks: Vec<&str> = f[1].split('/').collect();
         if ranks.len() != RANKS as usize {
-            return Err(PositionError(format!("the board has {} ranks, expected 5 separated by '/'", ranks.len())));
+            return Err(PositionError::Invalid(format!(
+                "the board has {} ranks, expected 5 separated by '/'",
+                ranks.len()
+            )));
         }
         let mut towers = [Tower::default(); CELLS];
         let mut pawns = [None; 2];
@@ -640,7 +643,7 @@ impl FromStr for Volterra {
             let rank = RANKS - 1 - r as u8;
             let cells: Vec<&str> = row.split(',').collect();
             if cells.len() != FILES as usize {
-                return Err(PositionError(format!(
+                return Err(PositionError::Invalid(format!(
                     "rank {} has {} cells, expected 4 separated by ','",
                     rank + 1,
                     cells.len()
@@ -655,13 +658,13 @@ impl FromStr for Volterra {
                 };
                 if stack == "-" {
                     if !pawn.is_empty() {
-                        return Err(PositionError(format!("a pawn stands on the hole {name}")));
+                        return Err(PositionError::Invalid(format!("a pawn stands on the hole {name}")));
                     }
                     continue;
                 }
                 if stack.is_empty() {
                     let why = if pawn.is_empty() { "is empty (write - for a hole)" } else { "has a pawn but no tiles" };
-                    return Err(PositionError(format!("cell {name} {why}")));
+                    return Err(PositionError::Invalid(format!("cell {name} {why}")));
                 }
                 let mut t = Tower::default();
                 for ch in stack.chars() {
@@ -669,7 +672,7 @@ impl FromStr for Volterra {
                         'L' => Side::First,
                         'D' => Side::Second,
                         other => {
-                            return Err(PositionError(format!(
+                            return Err(PositionError::Invalid(format!(
                                 "unknown character '{}' in cell {name} (expected L, D, then l or d for a pawn, or -)",
                                 super::quote(&other.to_string())
                             )));
@@ -678,7 +681,7 @@ impl FromStr for Volterra {
                     tiles[side.index()] += 1;
                     if tiles[side.index()] > TILES_PER_COLOUR {
                         let colour = if side == Side::First { "light" } else { "dark" };
-                        return Err(PositionError(format!(
+                        return Err(PositionError::Invalid(format!(
                             "more than {TILES_PER_COLOUR} {colour} tiles (by cell {name}): the set has {TILES_PER_COLOUR} of each"
                         )));
                     }
@@ -690,7 +693,7 @@ impl FromStr for Volterra {
                         'l' => Side::First,
                         'd' => Side::Second,
                         other => {
-                            return Err(PositionError(format!(
+                            return Err(PositionError::Invalid(format!(
                                 "unknown character '{}' in cell {name} (expected l or d for a pawn)",
                                 super::quote(&other.to_string())
                             )));
@@ -698,10 +701,10 @@ impl FromStr for Volterra {
                     };
                     let colour = if side == Side::First { "light" } else { "dark" };
                     if pawns[side.index()].is_some() {
-                        return Err(PositionError(format!("two {colour} pawns (the second on {name})")));
+                        return Err(PositionError::Invalid(format!("two {colour} pawns (the second on {name})")));
                     }
                     if t.owner() != Some(side) {
-                        return Err(PositionError(format!(
+                        return Err(PositionError::Invalid(format!(
                             "the {colour} pawn on {name} stands on a tower of the other colour"
                         )));
                     }
@@ -714,7 +717,10 @@ impl FromStr for Volterra {
             "l" => Side::First,
             "d" => Side::Second,
             other => {
-                return Err(PositionError(format!("side field is '{}', expected l or d", super::quote(other))));
+                return Err(PositionError::Invalid(format!(
+                    "side field is '{}', expected l or d",
+                    super::quote(other)
+                )));
             }
         };
         let pos = Volterra { towers, pawns, side, free, options };
@@ -725,7 +731,7 @@ impl FromStr for Volterra {
             .collect();
         if !missing.is_empty() {
             if !free {
-                return Err(PositionError(format!("the {} pawn is missing", missing.join(" and "))));
+                return Err(PositionError::Invalid(format!("the {} pawn is missing", missing.join(" and "))));
             }
             // Free setup: tiles alternate from the first player (light unless the players
             // chose dark), then the first player's pawn, then the second's. Who began shows
@@ -741,7 +747,7 @@ impl FromStr for Volterra {
             };
             let (expected, why) = match pos.phase() {
                 Phase::Laying if pawns.iter().any(Option::is_some) => {
-                    return Err(PositionError("a pawn stands on the grid before it is full".into()));
+                    return Err(PositionError::Invalid("a pawn stands on the grid before it is full".into()));
                 }
                 Phase::Laying => (fewer(tiles[0], tiles[1]), "tiles are laid alternately"),
                 _ => (
@@ -754,18 +760,18 @@ impl FromStr for Volterra {
                 ),
             };
             if towers.iter().any(|t| t.height > 1) {
-                return Err(PositionError(
+                return Err(PositionError::Invalid(
                     "a tower of several tiles before setup is over: setup lays one tile per cell".into(),
                 ));
             }
             if pos.phase() == Phase::Laying && tiles[0].abs_diff(tiles[1]) > 1 {
-                return Err(PositionError(format!(
+                return Err(PositionError::Invalid(format!(
                     "{} light and {} dark tiles: in setup they are laid alternately",
                     tiles[0], tiles[1]
                 )));
             }
             if expected.is_some_and(|e| e != side) {
-                return Err(PositionError(format!("side field is '{}', but {why}", super::quote(f[2]))));
+                return Err(PositionError::Invalid(format!("side field is '{}', but {why}", super::quote(f[2]))));
             }
         }
         Ok(pos)

@@ -2,7 +2,7 @@
 //! read as a table, and its events played here as moves; what does not follow from the game
 //! here waits for the next state read, which replaces it.
 
-use super::{By, Outcome, Played, PlayerKind, Table};
+use super::{By, Outcome, Played, PlayerKind, Table, TableError};
 use crate::record::PlayerInfo;
 use crate::rules::ctor::SecretState;
 use crate::rules::{AnyGame, AnyMove, Effect, Game, Side};
@@ -11,10 +11,10 @@ use serde_json::Value;
 impl Table {
     /// The spectator's table from a feed's `/state`: the start, with the secret squares
     /// revealed so far (they work again exactly when they worked), and every move played.
-    pub fn from_feed_state(state: &Value) -> Result<Table, String> {
+    pub fn from_feed_state(state: &Value) -> Result<Table, TableError> {
         let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_string);
-        let start = text(state, "start").ok_or("the feed has no game yet")?;
-        let mut game: AnyGame = start.parse().map_err(|e: crate::rules::PositionError| e.to_string())?;
+        let start = text(state, "start").ok_or(TableError::NoGameYet)?;
+        let mut game: AnyGame = start.parse()?;
         if let (AnyGame::Ctor(g), Some(list)) = (&mut game, state.pointer("/after/revealed").and_then(Value::as_array))
         {
             for r in list {
@@ -47,7 +47,8 @@ impl Table {
         }
         for (i, m) in state.get("moves").and_then(Value::as_array).into_iter().flatten().enumerate() {
             let t = text(m, "move").unwrap_or_default();
-            let mv = table.game.parse_move(&t).map_err(|e| format!("the feed's move {} ({t}): {e}", i + 1))?;
+            let mv =
+                table.game.parse_move(&t).map_err(|err| TableError::FeedMove { n: i + 1, text: t.clone(), err })?;
             table.play_as(&mv, None)?;
         }
         Ok(table)

@@ -209,6 +209,25 @@ impl std::fmt::Display for Refused {
 
 impl std::error::Error for Refused {}
 
+/// What opening a table from text or a feed, or starting a Landing, fails at.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TableError {
+    #[error(transparent)]
+    Position(#[from] crate::rules::PositionError),
+    #[error(transparent)]
+    Record(#[from] crate::record::RecordError),
+    #[error("the feed has no game yet")]
+    NoGameYet,
+    #[error("the feed's move {n} ({}): {err}", crate::rules::quote(.text))]
+    FeedMove { n: usize, text: String, err: crate::rules::MoveError },
+    #[error("the game is over: start a new game or undo")]
+    Over,
+    #[error(transparent)]
+    Move(#[from] crate::rules::MoveError),
+    #[error("no Landing is possible now")]
+    NoLanding,
+}
+
 fn refuse<T>(why: impl Into<String>) -> Result<T, Refused> {
     Err(Refused(why.into()))
 }
@@ -317,9 +336,8 @@ impl Table {
         let positions = record.replay()?;
         let mut s = Table::new(positions[0].clone(), [PlayerKind::Person; 2], 1);
         for (i, m) in record.moves.iter().enumerate() {
-            let mv = positions[i]
-                .parse_move(&m.mv)
-                .map_err(|e| crate::record::RecordError(format!("move {}: {e}", i + 1)))?;
+            let mv =
+                positions[i].parse_move(&m.mv).map_err(|err| crate::record::RecordError::Move { n: i + 1, err })?;
             s.redo.insert(0, mv);
         }
         s.record = record;
@@ -342,13 +360,13 @@ impl Table {
     }
 
     /// Opens pasted text: a record (JSON) to replay, or a position string to play from.
-    pub fn open_text(text: &str) -> Result<Table, String> {
+    pub fn open_text(text: &str) -> Result<Table, TableError> {
         let text = text.trim();
         if text.starts_with('{') {
-            let record = Record::from_json(text).map_err(|e| e.to_string())?;
-            return Table::replay(record).map_err(|e| e.to_string());
+            let record = Record::from_json(text)?;
+            return Ok(Table::replay(record)?);
         }
-        let game: AnyGame = text.parse().map_err(|e: crate::rules::PositionError| e.to_string())?;
+        let game: AnyGame = text.parse()?;
         Ok(Table::new(game, [PlayerKind::Person; 2], 1))
     }
 
@@ -393,7 +411,7 @@ impl Table {
                 Ok(Outcome::say("playing on from here as a new game"))
             }
             Intent::Open(text) => {
-                let opened = Table::open_text(&text).map_err(Refused)?;
+                let opened = Table::open_text(&text).map_err(|e| Refused(e.to_string()))?;
                 *self = opened;
                 Ok(Outcome::rebuilt())
             }
@@ -549,7 +567,7 @@ impl Table {
     /// Plays a chosen move: a record being replayed keeps its members; a live team game's
     /// move is the acting seat's, a member's blind Put its own.
     fn play_by(&mut self, mv: &AnyMove, by: By) -> Result<Outcome, Refused> {
-        let parts = self.play_as(mv, self.member_for(by)).map_err(Refused)?;
+        let parts = self.play_as(mv, self.member_for(by)).map_err(|e| Refused(e.to_string()))?;
         let said = if by == By::SandGlass { "the sand ran out: the turn ended" } else { "" };
         Ok(Outcome {
             played: vec![Played { mv: mv.clone(), by, parts }],
@@ -574,12 +592,12 @@ impl Table {
     /// Plays a legal move made by a member of a CTOR team (`None` outside team play) and
     /// returns its effects part by part. Redoing the next undone move keeps the moves undone
     /// after it; any other move drops them.
-    fn play_as(&mut self, mv: &AnyMove, member: Option<u8>) -> Result<Vec<Vec<Effect>>, String> {
+    fn play_as(&mut self, mv: &AnyMove, member: Option<u8>) -> Result<Vec<Vec<Effect>>, TableError> {
         // The rules' own check (a CTOR timeout is legal without being listed).
         if let Err(e) = self.game.clone().play(mv) {
             return Err(match self.game.outcome() {
-                Some(_) => "the game is over: start a new game or undo".into(),
-                None => e.to_string(),
+                Some(_) => TableError::Over,
+                None => TableError::Move(e),
             });
         }
         let before = self.game.clone();

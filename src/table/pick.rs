@@ -159,9 +159,9 @@ impl Picker {
     }
 
     /// Starts choosing a CTOR Landing, if one is allowed now.
-    pub fn start_landing(&mut self, game: &AnyGame) -> Result<(), String> {
+    pub fn start_landing(&mut self, game: &AnyGame) -> Result<(), super::TableError> {
         if !game.legal_moves().iter().any(|m| game.landing_cells(m).is_some()) {
-            return Err("no Landing is possible now".into());
+            return Err(super::TableError::NoLanding);
         }
         self.clear();
         self.landing = true;

@@ -317,7 +317,7 @@ impl Table {
         if started {
             return refuse("seats change only between turns: this team's members are choosing");
         }
-        team.may_change(g, played, side, leave.is_none()).map_err(Refused)?;
+        team.may_change(g, played, side, leave.is_none()).map_err(|e| Refused(e.to_string()))?;
         let seats = team.seats_at(played)[side.index()].clone();
         let (change, said) = match leave {
             Some(m) if (m as usize) < seats.len() => (

@@ -96,7 +96,7 @@ impl Table {
             return refuse("secret squares are set before the first move");
         }
         let AnyGame::Ctor(g) = &mut self.game else { return refuse("only CTOR has secret squares") };
-        g.set_secrets(side, squares).map_err(Refused)?;
+        g.set_secrets(side, squares).map_err(|e| Refused(e.to_string()))?;
         self.sync_record();
         Ok(Outcome::default())
     }

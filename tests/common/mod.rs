@@ -1,5 +1,5 @@
-//! Helpers shared by the engine tests: the fixture tables of ../shared/fixtures (copied into
-//! tests/fixtures so a clone tests on its own).
+//! Helpers shared by the engine tests: the fixture tables of tests/fixtures (positions with
+//! legal-move counts from independent implementations).
 #![allow(dead_code)]
 
 use tablero::rules::{AnyGame, Effect, Game};

@@ -159,7 +159,7 @@ fn the_software_profile_draws_the_table_smaller_and_scales_it_up() {
         let game = tablero::rules::Variant::Ordo.initial();
         let mut view = match Offscreen::with_quality(game, [PlayerKind::Person; 2], 800, 450, Some(quality)) {
             Ok(v) => v,
-            Err(why) if may_skip(&why) => return eprintln!("skipping the render test: {why}"),
+            Err(why) if may_skip(&why.to_string()) => return eprintln!("skipping the render test: {why}"),
             Err(why) => panic!("{why}"),
         };
         let out = std::env::temp_dir().join(format!("tablero-test-profile-{quality:?}.png"));
@@ -262,7 +262,7 @@ fn faces_by_side(
     let mut view = match Offscreen::with_quality(game, [PlayerKind::Person; 2], w as u32, h as u32, Some(Quality::Full))
     {
         Ok(v) => v,
-        Err(why) if may_skip(&why) => {
+        Err(why) if may_skip(&why.to_string()) => {
             eprintln!("skipping the render test: {why}");
             return None;
         }
@@ -451,7 +451,7 @@ fn the_doughnut_renders_in_both_profiles() {
             let game = position.parse().unwrap();
             let mut view = match Offscreen::with_quality(game, [PlayerKind::Person; 2], 640, 360, Some(quality)) {
                 Ok(v) => v,
-                Err(why) if may_skip(&why) => return eprintln!("skipping the render test: {why}"),
+                Err(why) if may_skip(&why.to_string()) => return eprintln!("skipping the render test: {why}"),
                 Err(why) => panic!("{why}"),
             };
             view.app.insert_resource(DoughnutView(doughnut));
@@ -492,7 +492,7 @@ fn the_pine_set_and_its_box_render_in_both_profiles() {
         let game: tablero::rules::AnyGame = "volterra D,L,D,L/L,D,L,D/D,Ll,Dd,L/L,D,L,D/D,L,D,L l".parse().unwrap();
         let mut view = match Offscreen::with_quality(game, [PlayerKind::Person; 2], w as u32, h as u32, Some(quality)) {
             Ok(v) => v,
-            Err(why) if may_skip(&why) => return eprintln!("skipping the render test: {why}"),
+            Err(why) if may_skip(&why.to_string()) => return eprintln!("skipping the render test: {why}"),
             Err(why) => panic!("{why}"),
         };
         let out = std::env::temp_dir().join(format!("tablero-test-pine-{quality:?}.png"));
@@ -571,7 +571,7 @@ fn towers_cast_shadows_in_the_full_profile() {
         let mut view =
             match Offscreen::with_quality(game, [PlayerKind::Person; 2], w as u32, h as u32, Some(Quality::Full)) {
                 Ok(v) => v,
-                Err(why) if may_skip(&why) => return eprintln!("skipping the render test: {why}"),
+                Err(why) if may_skip(&why.to_string()) => return eprintln!("skipping the render test: {why}"),
                 Err(why) => panic!("{why}"),
             };
         // The table's light comes at the first frame.

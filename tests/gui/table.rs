@@ -763,9 +763,9 @@ pub(crate) mod records {
         let s = tablero::gui::frame::session::open_text(&rec.to_json()).unwrap();
         assert!(s.replay.is_some() && s.redo.len() == 6);
         let err = tablero::gui::frame::session::open_text("ordo ..BB..BB../BB w").err().unwrap();
-        assert!(err.contains("bad position"), "{err}");
+        assert!(err.to_string().contains("bad position"), "{err}");
         let err = tablero::gui::frame::session::open_text("{\"format\": 1").err().unwrap();
-        assert!(err.contains("ends too early"), "{err}");
+        assert!(err.to_string().contains("ends too early"), "{err}");
     }
 }
 

@@ -401,7 +401,7 @@ fn pick_commands(
             },
             Command::Landing => match picking.picker.start_landing(&session.game) {
                 Ok(()) => notice.say("Landing: choose two of your discs, then where one lands"),
-                Err(why) => notice.say(why),
+                Err(why) => notice.say(why.to_string()),
             },
             _ => {}
         }
@@ -580,7 +580,7 @@ pub fn open(table: Table) -> impl FnOnce(&mut World) {
 
 /// Opens pasted text: a record (JSON) to replay, or a position string to play from (a new
 /// game, which the rules step saves like any other).
-pub fn open_text(text: &str) -> Result<Session, String> {
+pub fn open_text(text: &str) -> Result<Session, crate::table::TableError> {
     Table::open_text(text).map(Session)
 }
 

@@ -4,6 +4,7 @@
 //! data folder's `photos/`; `P` again brings the controls back. `tablero photo` does the same
 //! headless ([`photo`]).
 
+use crate::gui::error::GuiError;
 use crate::gui::frame::board::Layout;
 use crate::gui::frame::steps::Screen;
 use crate::gui::look::camera::{Orbit, PlayerCamera};
@@ -28,7 +29,7 @@ pub struct PhotoCamera;
 
 /// Where the last photo went, or why it could not be saved.
 #[derive(Resource, Clone, Debug, Default)]
-pub struct LastPhoto(pub Option<Result<std::path::PathBuf, String>>);
+pub struct LastPhoto(pub Option<Result<std::path::PathBuf, std::sync::Arc<GuiError>>>);
 
 pub fn plugin(app: &mut App) {
     app.init_resource::<PhotoMode>()
@@ -103,7 +104,7 @@ fn keys(
             Ok(path) => format!("Saving the photo to {}", path.display()),
             Err(why) => format!("The photo could not be saved: {why}"),
         };
-        last.0 = Some(result);
+        last.0 = Some(result.map_err(std::sync::Arc::new));
         commands.spawn(hint_line(line));
     }
 }
@@ -116,9 +117,9 @@ fn take(
     view: Transform,
     size: UVec2,
     dir: &std::path::Path,
-) -> Result<std::path::PathBuf, String> {
+) -> Result<std::path::PathBuf, GuiError> {
     use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    std::fs::create_dir_all(dir).map_err(|source| GuiError::Write { path: dir.to_path_buf(), source })?;
     let stamp =
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis()).unwrap_or_default();
     let path = dir.join(format!("tablero-{stamp}.png"));
@@ -221,7 +222,7 @@ pub const VIEWS: [&str; 5] = ["first", "second", "top", "macro", "doughnut"];
 
 /// The camera of a named view of `game`: a player's view, the top view, a close, low shot
 /// (Volterra's tallest tower, else the board's middle), or CTOR's field as the torus it is.
-pub fn view_of(name: &str, game: &AnyGame) -> Result<Orbit, String> {
+pub fn view_of(name: &str, game: &AnyGame) -> Result<Orbit, GuiError> {
     use crate::gui::look::camera::View;
     let layout = Layout::of(game);
     match name {
@@ -229,7 +230,7 @@ pub fn view_of(name: &str, game: &AnyGame) -> Result<Orbit, String> {
         // centre as it does at the table.
         "doughnut" => match game {
             AnyGame::Ctor(_) => Ok(Orbit::preset(View::First, &layout)),
-            _ => Err("--view doughnut shows a CTOR field; this position is not CTOR".into()),
+            _ => Err(GuiError::DoughnutNotCtor),
         },
         "first" => Ok(Orbit::preset(View::First, &layout)),
         "second" => Ok(Orbit::preset(View::Second, &layout)),
@@ -249,16 +250,16 @@ pub fn view_of(name: &str, game: &AnyGame) -> Result<Orbit, String> {
             };
             Ok(Orbit { focus: focus.with_y(height * 0.5), yaw: 0.5, pitch: 0.42, distance: 2.6 + height })
         }
-        other => Err(format!("--view '{}' is not one of {}", crate::rules::quote(other), VIEWS.join(", "))),
+        other => Err(GuiError::View { name: other.to_string(), views: &VIEWS }),
     }
 }
 
 /// Renders a position off-screen in the full profile from a named view, and writes a PNG of
 /// `size` (at most 3840 × 2160).
-pub fn photo(game: AnyGame, out: &std::path::Path, size: UVec2, view: &str) -> Result<(), String> {
+pub fn photo(game: AnyGame, out: &std::path::Path, size: UVec2, view: &str) -> Result<(), GuiError> {
     use crate::gui::frame::session::PlayerKind;
     if size.x > PHOTO_SIZE.x || size.y > PHOTO_SIZE.y || size.x < 16 || size.y < 16 {
-        return Err(format!("a photo is from 16x16 to {}x{}, not {}x{}", PHOTO_SIZE.x, PHOTO_SIZE.y, size.x, size.y));
+        return Err(GuiError::PhotoSize { most: PHOTO_SIZE, asked: size });
     }
     let orbit = view_of(view, &game)?;
     let doughnut = view == "doughnut";

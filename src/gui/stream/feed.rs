@@ -55,7 +55,7 @@ impl LiveFeed {
                     self.server = Some(s);
                     self.error = None;
                 }
-                Err(e) => self.error = Some(e),
+                Err(e) => self.error = Some(e.to_string()),
             }
         }
     }

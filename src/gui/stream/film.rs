@@ -3,6 +3,7 @@
 //! gives the same film), written as a GIF (pure Rust), an MP4 (through an installed
 //! `ffmpeg`), and optionally a folder of PNG frames.
 
+use crate::gui::error::GuiError;
 use crate::gui::frame::session::{Replay, Session};
 use crate::gui::offscreen::Offscreen;
 use crate::record::Record;
@@ -58,15 +59,15 @@ pub fn film(
     out: &Path,
     options: &FilmOptions,
     progress: &mut dyn FnMut(usize, usize),
-) -> Result<usize, String> {
+) -> Result<usize, GuiError> {
     let kind = out.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
     if !matches!(kind.as_deref(), Some("gif" | "mp4")) {
-        return Err(format!("--out {} must end in .gif or .mp4", out.display()));
+        return Err(GuiError::FilmKind(out.to_path_buf()));
     }
     if options.fps == 0 || options.fps > 60 || !(0.1..=60.0).contains(&options.pace) {
-        return Err("--fps must be 1 to 60 and --pace 0.1 to 60 seconds".into());
+        return Err(GuiError::FilmPace);
     }
-    let mut session = Table::replay(record.clone()).map_err(|e| e.to_string())?;
+    let mut session = Table::replay(record.clone())?;
     session.replay = Some(Replay { autoplay: true, pace: options.pace });
     let moves = session.redo.len();
     let total = ((moves as f32 * (options.pace + 0.5) + END_HOLD + 1.0) * options.fps as f32).ceil() as usize;
@@ -78,13 +79,11 @@ pub fn film(
             .status()
             .is_ok_and(|s| s.success());
         if !found {
-            return Err(
-                "ffmpeg is not installed, and an MP4 needs it (apt-get install ffmpeg); a .gif needs nothing".into()
-            );
+            return Err(GuiError::NoFfmpeg);
         }
     }
     if let Some(dir) = &options.frames_dir {
-        std::fs::create_dir_all(dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
+        std::fs::create_dir_all(dir).map_err(|source| GuiError::Write { path: dir.clone(), source })?;
     }
     let (w, h) = (options.width, options.height);
     let mut view = Offscreen::build(session, w, h, None, Some(options.fps))?;
@@ -97,12 +96,12 @@ pub fn film(
         },
     );
     let part = Part(out.with_extension(format!("{}.part", kind.as_deref().unwrap_or("film"))), false);
-    let file = std::fs::File::create(&part.0).map_err(|e| format!("cannot write {}: {e}", part.0.display()))?;
+    let file = std::fs::File::create(&part.0).map_err(|source| GuiError::Write { path: part.0.clone(), source })?;
     let mut sink = match kind.as_deref() {
         Some("gif") => {
-            let mut encoder = gif::Encoder::new(std::io::BufWriter::new(file), w as u16, h as u16, &[])
-                .map_err(|e| format!("cannot write the GIF: {e}"))?;
-            encoder.set_repeat(gif::Repeat::Infinite).map_err(|e| e.to_string())?;
+            let mut encoder =
+                gif::Encoder::new(std::io::BufWriter::new(file), w as u16, h as u16, &[]).map_err(gif_error)?;
+            encoder.set_repeat(gif::Repeat::Infinite).map_err(gif_error)?;
             Sink::Gif(encoder)
         }
         _ => {
@@ -114,7 +113,7 @@ pub fn film(
                 .arg(&part.0)
                 .stdin(std::process::Stdio::piped())
                 .spawn()
-                .map_err(|e| format!("cannot start ffmpeg: {e}"))?;
+                .map_err(|e| GuiError::Encode { what: "MP4 (ffmpeg did not start)", why: e.to_string() })?;
             Sink::Mp4(child)
         }
     };
@@ -128,7 +127,7 @@ pub fn film(
     // frames read back after it.
     for step in 0..total + 12 {
         if crate::cli::STOP.load(std::sync::atomic::Ordering::Relaxed) {
-            return Err("interrupted: no film was written".into());
+            return Err(GuiError::Interrupted);
         }
         if last.is_none() {
             view.frame();
@@ -157,11 +156,11 @@ pub fn film(
                 Sink::Gif(encoder) => {
                     let mut frame = gif::Frame::from_rgba_speed(w as u16, h as u16, &mut rgba, 10);
                     frame.delay = (100 / options.fps) as u16;
-                    encoder.write_frame(&frame).map_err(|e| format!("cannot write the GIF: {e}"))?;
+                    encoder.write_frame(&frame).map_err(gif_error)?;
                 }
                 Sink::Mp4(child) => {
-                    let stdin = child.stdin.as_mut().ok_or("ffmpeg has no input")?;
-                    stdin.write_all(&rgba).map_err(|e| format!("ffmpeg stopped: {e}"))?;
+                    let stdin = child.stdin.as_mut().ok_or_else(|| ffmpeg_error("it has no input"))?;
+                    stdin.write_all(&rgba).map_err(|e| ffmpeg_error(format!("it stopped: {e}")))?;
                 }
             }
             written += 1;
@@ -176,18 +175,18 @@ pub fn film(
     }
     match sink {
         Sink::Gif(encoder) => {
-            let mut file = encoder.into_inner().map_err(|e| e.to_string())?;
-            file.flush().map_err(|e| e.to_string())?;
+            let mut file = encoder.into_inner().map_err(gif_error)?;
+            file.flush().map_err(gif_error)?;
         }
         Sink::Mp4(mut child) => {
             drop(child.stdin.take());
-            let status = child.wait().map_err(|e| e.to_string())?;
+            let status = child.wait().map_err(|e| ffmpeg_error(e.to_string()))?;
             if !status.success() {
-                return Err(format!("ffmpeg failed ({status})"));
+                return Err(ffmpeg_error(format!("it failed ({status})")));
             }
         }
     }
-    std::fs::rename(&part.0, out).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    std::fs::rename(&part.0, out).map_err(|source| GuiError::Write { path: out.to_path_buf(), source })?;
     let mut part = part;
     part.1 = true;
     Ok(written)
@@ -203,11 +202,22 @@ fn unpad(data: &[u8], w: u32, h: u32) -> Vec<u8> {
     (0..h as usize).flat_map(|y| data[y * padded..y * padded + row].iter().copied()).collect()
 }
 
-fn write_png(path: &Path, w: u32, h: u32, rgba: &[u8]) -> Result<(), String> {
-    let file = std::fs::File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+/// A GIF encoder's failure.
+fn gif_error(e: impl std::fmt::Display) -> GuiError {
+    GuiError::Encode { what: "GIF", why: e.to_string() }
+}
+
+/// ffmpeg's failure.
+fn ffmpeg_error(why: impl Into<String>) -> GuiError {
+    GuiError::Encode { what: "MP4 (ffmpeg)", why: why.into() }
+}
+
+fn write_png(path: &Path, w: u32, h: u32, rgba: &[u8]) -> Result<(), GuiError> {
+    let file = std::fs::File::create(path).map_err(|source| GuiError::Write { path: path.to_path_buf(), source })?;
     let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), w, h);
     encoder.set_color(png::ColorType::Rgba);
     encoder.set_depth(png::BitDepth::Eight);
-    let mut writer = encoder.write_header().map_err(|e| e.to_string())?;
-    writer.write_image_data(rgba).map_err(|e| e.to_string())
+    let png = |e: png::EncodingError| GuiError::Encode { what: "PNG", why: e.to_string() };
+    let mut writer = encoder.write_header().map_err(png)?;
+    writer.write_image_data(rgba).map_err(png)
 }

@@ -1,0 +1,428 @@
+//! Every command of the `tablero` binary as clap's derive reads it: the help of each command,
+//! `tablero --version`, the usage and the shell completions all come from these definitions.
+//! The 3D table's commands are read here too (without Bevy), so that a build without the
+//! table names them and says why it cannot run them.
+
+use crate::rules::{Variant, quote};
+use clap::{Args, Parser, Subcommand};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+/// The most games `match` plays in one run.
+pub const MAX_GAMES: u32 = 100_000;
+
+/// The deepest `perft` (a count that deep takes years in every variant but Volterra's end
+/// positions; progress and Ctrl-C keep it in hand).
+pub const MAX_DEPTH: u32 = 12;
+
+const AFTER_HELP: &str = "\
+Without a command tablero opens the 3D table (the menu).
+variants: ordo, ordo-x, crossings, volterra, volterra-free, ctor8, ctor10
+positions (docs/notation.md): crossings ... [exact]; volterra ... [build-near-source], the side
+  field l or d of a start says who starts; ctor8|ctor10 <board> <side> <turn> <left> <teams>
+  <idle> [landing=N] [power=R] [landing-back]: teams 1v1 to 3v3 (Black's first), power=R the
+  turn power (the allowance table's row 1, 2 or 3; the larger team's unless given),
+  landing-back a Landing's disc goes back on a square just emptied
+players: random, ai:easy, ai:medium, ai:hard, ai:master, ai:baseline
+`tablero <command> --help` tells more of each command.";
+
+/// A 3D tabletop for CTOR, Crossings, Volterra and Ordo, and a headless command line for their
+/// rules, records and computer players.
+#[derive(Parser, Debug)]
+#[command(name = "tablero", version, after_help = AFTER_HELP, disable_help_subcommand = false)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    #[command(flatten)]
+    pub table: TableFlags,
+}
+
+/// What goes with the 3D table's commands (the table, `play` without moves, `replay`, `watch`).
+#[derive(Args, Debug, Clone, Default, PartialEq)]
+pub struct TableFlags {
+    /// Opens the broadcast window too, WxH (1920x1080 unless given)
+    #[arg(long, value_name = "WxH", num_args = 0..=1, require_equals = true, default_missing_value = "1920x1080",
+          value_parser = size)]
+    pub broadcast: Option<(u32, u32)>,
+    /// Serves the table's game on the live feed, on 127.0.0.1 at PORT (7878 unless given)
+    #[arg(long, value_name = "PORT", num_args = 0..=1, require_equals = true, default_missing_value = "7878",
+          value_parser = local_addr, conflicts_with = "listen")]
+    pub feed: Option<SocketAddr>,
+    /// Serves the table's game on the live feed at any address, like 0.0.0.0:7878
+    #[arg(long, value_name = "ADDR", value_parser = any_addr)]
+    pub listen: Option<SocketAddr>,
+}
+
+impl TableFlags {
+    /// The feed's address, if asked for.
+    pub fn feed_addr(&self) -> Option<SocketAddr> {
+        self.listen.or(self.feed)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        *self == TableFlags::default()
+    }
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Every legal move of a position, one per line
+    Moves {
+        /// A position string, in quotes
+        #[arg(allow_hyphen_values = true)]
+        position: String,
+    },
+    /// The number of move sequences of a given length from a position
+    Perft {
+        /// A position string, in quotes
+        #[arg(allow_hyphen_values = true)]
+        position: String,
+        /// Moves deep
+        #[arg(value_parser = depth, allow_negative_numbers = true)]
+        depth: u32,
+        /// Also the count after each first move
+        #[arg(long)]
+        divide: bool,
+    },
+    /// The position after the moves, and the result if the game ended; without moves, the 3D
+    /// table on that position
+    Play {
+        /// A position string, in quotes
+        #[arg(allow_hyphen_values = true)]
+        position: String,
+        /// Moves in the notation
+        #[arg(allow_hyphen_values = true)]
+        moves: Vec<String>,
+        #[command(flatten)]
+        table: TableFlags,
+    },
+    /// Plays games between two players without a window, sides alternating
+    Match(MatchArgs),
+    /// Serves a record, or a match (`feed match`), on the live feed without a window
+    Feed(FeedArgs),
+    /// The best moves of a position with their scores and lines
+    #[command(alias = "analyze")]
+    Analyse {
+        /// A position string, in quotes, or a variant's name for its start, maybe followed by
+        /// `moves ...`
+        #[arg(allow_hyphen_values = true)]
+        position: String,
+        /// The computer's level (easy, medium, hard, master)
+        #[arg(long, default_value = "hard", value_parser = level)]
+        level: crate::ai::Level,
+        /// How many moves to show
+        #[arg(long, default_value_t = 3, value_parser = top, allow_negative_numbers = true)]
+        top: usize,
+        /// Threads the computer thinks on
+        #[arg(long, default_value_t = 1, value_parser = threads, allow_negative_numbers = true)]
+        threads: usize,
+    },
+    /// The computer opponent for other programs: UCI-like commands on standard input
+    /// (docs/engine.md)
+    Engine,
+    /// Replays a record: the final position and the result
+    Check {
+        /// A record (.json)
+        record: PathBuf,
+    },
+    /// The moves that lost most in a record, by the computer's estimate
+    Review {
+        /// A record (.json)
+        record: PathBuf,
+        /// How many moves to show
+        #[arg(long, default_value_t = 5, value_parser = top, allow_negative_numbers = true)]
+        top: usize,
+    },
+    /// Writes the table's synthesised sounds as WAV files
+    Sounds {
+        /// The folder to write into
+        dir: PathBuf,
+    },
+    /// Speed of the rules (perft, nodes per second) or of the strongest level
+    Bench {
+        /// A shorter run
+        #[arg(long, conflicts_with = "ai")]
+        quick: bool,
+        /// How long the strongest level takes per move, over a game
+        #[arg(long)]
+        ai: bool,
+    },
+    /// Shell completions for bash, zsh or fish, on standard output
+    Completions {
+        /// bash, zsh or fish
+        shell: Shell,
+    },
+    /// Renders a position off-screen into a PNG file
+    Screenshot {
+        /// A position string, in quotes
+        #[arg(allow_hyphen_values = true)]
+        position: String,
+        #[command(flatten)]
+        picture: Picture,
+        /// Colours: classic or okabe-ito
+        #[arg(long, default_value = "classic", value_parser = palette)]
+        palette: crate::settings::Palette,
+        /// CTOR's field: flat or doughnut
+        #[arg(long, default_value = "flat", value_parser = ["flat", "doughnut"])]
+        field: String,
+    },
+    /// A picture of a position without any control, up to 3840x2160
+    Photo {
+        /// A position string, in quotes
+        #[arg(allow_hyphen_values = true)]
+        position: String,
+        #[command(flatten)]
+        picture: Picture,
+        /// The camera: first, second, top, macro or doughnut
+        #[arg(long, default_value = "first")]
+        view: String,
+    },
+    /// A film of a record, as a GIF or an MP4 (with ffmpeg)
+    Film {
+        /// A record (.json)
+        record: PathBuf,
+        /// The film: file.gif or file.mp4
+        #[arg(long)]
+        out: PathBuf,
+        /// WxH (1280x720 unless given)
+        #[arg(long, value_parser = size)]
+        size: Option<(u32, u32)>,
+        /// Frames a second
+        #[arg(long)]
+        fps: Option<u32>,
+        /// Seconds a move
+        #[arg(long)]
+        pace: Option<f32>,
+        /// Also writes every frame as a PNG file into DIR
+        #[arg(long, value_name = "DIR")]
+        frames_dir: Option<PathBuf>,
+    },
+    /// Frame time and memory of the 3D table
+    BenchTable {
+        /// Frames to draw of each scene
+        #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u32).range(1..), allow_negative_numbers = true)]
+        frames: u32,
+    },
+    /// Every key of the 3D table, and what it does
+    Keys,
+    /// Opens a record in the 3D table to watch or play on
+    Replay {
+        /// A record (.json)
+        record: PathBuf,
+        #[command(flatten)]
+        table: TableFlags,
+    },
+    /// The 3D table as a spectator of a live feed
+    Watch {
+        /// The feed, like http://127.0.0.1:7878
+        url: String,
+        #[command(flatten)]
+        table: TableFlags,
+    },
+}
+
+/// Where a picture goes and how large it is.
+#[derive(Args, Debug)]
+pub struct Picture {
+    /// The PNG file to write
+    #[arg(long)]
+    pub out: PathBuf,
+    /// WxH (1280x720 for a screenshot, 3840x2160 for a photo, unless given)
+    #[arg(long, value_parser = size)]
+    pub size: Option<(u32, u32)>,
+}
+
+#[derive(Args, Debug)]
+pub struct MatchArgs {
+    /// The variant (ordo, ordo-x, crossings, volterra, volterra-free, ctor8, ctor10)
+    #[arg(value_parser = variant)]
+    pub variant: Variant,
+    /// The first player: random, ai:<level> or ai:baseline
+    #[arg(long, value_parser = player)]
+    pub a: String,
+    /// The second player
+    #[arg(long, value_parser = player)]
+    pub b: String,
+    /// Games to play
+    #[arg(long, value_parser = games, allow_negative_numbers = true)]
+    pub games: u32,
+    /// The seed: a match repeats for a seed
+    #[arg(long, value_parser = seed, allow_negative_numbers = true)]
+    pub seed: u64,
+    /// Threads each computer player thinks on
+    #[arg(long, default_value_t = 1, value_parser = threads, allow_negative_numbers = true)]
+    pub threads: usize,
+    /// Threads of the first player only
+    #[arg(long, value_parser = threads, allow_negative_numbers = true)]
+    pub a_threads: Option<usize>,
+    /// Threads of the second player only
+    #[arg(long, value_parser = threads, allow_negative_numbers = true)]
+    pub b_threads: Option<usize>,
+}
+
+impl MatchArgs {
+    pub fn threads(&self) -> [usize; 2] {
+        [self.a_threads.unwrap_or(self.threads), self.b_threads.unwrap_or(self.threads)]
+    }
+}
+
+#[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub struct FeedArgs {
+    #[command(subcommand)]
+    pub feed_match: Option<FeedMatch>,
+    /// A record (.json) to show move by move
+    #[arg(required = true)]
+    pub record: Option<PathBuf>,
+    #[command(flatten)]
+    pub options: FeedOptions,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum FeedMatch {
+    /// A computer match on the feed, game after game
+    Match {
+        /// The variant
+        #[arg(value_parser = variant)]
+        variant: Variant,
+        /// The first player: random, ai:<level> or ai:baseline
+        #[arg(long, value_parser = player)]
+        a: String,
+        /// The second player
+        #[arg(long, value_parser = player)]
+        b: String,
+        /// The seed: the games of `tablero match` with this seed
+        #[arg(long, value_parser = seed, allow_negative_numbers = true)]
+        seed: u64,
+        /// Games to play
+        #[arg(long, default_value_t = 1, value_parser = feed_games, allow_negative_numbers = true)]
+        games: u32,
+        #[command(flatten)]
+        options: FeedOptions,
+    },
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct FeedOptions {
+    /// Seconds a move
+    #[arg(long, default_value = "1", value_parser = seconds, allow_negative_numbers = true)]
+    pub pace: f64,
+    /// The port on 127.0.0.1
+    #[arg(long, value_parser = local_addr, conflicts_with = "listen", default_value = "7878")]
+    pub port: SocketAddr,
+    /// Any address, such as 0.0.0.0:7878
+    #[arg(long, value_name = "ADDR", value_parser = any_addr)]
+    pub listen: Option<SocketAddr>,
+    /// Seconds to go on serving after the end (until Ctrl-C unless given)
+    #[arg(long, value_parser = seconds, allow_negative_numbers = true)]
+    pub linger: Option<f64>,
+    /// The computer's evaluation after every move, for the overlay's eval bar
+    #[arg(long)]
+    pub eval: bool,
+}
+
+impl FeedOptions {
+    pub fn addr(&self) -> SocketAddr {
+        self.listen.unwrap_or(self.port)
+    }
+}
+
+/// The shells `tablero completions` writes for.
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+pub enum Shell {
+    Bash,
+    Zsh,
+    Fish,
+}
+
+fn number<T: std::str::FromStr>(text: &str) -> Option<T> {
+    crate::rules::number(text)
+}
+
+/// A value on the command line that is not what its flag takes (clap puts the flag before it).
+#[derive(Debug, thiserror::Error)]
+pub enum BadValue {
+    #[error("depth '{}' is not a whole number from 0 to {MAX_DEPTH}", quote(.0))]
+    Depth(String),
+    #[error("'{}' is not a number from 1 to 100", quote(.0))]
+    Top(String),
+    #[error("'{}' is not a number of games from 1 to {most}", quote(.text))]
+    Games { text: String, most: u32 },
+    #[error("'{}' is not a whole number (0 to {})", quote(.0), u64::MAX)]
+    Seed(String),
+    #[error("'{}' is not a number of seconds", quote(.0))]
+    Seconds(String),
+    #[error("'{}' is not WxH, like 1280x720", quote(.0))]
+    Size(String),
+    #[error("'{}' is not classic or okabe-ito", quote(.0))]
+    Palette(String),
+}
+
+fn depth(text: &str) -> Result<u32, BadValue> {
+    number::<u32>(text).filter(|d| *d <= MAX_DEPTH).ok_or_else(|| BadValue::Depth(text.to_string()))
+}
+
+fn top(text: &str) -> Result<usize, BadValue> {
+    number::<usize>(text).filter(|k| (1..=100).contains(k)).ok_or_else(|| BadValue::Top(text.to_string()))
+}
+
+fn threads(text: &str) -> Result<usize, crate::ai::ThreadsError> {
+    crate::ai::parse_threads(text)
+}
+
+fn level(text: &str) -> Result<crate::ai::Level, crate::engine::EngineError> {
+    crate::engine::level(text)
+}
+
+fn variant(text: &str) -> Result<Variant, crate::rules::UnknownVariant> {
+    text.parse::<Variant>()
+}
+
+fn player(text: &str) -> Result<String, crate::players::UnknownPlayer> {
+    crate::players::by_name(text, 0).map(|_| text.to_string())
+}
+
+fn games_up_to(text: &str, most: u32) -> Result<u32, BadValue> {
+    number::<u32>(text)
+        .filter(|n| (1..=most).contains(n))
+        .ok_or_else(|| BadValue::Games { text: text.to_string(), most })
+}
+
+fn games(text: &str) -> Result<u32, BadValue> {
+    games_up_to(text, MAX_GAMES)
+}
+
+fn feed_games(text: &str) -> Result<u32, BadValue> {
+    games_up_to(text, 10_000)
+}
+
+fn seed(text: &str) -> Result<u64, BadValue> {
+    number::<u64>(text).ok_or_else(|| BadValue::Seed(text.to_string()))
+}
+
+fn seconds(text: &str) -> Result<f64, BadValue> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|s| s.is_finite() && (0.0..=86_400.0).contains(s))
+        .ok_or_else(|| BadValue::Seconds(text.to_string()))
+}
+
+fn local_addr(text: &str) -> Result<SocketAddr, crate::feed::FeedError> {
+    crate::feed::parse_addr(text, false)
+}
+
+fn any_addr(text: &str) -> Result<SocketAddr, crate::feed::FeedError> {
+    crate::feed::parse_addr(text, true)
+}
+
+/// Reads `WxH` (each 16 to 8192).
+pub fn size(text: &str) -> Result<(u32, u32), BadValue> {
+    text.split_once('x')
+        .and_then(|(w, h)| Some((number(w)?, number(h)?)))
+        .filter(|(w, h): &(u32, u32)| (16..=8192).contains(w) && (16..=8192).contains(h))
+        .ok_or_else(|| BadValue::Size(text.to_string()))
+}
+
+fn palette(text: &str) -> Result<crate::settings::Palette, BadValue> {
+    serde_json::from_value(serde_json::Value::String(text.to_string())).map_err(|_| BadValue::Palette(text.to_string()))
+}
