@@ -313,3 +313,16 @@ fn one_keymap_gives_every_key_one_action_and_the_buttons_show_it() {
     app.update();
     assert_eq!(shown_now(&app), before, "the button shows or hides it back");
 }
+
+/// docs/playing.md lists every key as the keymap (and `tablero keys`) says.
+#[test]
+fn the_playing_page_lists_every_key_as_the_keymap_says() {
+    let page = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/playing.md")).unwrap();
+    let start = page.find("<!-- keys: the output of `tablero keys` -->").expect("the list of keys on the page");
+    let body = page[start..]
+        .split("```text\n")
+        .nth(1)
+        .and_then(|b| b.split("\n```").next())
+        .expect("the keys in a code block");
+    assert_eq!(body, tablero::gui::frame::keymap::help(), "docs/playing.md: run `tablero keys` and paste its list");
+}
