@@ -27,20 +27,48 @@ pub(crate) const FURTHEST: f64 = 0.3;
 /// won 95 (seed 21).
 pub(crate) const CUT: f64 = 0.4;
 
-/// A side's stones on a board `files` wide and `ranks` deep (`bits`, square `rank * files +
-/// file`): how many, the sum of their advances from the side's own home row, and the furthest.
+/// A side's stones on a board `FILES` wide and `RANKS` deep (square `rank * FILES + file`): how
+/// many, the sum of their advances from the side's own home row, and the furthest.
 struct Stones {
     count: u32,
     advance: u32,
     furthest: u32,
 }
 
-fn stones_of(mut bits: u128, files: u32, ranks: u32, side: Side) -> Stones {
+/// A bitboard: its lowest set square, and itself without it.
+trait Bits: Copy + PartialEq {
+    const EMPTY: Self;
+    fn lowest(self) -> u32;
+    fn without_lowest(self) -> Self;
+}
+
+impl Bits for u64 {
+    const EMPTY: u64 = 0;
+    fn lowest(self) -> u32 {
+        self.trailing_zeros()
+    }
+    fn without_lowest(self) -> u64 {
+        self & (self - 1)
+    }
+}
+
+impl Bits for u128 {
+    const EMPTY: u128 = 0;
+    fn lowest(self) -> u32 {
+        self.trailing_zeros()
+    }
+    fn without_lowest(self) -> u128 {
+        self & (self - 1)
+    }
+}
+
+#[inline]
+fn stones_of<B: Bits, const FILES: u32, const RANKS: u32>(mut bits: B, side: Side) -> Stones {
     let mut s = Stones { count: 0, advance: 0, furthest: 0 };
-    while bits != 0 {
-        let rank = bits.trailing_zeros() / files;
-        bits &= bits - 1;
-        let advance = if side == Side::First { rank } else { ranks - 1 - rank };
+    while bits != B::EMPTY {
+        let rank = bits.lowest() / FILES;
+        bits = bits.without_lowest();
+        let advance = if side == Side::First { rank } else { RANKS - 1 - rank };
         s.count += 1;
         s.advance += advance;
         s.furthest = s.furthest.max(advance);
@@ -48,12 +76,14 @@ fn stones_of(mut bits: u128, files: u32, ranks: u32, side: Side) -> Stones {
     s
 }
 
+#[inline]
 fn ordo(g: &crate::rules::ordo::Ordo, side: Side) -> Stones {
-    stones_of(g.pieces(side), 10, 8, side)
+    stones_of::<u128, 10, 8>(g.pieces(side), side)
 }
 
+#[inline]
 fn crossings(g: &crate::rules::crossings::Crossings, side: Side) -> Stones {
-    stones_of(g.stones(side) as u128, 8, 8, side)
+    stones_of::<u64, 8, 8>(g.stones(side), side)
 }
 
 impl Stones {
