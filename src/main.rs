@@ -49,6 +49,9 @@ fn table(cli: Cli) -> Result<Result<(), Failure>, Cli> {
             }
         }
         Some(Command::Watch { url, table }) => tablero::gui::watch(&url, extras(&table)).map_err(Failure::from),
+        Some(Command::Join { invitation, as_player: None }) => {
+            tablero::gui::join(&invitation, extras(&TableFlags::default())).map_err(Failure::from)
+        }
         Some(Command::Screenshot { position, picture, palette, field }) => (|| {
             let game: AnyGame = position.parse()?;
             let doughnut = field == "doughnut";

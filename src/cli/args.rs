@@ -147,6 +147,40 @@ pub enum Command {
         #[arg(long)]
         ai: bool,
     },
+    /// Serves a game's seats to players on other machines: prints an invitation for each
+    /// remote seat (only with --headless so far)
+    Host {
+        /// A position string, in quotes, or a variant's name for its start
+        #[arg(allow_hyphen_values = true)]
+        position: String,
+        /// Without a window: the seats are remote players or the computer
+        #[arg(long)]
+        headless: bool,
+        /// Who sits where: SIDE=remote|ai:<level>|random, SIDE first, second or the side's name
+        /// (remote for each side not given)
+        #[arg(long = "seat", value_name = "SIDE=WHO")]
+        seats: Vec<String>,
+        /// The port on 127.0.0.1
+        #[arg(long, default_value = "7979", value_parser = host_addr, conflicts_with = "listen")]
+        port: SocketAddr,
+        /// Any address, such as 0.0.0.0:7979 (other machines can then reach the seats)
+        #[arg(long, value_name = "ADDR", value_parser = any_addr)]
+        listen: Option<SocketAddr>,
+        /// The record's file (resumed, with the same invitations, if it exists)
+        #[arg(long)]
+        record: Option<PathBuf>,
+        /// Seconds to go on serving after the end, so that the seats see the result
+        #[arg(long, default_value = "5", value_parser = seconds, allow_negative_numbers = true)]
+        linger: f64,
+    },
+    /// Takes a seat with its invitation (only with --as so far: the computer plays it)
+    Join {
+        /// The invitation the host printed: http://HOST:PORT/join#seat=…&token=…
+        invitation: String,
+        /// The computer plays the seat: ai:<level> or random
+        #[arg(long = "as", value_name = "PLAYER", value_parser = player)]
+        as_player: Option<String>,
+    },
     /// Shell completions for bash, zsh or fish, on standard output
     Completions {
         /// bash, zsh or fish
@@ -409,6 +443,14 @@ fn seconds(text: &str) -> Result<f64, BadValue> {
 
 fn local_addr(text: &str) -> Result<SocketAddr, crate::feed::FeedError> {
     crate::feed::parse_addr(text, false)
+}
+
+fn host_addr(text: &str) -> Result<SocketAddr, crate::net::NetError> {
+    match crate::feed::parse_addr(text, false) {
+        Ok(a) => Ok(a),
+        Err(crate::feed::FeedError::NotLocal(a)) => Err(crate::net::NetError::NotLocal(a)),
+        Err(_) => Err(crate::net::NetError::Address(text.to_string())),
+    }
 }
 
 fn any_addr(text: &str) -> Result<SocketAddr, crate::feed::FeedError> {

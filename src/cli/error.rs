@@ -22,6 +22,8 @@ pub enum CliError {
     Engine(#[from] crate::engine::EngineError),
     #[error(transparent)]
     Sound(#[from] crate::sound::SoundError),
+    #[error(transparent)]
+    Net(#[from] crate::net::NetError),
     /// Standard output or a file could not be written.
     #[error("{0}")]
     Io(#[from] std::io::Error),

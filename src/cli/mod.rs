@@ -158,8 +158,54 @@ pub fn execute(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
             }
         }
         Command::Completions { shell } => completions(shell, out)?,
+        Command::Host { position, headless, seats, port, listen, record, linger } => {
+            host(&position, headless, &seats, listen.unwrap_or(port), record, linger, out)?
+        }
+        Command::Join { invitation, as_player } => {
+            let inv = crate::net::Invitation::parse(&invitation)?;
+            match as_player {
+                Some(p) => crate::net::join::run_as(&inv, &p, out, &mut std::io::stderr())?,
+                None => return Err(CliError::NoTable("join".into())),
+            }
+        }
         other => return Err(CliError::NoTable(table_command(&other).into())),
     }
+    Ok(())
+}
+
+/// `tablero host`: the seats from `--seat SIDE=WHO` (remote where not given), then the game
+/// served and played out.
+fn host(
+    position: &str,
+    headless: bool,
+    seats: &[String],
+    addr: std::net::SocketAddr,
+    record: Option<std::path::PathBuf>,
+    linger: f64,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    use crate::net::NetError;
+    use crate::net::host::{HostOptions, Sitter};
+    let start = crate::engine::position(position)?;
+    let variant = start.variant();
+    let mut sitters: [Option<Sitter>; 2] = [None, None];
+    for s in seats {
+        let (side, who) = s.split_once('=').ok_or_else(|| NetError::Sitter(s.clone()))?;
+        let side =
+            crate::net::seat_side(variant, side).ok_or_else(|| NetError::Seat { name: side.to_string(), variant })?;
+        if sitters[side.index()].is_some() {
+            return Err(NetError::Twice(crate::net::seat_name(side)).into());
+        }
+        if who == "person" {
+            return Err(NetError::PersonHeadless.into());
+        }
+        sitters[side.index()] = Some(Sitter::parse(who)?);
+    }
+    if !headless {
+        return Err(NetError::NotYet("hosting", "serve the seats without a window with --headless").into());
+    }
+    let seats = sitters.map(|s| s.unwrap_or(Sitter::Remote));
+    crate::net::host::run_headless(HostOptions { start, seats, addr, record, linger }, out)?;
     Ok(())
 }
 

@@ -50,6 +50,8 @@ pub enum GuiError {
     #[error(transparent)]
     Feed(#[from] crate::feed::FeedError),
     #[error(transparent)]
+    Net(#[from] crate::net::NetError),
+    #[error(transparent)]
     Table(#[from] crate::table::TableError),
     #[error(transparent)]
     Record(#[from] crate::record::RecordError),

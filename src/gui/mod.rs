@@ -72,6 +72,7 @@ impl Plugin for CorePlugin {
             light::plugin,
             feed::plugin,
             eval::plugin,
+            frame::remote::plugin,
         ));
         // Every label in DejaVu Sans Mono, bundled (assets/fonts, with its licence): Bevy's own
         // default font holds only printable ASCII, so a name like "José", a "×" or a "–" drew
@@ -135,6 +136,59 @@ pub fn watch(url: &str, extras: Extras) -> Result<(), GuiError> {
         }
         app.add_systems(Startup, feed::wake_on_feed);
     })
+}
+
+/// Opens the window at a seat of a game hosted elsewhere (`tablero join <invitation>`): the
+/// seat's side is played here, the other side's moves come from the host. Waits up to 10 s
+/// for the host.
+pub fn join(invitation: &str, extras: Extras) -> Result<(), GuiError> {
+    let (table, seat) = seat_table(invitation)?;
+    window_app(move |app| {
+        open(table)(app.world_mut());
+        app.insert_resource(seat);
+        if let Some(size) = extras.broadcast {
+            app.insert_resource(broadcast::Broadcast { size, at_start: true });
+        }
+    })
+}
+
+/// The headless table at a seat of a hosted game (for tests).
+pub fn headless_join_app(invitation: &str) -> Result<App, GuiError> {
+    let (table, seat) = seat_table(invitation)?;
+    let mut app = headless_base();
+    app.add_plugins(CorePlugin);
+    app.insert_resource(seat);
+    open(table)(app.world_mut());
+    app.update();
+    app.update();
+    Ok(app)
+}
+
+/// A seat's table: the host's game read (waiting up to 10 s for the host), this seat's side
+/// played here, and the connection that follows the host from there.
+fn seat_table(invitation: &str) -> Result<(Table, frame::remote::RemoteSeat), GuiError> {
+    let inv = crate::net::Invitation::parse(invitation)?;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let view = loop {
+        match crate::net::join::request(&inv, "GET", "/seat", None) {
+            Ok((200, body)) => {
+                break serde_json::from_str::<crate::net::SeatView>(&body)
+                    .map_err(|e| crate::net::NetError::Garbled(e.to_string()))?;
+            }
+            Ok((status, text)) => {
+                return Err(crate::net::NetError::Refused { status, text: text.trim().to_string() }.into());
+            }
+            Err(e) if std::time::Instant::now() > deadline => return Err(e.into()),
+            Err(_) => std::thread::sleep(std::time::Duration::from_millis(250)),
+        }
+    };
+    let start: AnyGame = view.start.parse()?;
+    let mut table = Table::new(start, [PlayerKind::Person; 2], 1);
+    table.seat = Some(inv.seat);
+    let _ = table.apply(crate::table::Intent::Hosted(view.moves.clone()));
+    let seat =
+        frame::remote::RemoteSeat::new(crate::net::join::Follower::start(inv.clone()), inv.seat, view.moves.len());
+    Ok((table, seat))
 }
 
 /// A spectator of the feed at `url`: its first state read (waiting up to 10 s) as a table,

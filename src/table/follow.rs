@@ -54,6 +54,40 @@ impl Table {
         Ok(table)
     }
 
+    /// The host's moves (a seat's table): played here where they follow ours; ours ahead of
+    /// the host (a move of this seat not yet there) wait; anything else is laid out afresh.
+    pub(super) fn hosted(&mut self, moves: &[String]) -> Outcome {
+        let ours: Vec<String> = self.history.iter().map(|(_, m)| m.to_string()).collect();
+        let mut out = Outcome::default();
+        if ours.len() >= moves.len() && ours[..moves.len()] == *moves {
+            return out;
+        }
+        if moves.len() > ours.len() && moves[..ours.len()] == *ours {
+            for text in &moves[ours.len()..] {
+                let Ok(mv) = self.game.parse_move(text) else { break };
+                let Ok(parts) = self.play_as(&mv, None) else { break };
+                out.played.push(Played { mv, by: By::History, parts });
+            }
+            if self.history.len() == moves.len() {
+                return out;
+            }
+        }
+        // Not our game: the host's, from its start.
+        let mut game = self.start.clone();
+        self.history.clear();
+        self.redo.clear();
+        self.members.clear();
+        for text in moves {
+            let Ok(mv) = game.parse_move(text) else { break };
+            let before = game.clone();
+            game.play_unchecked(&mv);
+            self.history.push((before, mv));
+        }
+        self.game = game;
+        self.sync_record();
+        Outcome { rebuilt: true, ..Outcome::default() }
+    }
+
     /// The feed's state, read again: the moves it has beyond ours are played (animated) if it
     /// continues the game here; otherwise it replaces the game here.
     pub(super) fn feed_state(&mut self, fresh: Table) -> Outcome {

@@ -161,6 +161,9 @@ pub enum Intent {
     Join(Side),
     /// A spectator: the feed's state, read as a table (`Table::from_feed_state`).
     FeedState(Box<Table>),
+    /// A hosted game's moves as the host has them (a seat's table, `tablero join`): those
+    /// beyond ours are played here; a game that does not follow from ours replaces it.
+    Hosted(Vec<String>),
     /// A spectator: one event of the feed.
     FeedEvent { kind: String, data: serde_json::Value },
 }
@@ -257,6 +260,9 @@ pub struct Table {
     /// Watching another table's live feed: nobody here moves; the feed's moves are played as
     /// they come.
     pub spectator: bool,
+    /// A seat of a game hosted on another machine (`tablero join`): only this side's moves
+    /// are chosen here; the other side's come from the host ([`Intent::Hosted`]).
+    pub seat: Option<Side>,
     /// CTOR team play: the seat in its team of who made each move of the history (see
     /// [`crate::team`]); `None` outside team games.
     pub members: Vec<Option<u8>>,
@@ -297,6 +303,7 @@ impl Table {
             save_error: None,
             replay: None,
             spectator: false,
+            seat: None,
             members: Vec::new(),
             blind_done: None,
             secrets: SecretPhase::Off,
@@ -384,7 +391,19 @@ impl Table {
     /// The one entry point: makes the change `intent` asks for and says what happened, or
     /// says why it is refused (and then nothing changed).
     pub fn apply(&mut self, intent: Intent) -> Result<Outcome, Refused> {
+        if let Some(seat) = self.seat {
+            match &intent {
+                Intent::Play(..) | Intent::PlayRandom if self.game.side_to_move() != seat => {
+                    return refuse("the other seat is on turn: its move comes from the host");
+                }
+                Intent::Undo | Intent::Redo | Intent::Jump(_) | Intent::PlayOn(_) | Intent::Open(_) => {
+                    return refuse("at a hosted game the moves stay as the host has them");
+                }
+                _ => {}
+            }
+        }
         let out = match intent {
+            Intent::Hosted(moves) => Ok(self.hosted(&moves)),
             Intent::Play(mv, by) => self.play_by(&mv, by),
             Intent::PlayRandom => self.play_random(),
             Intent::Undo => self.undo_turn(),

@@ -13,6 +13,7 @@ mod pine_box;
 mod prefs;
 mod render;
 mod saving;
+mod seat;
 mod sound;
 mod table;
 mod team;

@@ -8,5 +8,6 @@ pub mod clock;
 pub mod computer;
 pub mod input;
 pub mod keymap;
+pub mod remote;
 pub mod session;
 pub mod steps;

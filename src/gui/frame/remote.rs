@@ -1,0 +1,108 @@
+//! A seat of a game hosted on another machine (`tablero join <invitation>`): the host's moves
+//! reach the rules step as a `Hosted` intent and are animated like any move; this seat's moves,
+//! once the rules here took them, go to the host, which decides.
+
+use crate::gui::frame::session::{Notice, Session, TableIntent};
+use crate::net::join::{Follower, Heard};
+use crate::rules::Side;
+use crate::table::Intent;
+use bevy::prelude::*;
+
+/// The seat's connection to its host.
+#[derive(Resource)]
+pub struct RemoteSeat {
+    /// (A mutex only to make the resource shareable; one system reads it.)
+    follower: std::sync::Mutex<Follower>,
+    pub seat: Side,
+    /// The moves the host has (its last view), and the moves of this table sent to it.
+    host_has: usize,
+    sent: usize,
+    /// What is said of the connection and the other seat, for the message line.
+    pub status: String,
+    said: String,
+}
+
+impl RemoteSeat {
+    pub fn new(follower: Follower, seat: Side, host_has: usize) -> RemoteSeat {
+        RemoteSeat {
+            follower: std::sync::Mutex::new(follower),
+            seat,
+            host_has,
+            sent: host_has,
+            status: String::new(),
+            said: String::new(),
+        }
+    }
+}
+
+pub(crate) fn plugin(app: &mut App) {
+    app.add_systems(Startup, wake_on_host.run_if(resource_exists::<RemoteSeat>))
+        .add_systems(
+            PreUpdate,
+            follow.run_if(resource_exists::<RemoteSeat>).in_set(crate::gui::frame::steps::TableSystems::Pick),
+        )
+        .add_systems(
+            Update,
+            send.run_if(resource_exists::<RemoteSeat>).in_set(crate::gui::frame::steps::TableSystems::Present),
+        );
+}
+
+/// The window wakes when the host is heard (it sleeps until something happens).
+fn wake_on_host(seat: Res<RemoteSeat>, proxy: Option<Res<bevy::winit::EventLoopProxyWrapper>>) {
+    if let Some(proxy) = proxy {
+        let proxy = (**proxy).clone();
+        seat.follower.lock().unwrap_or_else(|e| e.into_inner()).on_heard(move || {
+            let _ = proxy.send_event(bevy::winit::WinitUserEvent::WakeUp);
+        });
+    }
+}
+
+/// What the host says: its moves to the rules step, the connection and the other seat to the
+/// message line.
+fn follow(mut seat: ResMut<RemoteSeat>, mut intents: MessageWriter<TableIntent>, mut notice: ResMut<Notice>) {
+    let heard: Vec<Heard> = seat.follower.lock().unwrap_or_else(|e| e.into_inner()).heard.try_iter().collect();
+    for h in heard {
+        match h {
+            Heard::View(v) => {
+                seat.host_has = v.moves.len();
+                seat.sent = seat.sent.max(v.moves.len());
+                seat.status = match (&v.result, v.your_turn) {
+                    (Some(r), _) => r.clone(),
+                    (None, true) => format!("your move ({} seat)", v.side),
+                    (None, false) if v.other == "away" => "the other seat is away: waiting for it".to_string(),
+                    (None, false) => format!("the other seat ({}) is to move", v.other),
+                };
+                intents.write(TableIntent(Intent::Hosted(v.moves)));
+            }
+            Heard::Lost { why, retry_in } => {
+                seat.status = format!("reconnecting to the host ({why}): trying again in {retry_in:.1} s")
+            }
+            Heard::Refused(why) => seat.status = why,
+        }
+    }
+    // Said again when it changes, or when a move here cleared the line.
+    if seat.said != seat.status || (notice.0.is_empty() && !seat.status.is_empty()) {
+        seat.said = seat.status.clone();
+        notice.0 = seat.status.clone();
+    }
+}
+
+/// This seat's moves played here and not yet sent go to the host, in order.
+fn send(mut seat: ResMut<RemoteSeat>, session: Res<Session>) {
+    let played = session.history.len();
+    while seat.sent < played {
+        let (before, mv) = &session.history[seat.sent];
+        use crate::rules::Game;
+        if before.side_to_move() != seat.seat {
+            // The other seat's move (from the host): nothing to send.
+            seat.sent += 1;
+            continue;
+        }
+        seat.follower.lock().unwrap_or_else(|e| e.into_inner()).send(seat.sent as u64, mv.to_string());
+        seat.sent += 1;
+    }
+    if played < seat.sent && played >= seat.host_has {
+        // The table went back (the host's game laid out again): send from there.
+        seat.sent = played;
+    }
+}

@@ -1,0 +1,296 @@
+//! Taking a seat with its invitation: the seat's view read from the host, and its moves sent
+//! there. A dropped connection is tried again (after 0.25 s, doubling to 8 s) and the game
+//! found as it is; nothing the seat did is lost, since the host keeps every move.
+
+use super::{Invitation, NetError, SeatView, SentMove};
+use crate::matches::STOP;
+use crate::rules::{AnyGame, Game};
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+/// The most bytes an answer may have (a seat's view of a long game is some kilobytes).
+const MAX_ANSWER: u64 = 4 << 20;
+
+/// One HTTP/1.1 request to the host (a connection each), with the seat's token: the status and
+/// the body.
+pub fn request(inv: &Invitation, method: &str, path: &str, body: Option<&str>) -> Result<(u16, String), NetError> {
+    let unreachable = |why: String| NetError::Unreachable { addr: inv.addr.clone(), why };
+    let mut stream = TcpStream::connect(&inv.addr).map_err(|e| unreachable(e.to_string()))?;
+    stream.set_read_timeout(Some(Duration::from_secs(40))).map_err(|e| unreachable(e.to_string()))?;
+    let body = body.unwrap_or("");
+    let head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+        inv.addr,
+        inv.token,
+        body.len()
+    );
+    stream
+        .write_all(head.as_bytes())
+        .and_then(|()| stream.write_all(body.as_bytes()))
+        .map_err(|e| unreachable(e.to_string()))?;
+    let mut answer = Vec::new();
+    stream.take(MAX_ANSWER).read_to_end(&mut answer).map_err(|e| unreachable(e.to_string()))?;
+    let text = String::from_utf8_lossy(&answer).to_string();
+    let (head, rest) = text.split_once("\r\n\r\n").ok_or_else(|| unreachable("the answer was cut short".into()))?;
+    let status: u16 = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .ok_or_else(|| NetError::Garbled("no status line".into()))?;
+    let chunked = head.lines().any(|l| {
+        let l = l.to_ascii_lowercase();
+        l.starts_with("transfer-encoding:") && l.contains("chunked")
+    });
+    let body = if chunked { dechunk(rest) } else { rest.to_string() };
+    Ok((status, body))
+}
+
+/// A chunked body, joined.
+fn dechunk(mut rest: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, after)) = rest.split_once("\r\n") {
+        let Ok(n) = usize::from_str_radix(size.trim(), 16) else { break };
+        if n == 0 || after.len() < n {
+            break;
+        }
+        out.push_str(&after[..n]);
+        rest = after[n..].trim_start_matches("\r\n");
+    }
+    out
+}
+
+/// The seat's view, waiting for a change after `seq` moves if given; tried again while the host
+/// cannot be reached.
+fn view(inv: &Invitation, after: Option<u64>, first: bool, err: &mut dyn Write) -> Result<SeatView, NetError> {
+    let started = std::time::Instant::now();
+    let mut path = match after {
+        Some(n) => format!("/seat?wait={n}"),
+        None => "/seat".to_string(),
+    };
+    let mut pause = Duration::from_millis(250);
+    let mut said = false;
+    loop {
+        if STOP.load(Ordering::Relaxed) {
+            return Err(NetError::Stopped);
+        }
+        match request(inv, "GET", &path, None) {
+            Ok((200, body)) => {
+                if said {
+                    let _ = writeln!(err, "tablero: connected again");
+                }
+                return serde_json::from_str(&body).map_err(|e| NetError::Garbled(e.to_string()));
+            }
+            Ok((429 | 503, _)) => std::thread::sleep(Duration::from_millis(200)),
+            Ok((status, text)) => return Err(NetError::Refused { status, text: text.trim().to_string() }),
+            // A host never reached at the start is said at once, after 10 s.
+            Err(e @ NetError::Unreachable { .. }) if first && started.elapsed() > Duration::from_secs(10) => {
+                return Err(e);
+            }
+            Err(NetError::Unreachable { why, .. }) => {
+                // Back, the game is read at once (not waited on).
+                path = "/seat".to_string();
+                if !said {
+                    let _ = writeln!(err, "tablero: the host cannot be reached ({why}): reconnecting");
+                    said = true;
+                }
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(Duration::from_secs(8));
+            }
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// The game a view shows: its start and every move, played here through the rules.
+pub fn game_of(v: &SeatView) -> Result<AnyGame, NetError> {
+    let mut game: AnyGame = v.start.parse()?;
+    for (i, m) in v.moves.iter().enumerate() {
+        game.play_text(m).map_err(|e| NetError::Rules(format!("move {}: {e}", i + 1)))?;
+    }
+    Ok(game)
+}
+
+/// `tablero join <invitation> --as <player>`: the computer (or the random mover) plays the seat
+/// until the game ends, and the result line is printed.
+pub fn run_as(inv: &Invitation, player: &str, out: &mut dyn Write, err: &mut dyn Write) -> Result<(), NetError> {
+    let mut after = None;
+    let mut ply_seed = 0u64;
+    let mut first = true;
+    loop {
+        let v = view(inv, after, first, err)?;
+        first = false;
+        if let Some(result) = &v.result {
+            writeln!(out, "{result}")?;
+            return Ok(());
+        }
+        if !v.your_turn {
+            after = Some(v.seq);
+            continue;
+        }
+        let game = game_of(&v)?;
+        ply_seed = ply_seed.wrapping_add(1);
+        let mut p = crate::players::by_name(player, v.seq.wrapping_mul(0x9E37_79B9).wrapping_add(ply_seed))?;
+        let mv = p.choose(&game).ok_or_else(|| NetError::Rules("no move in a game that is not over".into()))?;
+        let body = serde_json::to_string(&SentMove { seq: v.seq, mv: mv.to_string() }).expect("a move serialises");
+        match request(inv, "POST", "/seat/move", Some(&body)) {
+            Ok((200, _)) | Ok((409, _)) => after = None,
+            Ok((429 | 503, _)) => {
+                std::thread::sleep(Duration::from_millis(200));
+                after = None
+            }
+            Ok((status, text)) => return Err(NetError::Refused { status, text: text.trim().to_string() }),
+            Err(NetError::Unreachable { .. }) => after = None,
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// What a seat's table hears from the host.
+#[derive(Debug)]
+pub enum Heard {
+    View(SeatView),
+    /// The host cannot be reached now; tried again after `retry_in` seconds.
+    Lost {
+        why: String,
+        retry_in: f64,
+    },
+    /// The host refused the seat (a wrong invitation, a move it does not take).
+    Refused(String),
+}
+
+type Wake = std::sync::Arc<std::sync::Mutex<Option<Box<dyn Fn() + Send>>>>;
+
+/// A seat's connection for the 3D table: a thread that waits on the host for each change and
+/// hands the seat's view over, and the moves sent to the host in order. Dropping it stops both.
+pub struct Follower {
+    pub heard: std::sync::mpsc::Receiver<Heard>,
+    moves: std::sync::mpsc::Sender<SentMove>,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    wake: Wake,
+}
+
+impl Follower {
+    pub fn start(inv: Invitation) -> Follower {
+        use std::sync::atomic::AtomicBool;
+        use std::sync::{Arc, Mutex, mpsc};
+        let (tx, heard) = mpsc::channel();
+        let (moves, to_send) = mpsc::channel::<SentMove>();
+        let stop = Arc::new(AtomicBool::new(false));
+        let wake: Wake = Arc::new(Mutex::new(None));
+        let wake_now = {
+            let wake = wake.clone();
+            move || {
+                if let Some(f) = &*wake.lock().unwrap_or_else(|e| e.into_inner()) {
+                    f();
+                }
+            }
+        };
+        let (listen_inv, listen_tx, listen_stop, listen_wake) =
+            (inv.clone(), tx.clone(), stop.clone(), wake_now.clone());
+        std::thread::Builder::new()
+            .name("tablero-seat".into())
+            .spawn(move || {
+                let mut after: Option<u64> = None;
+                let mut pause = Duration::from_millis(250);
+                while !listen_stop.load(Ordering::Relaxed) {
+                    let path = after.map_or("/seat".to_string(), |n| format!("/seat?wait={n}"));
+                    let heard = match request(&listen_inv, "GET", &path, None) {
+                        Ok((200, body)) => match serde_json::from_str::<SeatView>(&body) {
+                            Ok(v) => {
+                                pause = Duration::from_millis(250);
+                                after = Some(v.seq);
+                                if v.result.is_some() {
+                                    // The end: one more view, then nothing changes.
+                                    let _ = listen_tx.send(Heard::View(v));
+                                    listen_wake();
+                                    return;
+                                }
+                                Heard::View(v)
+                            }
+                            Err(e) => Heard::Refused(format!("the host sent what is not a seat's view: {e}")),
+                        },
+                        Ok((429 | 503, _)) => {
+                            std::thread::sleep(Duration::from_millis(200));
+                            continue;
+                        }
+                        Ok((status, text)) => Heard::Refused(format!("the host said {status}: {}", text.trim())),
+                        Err(e) => {
+                            // Back, the game is read at once (not waited on).
+                            after = None;
+                            let retry_in = pause.as_secs_f64();
+                            let _ = listen_tx.send(Heard::Lost { why: e.to_string(), retry_in });
+                            listen_wake();
+                            std::thread::sleep(pause);
+                            pause = (pause * 2).min(Duration::from_secs(8));
+                            continue;
+                        }
+                    };
+                    let refused = matches!(heard, Heard::Refused(_));
+                    if listen_tx.send(heard).is_err() {
+                        return;
+                    }
+                    listen_wake();
+                    if refused {
+                        std::thread::sleep(Duration::from_secs(2));
+                    }
+                }
+            })
+            .expect("a thread for the seat");
+        let (send_inv, send_stop) = (inv, stop.clone());
+        std::thread::Builder::new()
+            .name("tablero-seat-moves".into())
+            .spawn(move || {
+                for m in to_send {
+                    let body = serde_json::to_string(&m).expect("a move serialises");
+                    let mut pause = Duration::from_millis(250);
+                    // A move is sent until the host has it or refuses it (it then says why).
+                    loop {
+                        if send_stop.load(Ordering::Relaxed) {
+                            return;
+                        }
+                        match request(&send_inv, "POST", "/seat/move", Some(&body)) {
+                            Ok((200, _)) => break,
+                            Ok((429 | 503, _)) | Err(NetError::Unreachable { .. }) => {
+                                std::thread::sleep(pause);
+                                pause = (pause * 2).min(Duration::from_secs(8));
+                            }
+                            Ok((status, text)) => {
+                                let _ = tx.send(Heard::Refused(format!(
+                                    "the host did not take {}: {status} {}",
+                                    m.mv,
+                                    text.trim()
+                                )));
+                                wake_now();
+                                break;
+                            }
+                            Err(e) => {
+                                let _ = tx.send(Heard::Refused(e.to_string()));
+                                wake_now();
+                                break;
+                            }
+                        }
+                    }
+                }
+            })
+            .expect("a thread for the seat's moves");
+        Follower { heard, moves, stop, wake }
+    }
+
+    /// Sends a move of this seat, made after `seq` moves.
+    pub fn send(&self, seq: u64, mv: String) {
+        let _ = self.moves.send(SentMove { seq, mv });
+    }
+
+    /// Calls `f` whenever something is heard (the window wakes with it).
+    pub fn on_heard(&self, f: impl Fn() + Send + 'static) {
+        *self.wake.lock().unwrap_or_else(|e| e.into_inner()) = Some(Box::new(f));
+    }
+}
+
+impl Drop for Follower {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}

@@ -1,0 +1,91 @@
+//! A seat of a game hosted elsewhere (`tablero join`), headless: the seat's moves go to the
+//! host, the host's come back and are animated, the other seat's moves cannot be made here,
+//! and the table says when the host cannot be reached.
+
+use crate::table::{assert_scene_matches, moving, notice, session, settle};
+use bevy::prelude::*;
+use tablero::gui::frame::session::{By, MoveChosen};
+use tablero::net::host::{Host, HostOptions, Sitter};
+use tablero::rules::{Game, Side, Variant};
+
+fn host(dir: &std::path::Path, seats: [Sitter; 2]) -> Host {
+    Host::open(HostOptions {
+        start: Variant::Crossings.initial(),
+        seats,
+        addr: "127.0.0.1:0".parse().unwrap(),
+        record: Some(dir.join("game.json")),
+        linger: 0.0,
+    })
+    .unwrap()
+}
+
+/// Updates `app` until `done` (at most 10 s).
+fn until(app: &mut App, mut done: impl FnMut(&mut App) -> bool) -> bool {
+    let start = std::time::Instant::now();
+    while start.elapsed() < std::time::Duration::from_secs(10) {
+        app.update();
+        if done(app) {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    false
+}
+
+#[test]
+fn a_seat_plays_its_moves_through_the_host_and_sees_the_others_animated() {
+    let dir = std::env::temp_dir().join(format!("tablero-seat-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let host = host(&dir, [Sitter::Remote, Sitter::Computer("random".into())]);
+    let _computer = host.play_in_background();
+    let link = host.invitations()[0].1.clone();
+    let mut app = tablero::gui::headless_join_app(&link).expect("the seat joins");
+    assert_eq!(session(&app).seat, Some(Side::First));
+    assert!(until(&mut app, |a| notice(a).contains("your move")), "{}", notice(&app));
+    let mut animated = false;
+    for k in 0..5 {
+        let game = session(&app).game.clone();
+        let mv = game.legal_moves()[k % 3].clone();
+        app.world_mut().write_message(MoveChosen { mv: mv.clone(), by: By::Person });
+        // The host has it, the computer there answers, and the answer comes back here.
+        assert!(
+            until(&mut app, |a| {
+                animated |= moving(a);
+                session(a).history.len() == 2 * k + 2
+            }),
+            "move {}: {}",
+            k + 1,
+            notice(&app)
+        );
+        assert_eq!(host.game().to_string(), session(&app).game.to_string(), "the same game at both");
+        settle(&mut app);
+        assert_scene_matches(&mut app);
+    }
+    assert!(animated, "the host's moves are animated here");
+    // The host gone: the table says it is reconnecting.
+    drop(host);
+    assert!(until(&mut app, |a| notice(a).contains("reconnecting")), "{}", notice(&app));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn the_other_seats_moves_cannot_be_made_at_a_seat() {
+    let dir = std::env::temp_dir().join(format!("tablero-seat-other-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let host = host(&dir, [Sitter::Remote, Sitter::Remote]);
+    let mut app = tablero::gui::headless_join_app(&host.invitations()[0].1).expect("the seat joins");
+    let mine = session(&app).game.legal_moves()[0].clone();
+    app.world_mut().write_message(MoveChosen { mv: mine, by: By::Person });
+    assert!(
+        until(&mut app, |_| host.game().to_string() != Variant::Crossings.initial().to_string()),
+        "the host has it"
+    );
+    settle(&mut app);
+    let theirs = session(&app).game.legal_moves()[0].clone();
+    app.world_mut().write_message(MoveChosen { mv: theirs, by: By::Person });
+    app.update();
+    app.update();
+    assert_eq!(session(&app).history.len(), 1, "nothing played for the other seat");
+    assert!(notice(&app).contains("other seat"), "{}", notice(&app));
+    std::fs::remove_dir_all(&dir).ok();
+}
