@@ -236,6 +236,9 @@ pub enum Command {
         /// Frames to draw of each scene
         #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u32).range(1..), allow_negative_numbers = true)]
         frames: u32,
+        /// The figures as JSON, to compare two builds side by side
+        #[arg(long)]
+        json: bool,
     },
     /// Every key of the 3D table, and what it does
     Keys,

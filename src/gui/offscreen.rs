@@ -240,9 +240,18 @@ pub fn cascade_position(flips: usize) -> (AnyGame, String) {
 /// players play, the full 10 × 10 CTOR field with its 44 duplicates, Volterra's tallest towers,
 /// and a CTOR cascade of 20 flips as it animates), the game's own systems per frame without
 /// rendering, and the memory in use.
-pub fn bench_table(frames: usize, out: &mut dyn std::io::Write) -> Result<(), GuiError> {
+pub fn bench_table(frames: usize, json: bool, out: &mut dyn std::io::Write) -> Result<(), GuiError> {
     use std::time::Instant;
-    let io = GuiError::Io;
+    let mut measures: Vec<Measure> = Vec::new();
+    // Each measure: its line (with the memory resident after it) unless the output is JSON.
+    let mut report = |m: Measure, line: String| -> Result<(), GuiError> {
+        let m = Measure { resident_mb: memory_mb("VmRSS"), ..m };
+        if !json {
+            writeln!(out, "{line}; resident {:.0} MB", m.resident_mb)?;
+        }
+        measures.push(m);
+        Ok(())
+    };
     let stats = |mut v: Vec<f64>| {
         v.sort_by(|a, b| a.total_cmp(b));
         let mean = v.iter().sum::<f64>() / v.len().max(1) as f64;
@@ -260,7 +269,12 @@ pub fn bench_table(frames: usize, out: &mut dyn std::io::Write) -> Result<(), Gu
     }
     let moves = headless.world().resource::<Session>().history.len();
     let (mean, p95, _) = stats(ecs);
-    writeln!(out, "ECS update without rendering (Ordo, random players): {mean:.3} ms mean, {p95:.3} ms p95 over {frames} frames ({moves} moves played)").map_err(io)?;
+    report(
+        Measure::of("ECS update without rendering (Ordo, random players)", None, frames, (mean, p95, None)),
+        format!(
+            "ECS update without rendering (Ordo, random players): {mean:.3} ms mean, {p95:.3} ms p95 over {frames} frames ({moves} moves played)"
+        ),
+    )?;
     // The computer (master) thinking about Ordo X's first move off the main thread: frames go
     // on, without and with rendering.
     let ordo_x = crate::rules::Variant::OrdoX.initial();
@@ -283,13 +297,33 @@ pub fn bench_table(frames: usize, out: &mut dyn std::io::Write) -> Result<(), Gu
         app.update();
         !app.world().resource::<Session>().history.is_empty()
     });
-    writeln!(out, "ECS update while the computer (master) thinks about Ordo X's first move: {n} frames in {secs:.1} s until it played, {mean:.3} ms mean, {p95:.3} ms p95, {max:.3} ms slowest").map_err(io)?;
+    report(
+        Measure::of(
+            "ECS update while the computer (master) thinks about Ordo X's first move",
+            None,
+            n,
+            (mean, p95, Some(max)),
+        ),
+        format!(
+            "ECS update while the computer (master) thinks about Ordo X's first move: {n} frames in {secs:.1} s until it played, {mean:.3} ms mean, {p95:.3} ms p95, {max:.3} ms slowest"
+        ),
+    )?;
     let mut view = Offscreen::new(ordo_x, computer_first, 1280, 720)?;
     let (n, secs, (mean, p95, max)) = thinking(&mut || {
         view.frame();
         !view.app.world().resource::<Session>().history.is_empty()
     });
-    writeln!(out, "frame at 1280x720 while the computer (master) thinks about Ordo X's first move: {n} frames in {secs:.1} s, {mean:.1} ms mean, {p95:.1} ms p95, {max:.1} ms slowest").map_err(io)?;
+    report(
+        Measure::of(
+            "frame at 1280x720 while the computer (master) thinks about Ordo X's first move",
+            None,
+            n,
+            (mean, p95, Some(max)),
+        ),
+        format!(
+            "frame at 1280x720 while the computer (master) thinks about Ordo X's first move: {n} frames in {secs:.1} s, {mean:.1} ms mean, {p95:.1} ms p95, {max:.1} ms slowest"
+        ),
+    )?;
     let full_ctor: AnyGame =
         format!("ctor10 {} w 60 P2M2L1 1v1 0", ["BWBWBWBWBW", "WBWBWBWBWB"].repeat(5).join("/")).parse()?;
     let towers: AnyGame = "volterra DLDLDLDLDLl,-,-,-/-,-,-,-/-,-,-,-/-,-,-,-/-,-,-,LDLDLDLDLDd l".parse()?;
@@ -314,7 +348,14 @@ pub fn bench_table(frames: usize, out: &mut dyn std::io::Write) -> Result<(), Gu
             let mut view = Offscreen::with_quality(game.clone(), players, 1280, 720, Some(quality))?;
             view.app.insert_resource(crate::gui::sets::room::DoughnutView(doughnut));
             let (mean, p95, _) = stats(view.time_frames(frames));
-            writeln!(out, "frame at 1280x720, {label}, on {} ({quality:?} profile): {mean:.1} ms mean ({:.1} fps), {p95:.1} ms p95 over {frames} frames", adapter(&view), 1e3 / mean).map_err(io)?;
+            report(
+                Measure::of(&format!("frame at 1280x720, {label}"), Some(quality), frames, (mean, p95, None)),
+                format!(
+                    "frame at 1280x720, {label}, on {} ({quality:?} profile): {mean:.1} ms mean ({:.1} fps), {p95:.1} ms p95 over {frames} frames",
+                    adapter(&view),
+                    1e3 / mean
+                ),
+            )?;
         }
     }
     // The table and the broadcast together (1280x720 and 1920x1080), the full CTOR field, in
@@ -340,7 +381,19 @@ pub fn bench_table(frames: usize, out: &mut dyn std::io::Write) -> Result<(), Gu
         crate::gui::stream::broadcast::spawn_overlays(&mut commands, cam, UVec2::new(1920, 1080));
         view.app.world_mut().flush();
         let (mean, p95, _) = stats(view.time_frames(frames));
-        writeln!(out, "frame of the table (1280x720) and the broadcast (1920x1080) together, full 10x10 CTOR field, on {} (Software profile): {mean:.1} ms mean ({:.1} fps), {p95:.1} ms p95 over {frames} frames", adapter(&view), 1e3 / mean).map_err(io)?;
+        report(
+            Measure::of(
+                "frame of the table (1280x720) and the broadcast (1920x1080) together, full 10x10 CTOR field",
+                Some(Quality::Software),
+                frames,
+                (mean, p95, None),
+            ),
+            format!(
+                "frame of the table (1280x720) and the broadcast (1920x1080) together, full 10x10 CTOR field, on {} (Software profile): {mean:.1} ms mean ({:.1} fps), {p95:.1} ms p95 over {frames} frames",
+                adapter(&view),
+                1e3 / mean
+            ),
+        )?;
     }
     // A cascade of at least 20 flips, frame by frame while it animates, in both profiles.
     let (game, put) = cascade_position(20);
@@ -368,13 +421,64 @@ pub fn bench_table(frames: usize, out: &mut dyn std::io::Write) -> Result<(), Gu
         }
         let n = frame_ms.len();
         let (mean, p95, max) = stats(frame_ms);
-        writeln!(out, "a CTOR cascade of {flips} flips ({put}), {quality:?} profile: {n} frames in {:.1} s, {mean:.1} ms mean, {p95:.1} ms p95, {max:.1} ms slowest", started.elapsed().as_secs_f64()).map_err(io)?;
+        report(
+            Measure::of(&format!("a CTOR cascade of {flips} flips"), Some(quality), n, (mean, p95, Some(max))),
+            format!(
+                "a CTOR cascade of {flips} flips ({put}), {quality:?} profile: {n} frames in {:.1} s, {mean:.1} ms mean, {p95:.1} ms p95, {max:.1} ms slowest",
+                started.elapsed().as_secs_f64()
+            ),
+        )?;
     }
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    for key in ["VmRSS", "VmHWM"] {
-        if let Some(line) = status.lines().find(|l| l.starts_with(key)) {
-            writeln!(out, "memory {line}").map_err(io)?;
-        }
+    let (resident, peak) = (memory_mb("VmRSS"), memory_mb("VmHWM"));
+    if json {
+        let all =
+            serde_json::json!({ "frames": frames, "measures": measures, "resident_mb": resident, "peak_mb": peak });
+        writeln!(out, "{}", serde_json::to_string_pretty(&all).expect("figures serialise"))?;
+    } else {
+        writeln!(out, "memory: {resident:.0} MB resident at the end, {peak:.0} MB at the peak")?;
     }
     Ok(())
+}
+
+/// One figure of `tablero bench-table`: frame (or update) times in milliseconds, and the memory
+/// resident after it.
+#[derive(serde::Serialize)]
+struct Measure {
+    what: String,
+    profile: Option<String>,
+    frames: usize,
+    mean_ms: f64,
+    p95_ms: f64,
+    max_ms: Option<f64>,
+    resident_mb: f64,
+}
+
+impl Measure {
+    fn of(
+        what: &str,
+        profile: Option<crate::gui::look::render::Quality>,
+        frames: usize,
+        (mean, p95, max): (f64, f64, Option<f64>),
+    ) -> Measure {
+        Measure {
+            what: what.to_string(),
+            profile: profile.map(|q| format!("{q:?}").to_lowercase()),
+            frames,
+            mean_ms: mean,
+            p95_ms: p95,
+            max_ms: max,
+            resident_mb: 0.0,
+        }
+    }
+}
+
+/// This process's memory in MB from /proc: `VmRSS` (resident now) or `VmHWM` (the peak).
+fn memory_mb(key: &str) -> f64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find(|l| l.starts_with(key))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|kb| kb.parse::<f64>().ok())
+        .map_or(0.0, |kb| kb / 1024.0)
 }

@@ -365,3 +365,43 @@ fn the_director_frames_the_doughnut_while_its_moves_animate() {
     assert!(checked > 20, "{checked} frames checked while moving");
     assert!(session(&app).history.len() > 3);
 }
+
+/// At rest the director orbits for a while after the last move, then holds still, so that the
+/// broadcast window draws nothing; the next move sets it going at once.
+#[test]
+fn the_director_rests_after_a_while_without_a_move_and_wakes_with_the_next() {
+    use tablero::gui::frame::session::{By, MoveChosen};
+    use tablero::gui::pacing::Activity;
+    use tablero::gui::stream::broadcast::{Directing, ORBIT_FOR};
+    let mut app = with_broadcast(Variant::Ordo, [PlayerKind::Person; 2]);
+    let cam = |app: &mut App| {
+        let world = app.world_mut();
+        *world.query_filtered::<&Transform, With<BroadcastCamera>>().single(world).unwrap()
+    };
+    // The headless table's clock advances 50 ms a frame.
+    let mut orbited = 0;
+    for _ in 0..(ORBIT_FOR / 0.05) as usize + 40 {
+        let before = cam(&mut app);
+        app.update();
+        orbited += (cam(&mut app) != before) as usize;
+    }
+    assert!(orbited > 100, "the slow orbit ran for a while ({orbited} frames)");
+    assert!(!app.world().resource::<Directing>().0, "the director rests");
+    let still = cam(&mut app);
+    for _ in 0..20 {
+        app.update();
+    }
+    // (Only the last of its easing, too small to see, which a resting window does not draw.)
+    assert!(cam(&mut app).translation.distance(still.translation) < 0.01, "the camera holds still");
+    assert_eq!(*app.world().resource::<Activity>(), Activity::Resting, "nothing asks for a frame");
+    // A move: the director goes at once.
+    let mv = session(&app).game.legal_moves()[0].clone();
+    app.world_mut().write_message(MoveChosen { mv, by: By::Person });
+    app.update();
+    app.update();
+    assert!(app.world().resource::<Directing>().0, "the director frames the move");
+    for _ in 0..10 {
+        app.update();
+    }
+    assert!(cam(&mut app).translation.distance(still.translation) > 0.01, "the camera moves to the move");
+}

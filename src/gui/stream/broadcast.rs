@@ -425,6 +425,8 @@ pub struct Director {
     drift: f32,
     /// Where the last move happens: kept in the picture while it animates.
     points: Vec<Vec3>,
+    /// Seconds the camera has rested on the whole table since the last move.
+    idle: f32,
 }
 
 /// Seconds a shot of a move is held after the table settles, and how fast the camera eases.
@@ -432,6 +434,9 @@ const HOLD: f32 = 1.2;
 const EASE: f32 = 3.0;
 /// Radians a second of the slow orbit at rest.
 const DRIFT: f32 = 0.06;
+/// Seconds the slow orbit goes on after the last move; then the camera holds still and the
+/// broadcast window rests (draws nothing) until something happens.
+pub const ORBIT_FOR: f32 = 30.0;
 
 /// Whether the director is moving the camera (the table keeps drawing meanwhile).
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -562,8 +567,10 @@ fn direct(
         }
         if rebuilt || layout.is_changed() {
             director.shot = None;
+            director.idle = 0.0;
         }
         if !points.is_empty() {
+            director.idle = 0.0;
             director.points = points.clone();
             if view.is_none() {
                 let mut from = rest;
@@ -589,7 +596,10 @@ fn direct(
             }
             (Some((shot, _)), Direction::Follow) => *shot,
             _ => {
-                if *direction == Direction::Auto && !moving && !reduced {
+                if !moving {
+                    director.idle += dt;
+                }
+                if *direction == Direction::Auto && !moving && !reduced && director.idle < ORBIT_FOR {
                     director.drift += DRIFT * dt;
                 }
                 let mut r = rest;
@@ -608,9 +618,10 @@ fn direct(
             && (next.distance - orbit.distance).abs() < 1e-4
             && (next.pitch - orbit.pitch).abs() < 1e-5
             && (next.yaw - orbit.yaw).abs() < 1e-5;
-        // At rest the slow orbit keeps drawing; under reduced motion only the held shot does
-        // (its time runs until the cut back to the whole table).
-        busy |= !still || (*direction == Direction::Auto && (!reduced || director.shot.is_some()));
+        // At rest the slow orbit keeps drawing for a while after the last move; under reduced
+        // motion only the held shot does (its time runs until the cut back to the whole table).
+        let orbiting = !reduced && director.idle < ORBIT_FOR;
+        busy |= !still || (*direction == Direction::Auto && (orbiting || director.shot.is_some()));
         if *orbit != next {
             *orbit = next;
             *tf = orbit.transform();
