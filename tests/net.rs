@@ -347,7 +347,8 @@ fn invitations_and_seats_are_read_strictly() {
         (vec!["host", "ordo", "--headless", "--seat", "white=wizard"], "is not who sits there"),
         (vec!["host", "ordo", "--headless", "--seat", "first=remote", "--seat", "white=random"], "given twice"),
         (vec!["host", "ordo", "--headless", "--port", "0.0.0.0:7979"], "--listen"),
-        (vec!["host", "ordo", "--seat", "first=remote"], "--headless"),
+        (vec!["host", "ordo", "--seat", "first=remote"], "seats one person"),
+        (vec!["host", "ordo", "--headless", "--seat", "first=person"], "needs the table"),
         (vec!["join", "nonsense", "--as", "random"], "is not an invitation"),
     ] {
         let out = Command::new(BIN).args(&args).output().unwrap();

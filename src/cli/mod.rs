@@ -173,17 +173,16 @@ pub fn execute(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
     Ok(())
 }
 
-/// `tablero host`: the seats from `--seat SIDE=WHO` (remote where not given), then the game
-/// served and played out.
-fn host(
+/// What `tablero host` asks for: the seats from `--seat SIDE=WHO` (where not given, remote, or
+/// with a window the first seat a person at the host), checked.
+pub fn host_options(
     position: &str,
     headless: bool,
     seats: &[String],
     addr: std::net::SocketAddr,
     record: Option<std::path::PathBuf>,
     linger: f64,
-    out: &mut dyn Write,
-) -> Result<(), CliError> {
+) -> Result<crate::net::host::HostOptions, CliError> {
     use crate::net::NetError;
     use crate::net::host::{HostOptions, Sitter};
     let start = crate::engine::position(position)?;
@@ -196,16 +195,37 @@ fn host(
         if sitters[side.index()].is_some() {
             return Err(NetError::Twice(crate::net::seat_name(side)).into());
         }
-        if who == "person" {
-            return Err(NetError::PersonHeadless.into());
-        }
         sitters[side.index()] = Some(Sitter::parse(who)?);
     }
-    if !headless {
-        return Err(NetError::NotYet("hosting", "serve the seats without a window with --headless").into());
+    if !headless && sitters.iter().all(|s| s.is_none()) {
+        sitters[0] = Some(Sitter::Person);
     }
     let seats = sitters.map(|s| s.unwrap_or(Sitter::Remote));
-    crate::net::host::run_headless(HostOptions { start, seats, addr, record, linger }, out)?;
+    let people = seats.iter().filter(|s| **s == Sitter::Person).count();
+    if headless && people > 0 {
+        return Err(NetError::PersonHeadless.into());
+    }
+    if !headless && people != 1 {
+        return Err(NetError::OnePerson.into());
+    }
+    Ok(HostOptions { start, seats, addr, record, linger })
+}
+
+/// `tablero host … --headless`: the game served and played out.
+fn host(
+    position: &str,
+    headless: bool,
+    seats: &[String],
+    addr: std::net::SocketAddr,
+    record: Option<std::path::PathBuf>,
+    linger: f64,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let options = host_options(position, headless, seats, addr, record, linger)?;
+    if !headless {
+        return Err(CliError::NoTable("host without --headless".into()));
+    }
+    crate::net::host::run_headless(options, out)?;
     Ok(())
 }
 

@@ -152,6 +152,44 @@ pub fn join(invitation: &str, extras: Extras) -> Result<(), GuiError> {
     })
 }
 
+/// Hosts a game with a person at this table (`tablero host` with a window): the seats are
+/// served as with `--headless`, each remote seat's invitation printed, shown on the message line
+/// and copied to the clipboard; the computer's seats play at the host; the person plays through
+/// their own seat, as a remote player does.
+pub fn host(options: crate::net::host::HostOptions, extras: Extras) -> Result<(), GuiError> {
+    use crate::net::host::{Host, Sitter};
+    let host = Host::open(options)?;
+    let person = [crate::rules::Side::First, crate::rules::Side::Second]
+        .into_iter()
+        .find(|s| *host.sitter(*s) == Sitter::Person)
+        .ok_or(crate::net::NetError::OnePerson)?;
+    let invites = host.invitations();
+    for (side, link) in &invites {
+        println!("invite {}: {link}", crate::net::seat_name(*side));
+    }
+    println!("record: {}", host.path.display());
+    let computer = host.play_in_background();
+    let link = host.seat_link(person).expect("a person's seat has a token");
+    let (table, mut seat) = seat_table(&link)?;
+    if let Some((_, first)) = invites.first() {
+        let _ = arboard::Clipboard::new().and_then(|mut c| c.set_text(first.clone()));
+        seat.invite = Some(first.clone());
+    }
+    let hosting = Hosting(std::sync::Mutex::new(Some((host, computer))));
+    window_app(move |app| {
+        open(table)(app.world_mut());
+        app.insert_resource(seat);
+        app.insert_resource(hosting);
+        if let Some(size) = extras.broadcast {
+            app.insert_resource(broadcast::Broadcast { size, at_start: true });
+        }
+    })
+}
+
+/// The host behind a hosting table, kept as long as the window is open.
+#[derive(Resource)]
+struct Hosting(#[allow(dead_code)] std::sync::Mutex<Option<(crate::net::host::Host, std::thread::JoinHandle<()>)>>);
+
 /// The headless table at a seat of a hosted game (for tests).
 pub fn headless_join_app(invitation: &str) -> Result<App, GuiError> {
     let (table, seat) = seat_table(invitation)?;

@@ -38,6 +38,8 @@ pub const AWAY: Duration = Duration::from_secs(10);
 pub enum Sitter {
     /// A player on another machine, with the seat's invitation.
     Remote,
+    /// A person at the host's own table (`tablero host` with a window).
+    Person,
     /// The computer at the host: `ai:<level>` or `random`.
     Computer(String),
 }
@@ -46,6 +48,7 @@ impl Sitter {
     pub fn parse(text: &str) -> Result<Sitter, NetError> {
         match text {
             "remote" => Ok(Sitter::Remote),
+            "person" => Ok(Sitter::Person),
             _ if text == "random" || text.starts_with("ai:") => {
                 crate::players::by_name(text, 0).map_err(|_| NetError::Sitter(text.to_string()))?;
                 Ok(Sitter::Computer(text.to_string()))
@@ -57,6 +60,7 @@ impl Sitter {
     fn record_player(&self, side: Side) -> (String, String) {
         match self {
             Sitter::Remote => (format!("remote ({})", seat_name(side)), "human".into()),
+            Sitter::Person => ("person at the host".into(), "human".into()),
             Sitter::Computer(c) if c == "random" => ("random mover".into(), "computer:random".into()),
             Sitter::Computer(c) => (format!("computer ({})", c.trim_start_matches("ai:")), c.clone()),
         }
@@ -110,6 +114,7 @@ impl Shared {
         let other = side.other();
         let other_is = match &self.sitters[other.index()] {
             Sitter::Computer(c) => c.clone(),
+            Sitter::Person => "here".into(),
             Sitter::Remote => {
                 let heard = self.heard.lock().unwrap_or_else(|e| e.into_inner())[other.index()];
                 if heard.is_some_and(|h| h.elapsed() < AWAY) { "remote".into() } else { "away".into() }
@@ -360,7 +365,9 @@ impl Host {
             let mut tokens = if seats_file.exists() { load_tokens(&seats_file)? } else { [None, None] };
             for side in [Side::First, Side::Second] {
                 match o.seats[side.index()] {
-                    Sitter::Remote if tokens[side.index()].is_none() => tokens[side.index()] = Some(Token::new()?),
+                    Sitter::Remote | Sitter::Person if tokens[side.index()].is_none() => {
+                        tokens[side.index()] = Some(Token::new()?)
+                    }
                     Sitter::Computer(_) => tokens[side.index()] = None,
                     _ => {}
                 }
@@ -371,7 +378,7 @@ impl Host {
                 Record::new(&o.start, [o.seats[0].record_player(Side::First), o.seats[1].record_player(Side::Second)]);
             let mut tokens = [None, None];
             for side in [Side::First, Side::Second] {
-                if o.seats[side.index()] == Sitter::Remote {
+                if matches!(o.seats[side.index()], Sitter::Remote | Sitter::Person) {
                     tokens[side.index()] = Some(Token::new()?);
                 }
             }
@@ -419,8 +426,19 @@ impl Host {
     pub fn invitations(&self) -> Vec<(Side, String)> {
         [Side::First, Side::Second]
             .into_iter()
-            .filter_map(|side| self.shared.tokens[side.index()].map(|t| (side, Invitation::link(&self.addr, side, &t))))
+            .filter(|side| self.shared.sitters[side.index()] == Sitter::Remote)
+            .filter_map(|side| self.seat_link(side).map(|l| (side, l)))
             .collect()
+    }
+
+    /// The link of any seat with a token (a person at the host's table connects through it).
+    pub fn seat_link(&self, side: Side) -> Option<String> {
+        self.shared.tokens[side.index()].map(|t| Invitation::link(&self.addr, side, &t))
+    }
+
+    /// Who sits at `side`.
+    pub fn sitter(&self, side: Side) -> &Sitter {
+        &self.shared.sitters[side.index()]
     }
 
     /// The game now.
@@ -471,7 +489,7 @@ fn play_out(shared: &Shared) -> Result<AnyGame, NetError> {
                 let mv = player.choose(&game).ok_or_else(|| NetError::Rules("the computer found no move".into()))?;
                 shared.play(None, Some(ply), &mv.to_string()).map_err(|(_, why)| NetError::Rules(why))?;
             }
-            Sitter::Remote => {
+            Sitter::Remote | Sitter::Person => {
                 let _ = shared.moved.wait_timeout(t, Duration::from_millis(100));
             }
         }

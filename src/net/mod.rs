@@ -128,12 +128,10 @@ pub enum NetError {
     Twice(&'static str),
     #[error("'{}' is not an address (a port like 7979, or host:port like 127.0.0.1:7979)", crate::rules::quote(.0))]
     Address(String),
-    #[error("{0} at the 3D table is not built yet: {1}")]
-    NotYet(&'static str, &'static str),
-    #[error(
-        "a person at the host needs the table, which hosting cannot open yet: use --headless with remote or computer seats"
-    )]
+    #[error("a person at the host needs the table: leave out --headless, or seat remote players and the computer")]
     PersonHeadless,
+    #[error("the host's table seats one person (--seat SIDE=person); the other seat is remote or the computer")]
+    OnePerson,
     #[error("the host serves only this machine (127.0.0.1) unless asked: use --listen {0} to serve other machines")]
     NotLocal(std::net::SocketAddr),
     #[error("the record {path} starts from another position than the one given")]

@@ -20,6 +20,8 @@ pub struct RemoteSeat {
     /// What is said of the connection and the other seat, for the message line.
     pub status: String,
     said: String,
+    /// At the host's table: the other seat's invitation, said while that seat is away.
+    pub invite: Option<String>,
 }
 
 impl RemoteSeat {
@@ -31,6 +33,7 @@ impl RemoteSeat {
             sent: host_has,
             status: String::new(),
             said: String::new(),
+            invite: None,
         }
     }
 }
@@ -68,6 +71,10 @@ fn follow(mut seat: ResMut<RemoteSeat>, mut intents: MessageWriter<TableIntent>,
                 seat.sent = seat.sent.max(v.moves.len());
                 seat.status = match (&v.result, v.your_turn) {
                     (Some(r), _) => r.clone(),
+                    (None, _) if v.other == "away" && seat.invite.is_some() => format!(
+                        "waiting for the other seat: its invitation (copied to the clipboard) is {}",
+                        seat.invite.as_deref().unwrap_or_default()
+                    ),
                     (None, true) => format!("your move ({} seat)", v.side),
                     (None, false) if v.other == "away" => "the other seat is away: waiting for it".to_string(),
                     (None, false) => format!("the other seat ({}) is to move", v.other),
