@@ -159,7 +159,11 @@ pub fn execute(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
         }
         Command::Completions { shell } => completions(shell, out)?,
         Command::Host { position, headless, seats, port, listen, record, linger } => {
-            host(&position, headless, &seats, listen.unwrap_or(port), record, linger, out)?
+            let options = host_options(&position, headless, &seats, listen.unwrap_or(port), record, linger)?;
+            if !headless {
+                return Err(CliError::NoTable("host without --headless".into()));
+            }
+            crate::net::host::run_headless(options, out)?
         }
         Command::Join { invitation, as_player } => {
             let inv = crate::net::Invitation::parse(&invitation)?;
@@ -209,24 +213,6 @@ pub fn host_options(
         return Err(NetError::OnePerson.into());
     }
     Ok(HostOptions { start, seats, addr, record, linger })
-}
-
-/// `tablero host … --headless`: the game served and played out.
-fn host(
-    position: &str,
-    headless: bool,
-    seats: &[String],
-    addr: std::net::SocketAddr,
-    record: Option<std::path::PathBuf>,
-    linger: f64,
-    out: &mut dyn Write,
-) -> Result<(), CliError> {
-    let options = host_options(position, headless, seats, addr, record, linger)?;
-    if !headless {
-        return Err(CliError::NoTable("host without --headless".into()));
-    }
-    crate::net::host::run_headless(options, out)?;
-    Ok(())
 }
 
 /// The name of a command of the 3D table.

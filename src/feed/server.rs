@@ -69,22 +69,31 @@ pub fn serve(feed: Arc<Feed>, addr: SocketAddr) -> Result<Server, FeedError> {
         .enable_all()
         .build()
         .map_err(FeedError::Start)?;
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let thread = std::thread::Builder::new()
-        .name("tablero-feed".into())
-        .spawn(move || {
-            runtime.block_on(async move {
-                let Ok(listener) = tokio::net::TcpListener::from_std(listener) else { return };
-                tokio::select! {
-                    _ = axum::serve(listener, router(feed)) => {}
-                    _ = stopped => {}
-                }
-            });
-            // Listeners' streams never end by themselves: closing the runtime closes them.
-            runtime.shutdown_timeout(Duration::from_millis(200));
-        })
-        .map_err(FeedError::Start)?;
+    let (stop, thread) = spawn(runtime, listener, router(feed), "tablero-feed").map_err(FeedError::Start)?;
     Ok(Server { addr, stop: Some(stop), thread: Some(thread) })
+}
+
+/// Serves `router` on `listener` (already bound, non-blocking) from a thread of its own on
+/// `runtime`, until the sender returned is used or dropped (the live feed, the host's seats).
+pub fn spawn(
+    runtime: tokio::runtime::Runtime,
+    listener: std::net::TcpListener,
+    router: Router,
+    name: &str,
+) -> std::io::Result<(tokio::sync::oneshot::Sender<()>, std::thread::JoinHandle<()>)> {
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let thread = std::thread::Builder::new().name(name.into()).spawn(move || {
+        runtime.block_on(async move {
+            let Ok(listener) = tokio::net::TcpListener::from_std(listener) else { return };
+            tokio::select! {
+                _ = axum::serve(listener, router) => {}
+                _ = stopped => {}
+            }
+        });
+        // Listeners' streams never end by themselves: closing the runtime closes them.
+        runtime.shutdown_timeout(Duration::from_millis(200));
+    })?;
+    Ok((stop, thread))
 }
 
 /// The routes, for [`serve`] and for tests.

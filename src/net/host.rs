@@ -407,18 +407,7 @@ impl Host {
             .thread_name("tablero-host")
             .enable_all()
             .build()?;
-        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-        let serving = shared.clone();
-        let thread = std::thread::Builder::new().name("tablero-host".into()).spawn(move || {
-            runtime.block_on(async move {
-                let Ok(listener) = tokio::net::TcpListener::from_std(listener) else { return };
-                tokio::select! {
-                    _ = axum::serve(listener, router(serving)) => {}
-                    _ = stopped => {}
-                }
-            });
-            runtime.shutdown_timeout(Duration::from_millis(200));
-        })?;
+        let (stop, thread) = crate::feed::server::spawn(runtime, listener, router(shared.clone()), "tablero-host")?;
         Ok(Host { shared, addr, path, stop: Some(stop), thread: Some(thread) })
     }
 
