@@ -142,7 +142,7 @@ pub fn watch(url: &str, extras: Extras) -> Result<(), GuiError> {
 /// seat's side is played here, the other side's moves come from the host. Waits up to 10 s
 /// for the host.
 pub fn join(invitation: &str, extras: Extras) -> Result<(), GuiError> {
-    let (table, seat) = seat_table(invitation)?;
+    let (table, seat) = frame::remote::seat_table(invitation, std::time::Duration::from_secs(10))?;
     window_app(move |app| {
         open(table)(app.world_mut());
         app.insert_resource(seat);
@@ -170,7 +170,7 @@ pub fn host(options: crate::net::host::HostOptions, extras: Extras) -> Result<()
     println!("record: {}", host.path.display());
     let computer = host.play_in_background();
     let link = host.seat_link(person).expect("a person's seat has a token");
-    let (table, mut seat) = seat_table(&link)?;
+    let (table, mut seat) = frame::remote::seat_table(&link, std::time::Duration::from_secs(10))?;
     if let Some((_, first)) = invites.first() {
         let _ = arboard::Clipboard::new().and_then(|mut c| c.set_text(first.clone()));
         seat.invite = Some(first.clone());
@@ -192,7 +192,7 @@ struct Hosting(#[allow(dead_code)] std::sync::Mutex<Option<(crate::net::host::Ho
 
 /// The headless table at a seat of a hosted game (for tests).
 pub fn headless_join_app(invitation: &str) -> Result<App, GuiError> {
-    let (table, seat) = seat_table(invitation)?;
+    let (table, seat) = frame::remote::seat_table(invitation, std::time::Duration::from_secs(10))?;
     let mut app = headless_base();
     app.add_plugins(CorePlugin);
     app.insert_resource(seat);
@@ -200,33 +200,6 @@ pub fn headless_join_app(invitation: &str) -> Result<App, GuiError> {
     app.update();
     app.update();
     Ok(app)
-}
-
-/// A seat's table: the host's game read (waiting up to 10 s for the host), this seat's side
-/// played here, and the connection that follows the host from there.
-fn seat_table(invitation: &str) -> Result<(Table, frame::remote::RemoteSeat), GuiError> {
-    let inv = crate::net::Invitation::parse(invitation)?;
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    let view = loop {
-        match crate::net::join::request(&inv, "GET", "/seat", None) {
-            Ok((200, body)) => {
-                break serde_json::from_str::<crate::net::SeatView>(&body)
-                    .map_err(|e| crate::net::NetError::Garbled(e.to_string()))?;
-            }
-            Ok((status, text)) => {
-                return Err(crate::net::NetError::Refused { status, text: text.trim().to_string() }.into());
-            }
-            Err(e) if std::time::Instant::now() > deadline => return Err(e.into()),
-            Err(_) => std::thread::sleep(std::time::Duration::from_millis(250)),
-        }
-    };
-    let start: AnyGame = view.start.parse()?;
-    let mut table = Table::new(start, [PlayerKind::Person; 2], 1);
-    table.seat = Some(inv.seat);
-    let _ = table.apply(crate::table::Intent::Hosted(view.moves.clone()));
-    let seat =
-        frame::remote::RemoteSeat::new(crate::net::join::Follower::start(inv.clone()), inv.seat, view.moves.len());
-    Ok((table, seat))
 }
 
 /// A spectator of the feed at `url`: its first state read (waiting up to 10 s) as a table,

@@ -89,3 +89,35 @@ fn the_other_seats_moves_cannot_be_made_at_a_seat() {
     assert!(notice(&app).contains("other seat"), "{}", notice(&app));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn an_invitation_pasted_at_the_table_takes_the_seat_and_a_new_game_lets_it_go() {
+    use tablero::gui::frame::remote::RemoteSeat;
+    use tablero::gui::frame::session::Command;
+    let dir = std::env::temp_dir().join(format!("tablero-seat-paste-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let host = host(&dir, [Sitter::Remote, Sitter::Computer("random".into())]);
+    let _computer = host.play_in_background();
+    let link = host.invitations()[0].1.clone();
+    let people = [tablero::gui::frame::session::PlayerKind::Person; 2];
+    let mut app = tablero::gui::headless_app(Variant::Ordo.initial(), people);
+    app.world_mut().write_message(Command::Open(link));
+    assert!(until(&mut app, |a| session(a).seat == Some(Side::First)), "{}", notice(&app));
+    assert_eq!(session(&app).game.variant(), Variant::Crossings, "the host's game");
+    let mv = session(&app).game.legal_moves()[0].clone();
+    app.world_mut().write_message(MoveChosen { mv, by: By::Person });
+    assert!(until(&mut app, |a| session(a).history.len() == 2), "the host's computer answered: {}", notice(&app));
+    // A game of one's own: the host is let go, and its moves no longer come here.
+    let fresh = tablero::table::Table::new(Variant::Ordo.initial(), people, 1);
+    app.world_mut()
+        .write_message(tablero::gui::frame::session::TableIntent(tablero::table::Intent::Replace(Box::new(fresh))));
+    assert!(until(&mut app, |a| !a.world().contains_resource::<RemoteSeat>()), "the seat is let go");
+    assert_eq!(session(&app).game.variant(), Variant::Ordo);
+    // A bad invitation says so and changes nothing.
+    app.world_mut().write_message(Command::Open(
+        "http://127.0.0.1:1/join#seat=first&token=0123456789abcdef0123456789abcdef".into(),
+    ));
+    assert!(until(&mut app, |a| notice(a).contains("cannot be used")), "{}", notice(&app));
+    assert_eq!(session(&app).game.variant(), Variant::Ordo);
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -165,7 +165,7 @@ pub fn words(action: Action) -> String {
         Action::Cancel => "drop the move being chosen".into(),
         Action::NewGame => "a new game (the menu)".into(),
         Action::CopyPosition => "copy the position".into(),
-        Action::Paste => "paste a position or a record".into(),
+        Action::Paste => "paste a position, a record or a seat's invitation".into(),
         Action::Hint => "a hint".into(),
         Action::ComputerPace => "the computer's pace".into(),
         Action::PauseComputer => "pause or resume the computer".into(),

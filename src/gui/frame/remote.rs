@@ -2,10 +2,13 @@
 //! reach the rules step as a `Hosted` intent and are animated like any move; this seat's moves,
 //! once the rules here took them, go to the host, which decides.
 
-use crate::gui::frame::session::{Notice, Session, TableIntent};
+use crate::gui::error::GuiError;
+use crate::gui::frame::session::{Command, Notice, Session, TableIntent};
 use crate::net::join::{Follower, Heard};
+use crate::rules::AnyGame;
 use crate::rules::Side;
 use crate::table::Intent;
+use crate::table::{PlayerKind, Table};
 use bevy::prelude::*;
 
 /// The seat's connection to its host.
@@ -39,10 +42,14 @@ impl RemoteSeat {
 }
 
 pub(crate) fn plugin(app: &mut App) {
-    app.add_systems(Startup, wake_on_host.run_if(resource_exists::<RemoteSeat>))
+    app.add_systems(Update, wake_on_host.run_if(resource_added::<RemoteSeat>))
+        .add_systems(PreUpdate, join_pasted.in_set(crate::gui::frame::steps::TableSystems::Pick))
         .add_systems(
             PreUpdate,
-            follow.run_if(resource_exists::<RemoteSeat>).in_set(crate::gui::frame::steps::TableSystems::Pick),
+            follow
+                .run_if(resource_exists::<RemoteSeat>)
+                .in_set(crate::gui::frame::steps::TableSystems::Pick)
+                .after(join_pasted),
         )
         .add_systems(
             Update,
@@ -60,9 +67,48 @@ fn wake_on_host(seat: Res<RemoteSeat>, proxy: Option<Res<bevy::winit::EventLoopP
     }
 }
 
+/// An invitation pasted at the table (`Ctrl+V`, or text opened): the table becomes that seat.
+fn join_pasted(
+    mut commands: MessageReader<Command>,
+    mut intents: MessageWriter<TableIntent>,
+    mut notice: ResMut<Notice>,
+    mut world: Commands,
+) {
+    for c in commands.read() {
+        let text = match c {
+            Command::Open(text) => text.clone(),
+            Command::Paste => match arboard::Clipboard::new().and_then(|mut c| c.get_text()) {
+                Ok(text) => text,
+                Err(_) => continue,
+            },
+            _ => continue,
+        };
+        if crate::net::Invitation::parse(&text).is_err() {
+            continue;
+        }
+        match seat_table(&text, std::time::Duration::from_secs(2)) {
+            Ok((table, seat)) => {
+                world.insert_resource(seat);
+                intents.write(TableIntent(crate::table::Intent::Replace(Box::new(table))));
+            }
+            Err(e) => notice.0 = format!("the invitation cannot be used: {e}"),
+        }
+    }
+}
+
 /// What the host says: its moves to the rules step, the connection and the other seat to the
-/// message line.
-fn follow(mut seat: ResMut<RemoteSeat>, mut intents: MessageWriter<TableIntent>, mut notice: ResMut<Notice>) {
+/// message line. A table that is no longer that seat's (a new game) lets the host go.
+fn follow(
+    mut seat: ResMut<RemoteSeat>,
+    session: Res<Session>,
+    mut intents: MessageWriter<TableIntent>,
+    mut notice: ResMut<Notice>,
+    mut world: Commands,
+) {
+    if session.seat != Some(seat.seat) && !session.is_changed() {
+        world.remove_resource::<RemoteSeat>();
+        return;
+    }
     let heard: Vec<Heard> = seat.follower.lock().unwrap_or_else(|e| e.into_inner()).heard.try_iter().collect();
     for h in heard {
         match h {
@@ -112,4 +158,30 @@ fn send(mut seat: ResMut<RemoteSeat>, session: Res<Session>) {
         // The table went back (the host's game laid out again): send from there.
         seat.sent = played;
     }
+}
+
+/// A seat's table: the host's game read (waiting up to `wait` for the host), this seat's side
+/// played here, and the connection that follows the host from there.
+pub fn seat_table(invitation: &str, wait: std::time::Duration) -> Result<(Table, RemoteSeat), GuiError> {
+    let inv = crate::net::Invitation::parse(invitation)?;
+    let deadline = std::time::Instant::now() + wait;
+    let view = loop {
+        match crate::net::join::request(&inv, "GET", "/seat", None) {
+            Ok((200, body)) => {
+                break serde_json::from_str::<crate::net::SeatView>(&body)
+                    .map_err(|e| crate::net::NetError::Garbled(e.to_string()))?;
+            }
+            Ok((status, text)) => {
+                return Err(crate::net::NetError::Refused { status, text: text.trim().to_string() }.into());
+            }
+            Err(e) if std::time::Instant::now() > deadline => return Err(e.into()),
+            Err(_) => std::thread::sleep(std::time::Duration::from_millis(250)),
+        }
+    };
+    let start: AnyGame = view.start.parse()?;
+    let mut table = Table::new(start, [PlayerKind::Person; 2], 1);
+    table.seat = Some(inv.seat);
+    let _ = table.apply(crate::table::Intent::Hosted(view.moves.clone()));
+    let seat = RemoteSeat::new(crate::net::join::Follower::start(inv.clone()), inv.seat, view.moves.len());
+    Ok((table, seat))
 }

@@ -519,8 +519,11 @@ fn rules(
             Command::Pace => Intent::Pace,
             // A new game: it gets its own file below.
             Command::PlayOn => Intent::PlayOn(None),
+            // A seat's invitation is the remote room's to open.
+            Command::Open(text) if crate::net::Invitation::parse(text).is_ok() => continue,
             Command::Open(text) => Intent::Open(text.clone()),
             Command::Paste => match arboard::Clipboard::new().and_then(|mut c| c.get_text()) {
+                Ok(text) if crate::net::Invitation::parse(&text).is_ok() => continue,
                 Ok(text) => Intent::Open(text),
                 Err(e) => {
                     reply.notice.say(format!("the clipboard is not available ({e})"));
