@@ -111,12 +111,9 @@ pub fn run(start: Option<Table>, extras: Extras) -> Result<(), GuiError> {
         }
         None => None,
     };
-    window_app(move |app| {
+    window_app(extras.broadcast, move |app| {
         if let Some(table) = start {
             open(table)(app.world_mut());
-        }
-        if let Some(size) = extras.broadcast {
-            app.insert_resource(broadcast::Broadcast { size, at_start: true });
         }
         if let Some(live) = live {
             app.insert_resource(live);
@@ -128,12 +125,9 @@ pub fn run(start: Option<Table>, extras: Extras) -> Result<(), GuiError> {
 /// the feed's, nobody here moves, the camera is free. Waits up to 10 s for the feed's state.
 pub fn watch(url: &str, extras: Extras) -> Result<(), GuiError> {
     let (table, spectating) = spectator(url)?;
-    window_app(move |app| {
+    window_app(extras.broadcast, move |app| {
         open(table)(app.world_mut());
         app.insert_resource(spectating);
-        if let Some(size) = extras.broadcast {
-            app.insert_resource(broadcast::Broadcast { size, at_start: true });
-        }
         app.add_systems(Startup, feed::wake_on_feed);
     })
 }
@@ -143,12 +137,9 @@ pub fn watch(url: &str, extras: Extras) -> Result<(), GuiError> {
 /// for the host.
 pub fn join(invitation: &str, extras: Extras) -> Result<(), GuiError> {
     let (table, seat) = frame::remote::seat_table(invitation, std::time::Duration::from_secs(10))?;
-    window_app(move |app| {
+    window_app(extras.broadcast, move |app| {
         open(table)(app.world_mut());
         app.insert_resource(seat);
-        if let Some(size) = extras.broadcast {
-            app.insert_resource(broadcast::Broadcast { size, at_start: true });
-        }
     })
 }
 
@@ -176,13 +167,10 @@ pub fn host(options: crate::net::host::HostOptions, extras: Extras) -> Result<()
         seat.invite = Some(first.clone());
     }
     let hosting = Hosting(std::sync::Mutex::new(Some((host, computer))));
-    window_app(move |app| {
+    window_app(extras.broadcast, move |app| {
         open(table)(app.world_mut());
         app.insert_resource(seat);
         app.insert_resource(hosting);
-        if let Some(size) = extras.broadcast {
-            app.insert_resource(broadcast::Broadcast { size, at_start: true });
-        }
     })
 }
 
@@ -237,7 +225,8 @@ pub fn headless_watch_app(url: &str) -> Result<App, GuiError> {
     Ok(app)
 }
 
-fn window_app(setup: impl FnOnce(&mut App)) -> Result<(), GuiError> {
+/// The window's app, with the broadcast window beside it if asked (`broadcast`: its size).
+fn window_app(broadcast: Option<UVec2>, setup: impl FnOnce(&mut App)) -> Result<(), GuiError> {
     if std::env::var_os("DISPLAY").is_none() && std::env::var_os("WAYLAND_DISPLAY").is_none() {
         return Err(GuiError::NoDisplay);
     }
@@ -279,6 +268,9 @@ fn window_app(setup: impl FnOnce(&mut App)) -> Result<(), GuiError> {
         .insert_resource(session::SaveFolder(Some(crate::record::data_dir())))
         // Only the player's camera picks (the broadcast window is for watching).
         .insert_resource(bevy::picking::mesh_picking::MeshPickingSettings { require_markers: true, ..default() });
+        if let Some(size) = broadcast {
+            app.insert_resource(broadcast::Broadcast { size, at_start: true });
+        }
         setup(&mut app);
         app.run();
     })

@@ -251,7 +251,8 @@ impl Follower {
                             return;
                         }
                         match request(&send_inv, "POST", "/seat/move", Some(&body)) {
-                            Ok((200, _)) => break,
+                            // Taken, or stale (the host has moved on: its next view says how).
+                            Ok((200 | 409, _)) => break,
                             Ok((429 | 503, _)) | Err(NetError::Unreachable { .. }) => {
                                 std::thread::sleep(pause);
                                 pause = (pause * 2).min(Duration::from_secs(8));

@@ -46,24 +46,24 @@ pub(crate) fn plugin(app: &mut App) {
         .add_systems(PreUpdate, join_pasted.in_set(crate::gui::frame::steps::TableSystems::Pick))
         .add_systems(
             PreUpdate,
-            follow
-                .run_if(resource_exists::<RemoteSeat>)
+            (
+                follow.run_if(resource_exists::<RemoteSeat>.and_then(seated)),
+                let_go.run_if(resource_exists::<RemoteSeat>.and_then(not(seated))),
+            )
                 .in_set(crate::gui::frame::steps::TableSystems::Pick)
                 .after(join_pasted),
         )
         .add_systems(
             Update,
-            send.run_if(resource_exists::<RemoteSeat>).in_set(crate::gui::frame::steps::TableSystems::Present),
+            send.run_if(resource_exists::<RemoteSeat>.and_then(seated))
+                .in_set(crate::gui::frame::steps::TableSystems::Present),
         );
 }
 
 /// The window wakes when the host is heard (it sleeps until something happens).
 fn wake_on_host(seat: Res<RemoteSeat>, proxy: Option<Res<bevy::winit::EventLoopProxyWrapper>>) {
     if let Some(proxy) = proxy {
-        let proxy = (**proxy).clone();
-        seat.follower.lock().unwrap_or_else(|e| e.into_inner()).on_heard(move || {
-            let _ = proxy.send_event(bevy::winit::WinitUserEvent::WakeUp);
-        });
+        seat.follower.lock().unwrap_or_else(|e| e.into_inner()).on_heard(crate::gui::frame::steps::waker(&proxy));
     }
 }
 
@@ -96,19 +96,20 @@ fn join_pasted(
     }
 }
 
+/// Whether the table is still the seat's (a table just replaced counts as the seat's until its
+/// next frame, when a pasted invitation's game has arrived).
+fn seated(seat: Res<RemoteSeat>, session: Res<Session>) -> bool {
+    session.seat == Some(seat.seat) || session.is_changed()
+}
+
+/// A table that is no longer the seat's (a new game of one's own) lets the host go.
+fn let_go(mut world: Commands) {
+    world.remove_resource::<RemoteSeat>();
+}
+
 /// What the host says: its moves to the rules step, the connection and the other seat to the
-/// message line. A table that is no longer that seat's (a new game) lets the host go.
-fn follow(
-    mut seat: ResMut<RemoteSeat>,
-    session: Res<Session>,
-    mut intents: MessageWriter<TableIntent>,
-    mut notice: ResMut<Notice>,
-    mut world: Commands,
-) {
-    if session.seat != Some(seat.seat) && !session.is_changed() {
-        world.remove_resource::<RemoteSeat>();
-        return;
-    }
+/// message line.
+fn follow(mut seat: ResMut<RemoteSeat>, mut intents: MessageWriter<TableIntent>, mut notice: ResMut<Notice>) {
     let heard: Vec<Heard> = seat.follower.lock().unwrap_or_else(|e| e.into_inner()).heard.try_iter().collect();
     for h in heard {
         match h {

@@ -56,3 +56,12 @@ pub enum TableSystems {
     /// Highlights, paint, panels, labels and the camera follow.
     Present,
 }
+
+/// Something that wakes the resting window from another thread (the live feed heard, the
+/// host heard), to be called there.
+pub(crate) fn waker(proxy: &bevy::winit::EventLoopProxyWrapper) -> impl Fn() + Send + Sync + 'static {
+    let proxy = (**proxy).clone();
+    move || {
+        let _ = proxy.send_event(bevy::winit::WinitUserEvent::WakeUp);
+    }
+}

@@ -159,10 +159,7 @@ impl Spectating {
 /// The window wakes when the feed is heard (it sleeps until something happens).
 pub(crate) fn wake_on_feed(spectating: Res<Spectating>, proxy: Option<Res<bevy::winit::EventLoopProxyWrapper>>) {
     if let Some(proxy) = proxy {
-        let proxy = (**proxy).clone();
-        spectating.watcher.lock().unwrap_or_else(|e| e.into_inner()).on_heard(move || {
-            let _ = proxy.send_event(bevy::winit::WinitUserEvent::WakeUp);
-        });
+        spectating.watcher.lock().unwrap_or_else(|e| e.into_inner()).on_heard(crate::gui::frame::steps::waker(&proxy));
     }
 }
 
