@@ -227,6 +227,20 @@ fn get(addr: &std::net::SocketAddr, token: Option<&str>, path: &str) -> (u16, St
     raw(addr, format!("GET {path} HTTP/1.1\r\nHost: x\r\n{auth}Connection: close\r\n\r\n").as_bytes())
 }
 
+/// A seat's `GET /seat` answered within `limit`: its status, or None.
+fn get_within(addr: &std::net::SocketAddr, token: &str, limit: Duration) -> Option<u16> {
+    let mut s = TcpStream::connect_timeout(addr, limit).ok()?;
+    s.set_read_timeout(Some(limit)).ok()?;
+    s.write_all(
+        format!("GET /seat HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\nConnection: close\r\n\r\n")
+            .as_bytes(),
+    )
+    .ok()?;
+    let mut answer = String::new();
+    s.read_to_string(&mut answer).ok()?;
+    answer.split_whitespace().nth(1).and_then(|c| c.parse().ok())
+}
+
 #[test]
 fn hostile_requests_are_refused_with_a_clear_4xx_and_change_nothing() {
     let d = dir("hostile");
@@ -291,6 +305,37 @@ fn hostile_requests_are_refused_with_a_clear_4xx_and_change_nothing() {
     let started = Instant::now();
     assert_eq!(raw(&addr, req.as_bytes()).0, 408);
     assert!(started.elapsed() < Duration::from_secs(10));
+    // Slow and silent clients: more connections than the host serves at once, each sending half
+    // a request head and then nothing. The seats still play once those are closed, within the
+    // head's time limit (5 s), and every one of them is closed.
+    let mut idle: Vec<TcpStream> = (0..300)
+        .filter_map(|_| TcpStream::connect(addr).ok())
+        .inspect(|s| {
+            let mut s = s;
+            let _ = s.write_all(b"GET /seat HTTP/1.1\r\nHost: x\r\nAutho");
+        })
+        .collect();
+    assert!(idle.len() >= 250, "the connections were made");
+    let started = Instant::now();
+    assert!(
+        wait_for(Duration::from_secs(9), || get_within(&addr, &white, Duration::from_millis(500)) == Some(200)),
+        "a seat is served again once the slow clients are closed"
+    );
+    assert!(started.elapsed() < Duration::from_secs(8));
+    for s in &mut idle {
+        s.set_read_timeout(Some(Duration::from_secs(8))).unwrap();
+        let mut rest = Vec::new();
+        // Closed: the end of the stream, or a reset (a connection refused at once, its half
+        // head unread); not still open when the read times out.
+        let closed = match s.read_to_end(&mut rest) {
+            Ok(_) => true,
+            Err(e) => !matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut),
+        };
+        assert!(closed, "a silent connection is closed by the host");
+    }
+    assert!(started.elapsed() < Duration::from_secs(12), "closed within the head's time limit");
+    drop(idle);
+    std::thread::sleep(Duration::from_millis(1100));
     // Too many requests from one seat.
     let statuses: Vec<u16> = (0..150).map(|_| get(&addr, Some(&white), "/seat").0).collect();
     assert!(statuses.contains(&429), "the rate is bounded");

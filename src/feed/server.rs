@@ -73,8 +73,16 @@ pub fn serve(feed: Arc<Feed>, addr: SocketAddr) -> Result<Server, FeedError> {
     Ok(Server { addr, stop: Some(stop), thread: Some(thread) })
 }
 
+/// The most connections served at once; more are closed as they come, until some end.
+pub const CONNECTIONS: usize = 256;
+/// How long a client may take to send a request's head (a slow sender, or a connection that
+/// says nothing, is closed after it).
+pub const HEAD_TIME: Duration = Duration::from_secs(5);
+
 /// Serves `router` on `listener` (already bound, non-blocking) from a thread of its own on
 /// `runtime`, until the sender returned is used or dropped (the live feed, the host's seats).
+/// Connections are bounded: at most [`CONNECTIONS`] at once, and each request's head within
+/// [`HEAD_TIME`], so that slow or silent clients cannot hold the server.
 pub fn spawn(
     runtime: tokio::runtime::Runtime,
     listener: std::net::TcpListener,
@@ -86,7 +94,7 @@ pub fn spawn(
         runtime.block_on(async move {
             let Ok(listener) = tokio::net::TcpListener::from_std(listener) else { return };
             tokio::select! {
-                _ = axum::serve(listener, router) => {}
+                _ = accept(listener, router) => {}
                 _ = stopped => {}
             }
         });
@@ -94,6 +102,34 @@ pub fn spawn(
         runtime.shutdown_timeout(Duration::from_millis(200));
     })?;
     Ok((stop, thread))
+}
+
+/// Takes connections as they come and serves each in a task of its own, within the bounds.
+async fn accept(listener: tokio::net::TcpListener, router: Router) {
+    let room = Arc::new(tokio::sync::Semaphore::new(CONNECTIONS));
+    loop {
+        let stream = match listener.accept().await {
+            Ok((stream, _)) => stream,
+            // Out of file descriptors, or a connection reset before it was taken: a moment's
+            // pause, and on.
+            Err(_) => {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+                continue;
+            }
+        };
+        let Ok(permit) = room.clone().try_acquire_owned() else {
+            drop(stream);
+            continue;
+        };
+        let _ = stream.set_nodelay(true);
+        let service = hyper_util::service::TowerToHyperService::new(router.clone());
+        tokio::spawn(async move {
+            let _permit = permit;
+            let mut http = hyper::server::conn::http1::Builder::new();
+            http.timer(hyper_util::rt::TokioTimer::new()).header_read_timeout(HEAD_TIME);
+            let _ = http.serve_connection(hyper_util::rt::TokioIo::new(stream), service).await;
+        });
+    }
 }
 
 /// The routes, for [`serve`] and for tests.
