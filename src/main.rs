@@ -49,12 +49,10 @@ fn table(cli: Cli) -> Result<Result<(), Failure>, Cli> {
             }
         }
         Some(Command::Watch { url, table }) => tablero::gui::watch(&url, extras(&table)).map_err(Failure::from),
-        Some(Command::Host { position, headless: false, seats, port, listen, record, linger }) => {
-            match tablero::cli::host_options(&position, false, &seats, listen.unwrap_or(port), record, linger) {
-                Ok(options) => tablero::gui::host(options, extras(&TableFlags::default())).map_err(Failure::from),
-                Err(e) => Err(e.into()),
-            }
-        }
+        Some(Command::Host(a)) if !a.headless => match tablero::cli::host_options(&a, false) {
+            Ok(options) => tablero::gui::host(options, extras(&TableFlags::default())).map_err(Failure::from),
+            Err(e) => Err(e.into()),
+        },
         Some(Command::Join { invitation, as_player: None }) => {
             tablero::gui::join(&invitation, extras(&TableFlags::default())).map_err(Failure::from)
         }

@@ -7,7 +7,9 @@ use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
+use tablero::net::SeatView;
 use tablero::net::host::{Host, HostOptions, Sitter};
+use tablero::rules::Side;
 use tablero::rules::{AnyGame, Game, Variant};
 
 const BIN: &str = env!("CARGO_BIN_EXE_tablero");
@@ -24,6 +26,8 @@ struct HostProcess {
     child: Child,
     out: BufReader<std::process::ChildStdout>,
     invites: Vec<(String, String)>,
+    /// The live feed's address, when the host serves one.
+    feed: Option<String>,
 }
 
 impl HostProcess {
@@ -32,27 +36,34 @@ impl HostProcess {
     }
 
     fn on(port: u16, position: &str, seats: &[&str], record: &Path) -> HostProcess {
+        HostProcess::with(port, position, seats, &[], record)
+    }
+
+    fn with(port: u16, position: &str, seats: &[&str], extra: &[&str], record: &Path) -> HostProcess {
         let port = port.to_string();
         let mut args = vec!["host", position, "--headless", "--port", &port, "--linger", "3", "--record"];
         let rec = record.to_str().unwrap();
         args.push(rec);
         let seat_args: Vec<String> = seats.iter().map(|s| format!("--seat={s}")).collect();
         let mut cmd = Command::new(BIN);
-        cmd.args(&args).args(&seat_args).stdout(Stdio::piped()).stderr(Stdio::null());
+        cmd.args(&args).args(&seat_args).args(extra).stdout(Stdio::piped()).stderr(Stdio::null());
         let mut child = cmd.spawn().expect("the host starts");
         let mut out = BufReader::new(child.stdout.take().unwrap());
         let mut invites = Vec::new();
+        let mut feed = None;
         loop {
             let mut line = String::new();
             assert!(out.read_line(&mut line).unwrap() > 0, "the host ended before serving");
             if let Some(rest) = line.trim().strip_prefix("invite ") {
                 let (seat, link) = rest.split_once(": ").unwrap();
                 invites.push((seat.to_string(), link.to_string()));
+            } else if let Some(rest) = line.trim().strip_prefix("feed: ") {
+                feed = rest.split_whitespace().next().map(str::to_string);
             } else if line.starts_with("record: ") {
                 break;
             }
         }
-        HostProcess { child, out, invites }
+        HostProcess { child, out, invites, feed }
     }
 
     fn invite(&self, seat: &str) -> String {
@@ -246,11 +257,8 @@ fn hostile_requests_are_refused_with_a_clear_4xx_and_change_nothing() {
     let d = dir("hostile");
     let start: AnyGame = Variant::Ordo.initial();
     let host = Host::open(HostOptions {
-        start: start.clone(),
-        seats: [Sitter::Remote, Sitter::Remote],
-        addr: "127.0.0.1:0".parse().unwrap(),
         record: Some(d.join("game.json")),
-        linger: 0.0,
+        ..HostOptions::remote(start.clone(), "127.0.0.1:0".parse().unwrap())
     })
     .unwrap();
     let addr = host.addr;
@@ -347,11 +355,12 @@ fn hostile_requests_are_refused_with_a_clear_4xx_and_change_nothing() {
         assert!(!body.contains(&white) && !body.contains(&blue));
     }
     // And the game goes on: the seat on turn plays, the other sees it at once.
+    let version = view(&addr, &blue).0.version;
     let waiting = {
         let blue = blue.clone();
         std::thread::spawn(move || {
             let started = Instant::now();
-            let (status, body) = get(&addr, Some(&blue), "/seat?wait=0");
+            let (status, body) = get(&addr, Some(&blue), &format!("/seat?wait={version}"));
             (status, body, started)
         })
     };
@@ -373,7 +382,8 @@ fn hostile_requests_are_refused_with_a_clear_4xx_and_change_nothing() {
 fn invitations_and_seats_are_read_strictly() {
     use tablero::net::{Invitation, Token};
     let t = Token::new().unwrap();
-    let link = Invitation::link(&"127.0.0.1:7979".parse().unwrap(), tablero::rules::Side::Second, &t);
+    let second = tablero::net::SeatId::new(tablero::rules::Side::Second, 0);
+    let link = Invitation::link(&"127.0.0.1:7979".parse().unwrap(), second, false, &t);
     let inv = Invitation::parse(&link).unwrap();
     assert_eq!(
         (inv.addr.as_str(), inv.seat, inv.token.as_str()),
@@ -387,6 +397,8 @@ fn invitations_and_seats_are_read_strictly() {
         "http://h:1/join#seat=third&token=00",
         "ftp://x",
         "http://h/join#seat=first&token=zz",
+        "http://h:1/join#seat=first.4&token=0123456789abcdef0123456789abcdef",
+        "http://h:1/join#seat=first.0&token=0123456789abcdef0123456789abcdef",
     ] {
         assert!(Invitation::parse(bad).is_err(), "{bad}");
     }
@@ -398,10 +410,256 @@ fn invitations_and_seats_are_read_strictly() {
         (vec!["host", "ordo", "--seat", "first=remote"], "seats one person"),
         (vec!["host", "ordo", "--headless", "--seat", "first=person"], "needs the table"),
         (vec!["join", "nonsense", "--as", "random"], "is not an invitation"),
+        (vec!["host", "ordo", "--headless", "--seat", "first.2=remote"], "has 1 member"),
+        (vec!["host", "ordo", "--headless", "--timer", "10"], "only in CTOR"),
+        (vec!["host", "ctor8", "--headless", "--timer", "7"], "5, 10, 15 or 30"),
     ] {
         let out = Command::new(BIN).args(&args).output().unwrap();
         let err = String::from_utf8(out.stderr).unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
         assert!(err.lines().count() == 1 && err.contains(want), "{args:?}: {err}");
     }
+}
+
+/// An empty CTOR 8 × 8 field for teams of two.
+const CTOR_2V2: &str = "ctor8 ......../......../......../......../......../......../......../........ b 1 P1M0L0 2v2 0";
+
+/// Everything a spectator's `/events` stream sends until it has been read for `limit` or the
+/// game's result has come.
+fn spectate(feed: String, limit: Duration) -> std::thread::JoinHandle<String> {
+    std::thread::spawn(move || {
+        let addr = feed.trim_start_matches("http://").to_string();
+        let mut s = TcpStream::connect(&addr).unwrap();
+        s.set_read_timeout(Some(Duration::from_millis(500))).unwrap();
+        s.write_all(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+        let (started, mut got) = (Instant::now(), Vec::new());
+        let mut buf = [0u8; 8192];
+        while started.elapsed() < limit {
+            match s.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => got.extend_from_slice(&buf[..n]),
+                Err(_) => {}
+            }
+            if String::from_utf8_lossy(&got).contains("event: result") {
+                break;
+            }
+        }
+        String::from_utf8_lossy(&got).to_string()
+    })
+}
+
+#[test]
+fn a_ctor_2v2_with_each_member_in_its_own_process_and_a_spectator_on_the_feed() {
+    let d = dir("2v2");
+    let record = d.join("game.json");
+    let mut host = HostProcess::with(0, CTOR_2V2, &[], &["--feed=0"], &record);
+    let names: Vec<&str> = host.invites.iter().map(|(s, _)| s.as_str()).collect();
+    assert_eq!(names, ["first.1", "first.2", "second.1", "second.2"], "one invitation per member");
+    let spectator = spectate(host.feed.clone().expect("the host serves the feed"), Duration::from_secs(120));
+    let members: Vec<Child> = host
+        .invites
+        .iter()
+        .zip(["ai:easy", "random", "ai:medium", "random"])
+        .map(|((_, link), who)| join(link, who))
+        .collect();
+    let ends: Vec<(i32, String, String)> = members.into_iter().map(finish).collect();
+    let result = host.result();
+    for (code, out, err) in &ends {
+        assert_eq!(*code, 0, "{err}");
+        assert_eq!(out.trim(), result, "every member sees the same end");
+    }
+    // The record is a team game: every Put names its member, and it checks.
+    let (r, _) = tablero::record::load(&record).unwrap();
+    let team = r.team.as_ref().expect("a team record");
+    assert_eq!(team.seats.clone().map(|s| s.len()), [2, 2]);
+    let puts: Vec<_> = r.moves.iter().filter(|m| m.mv.starts_with('P')).collect();
+    assert!(puts.iter().all(|m| m.member.is_some()), "every Put names its member");
+    assert!(puts.iter().any(|m| m.member == Some(1)), "the second members put too");
+    let check = Command::new(BIN).args(["check", record.to_str().unwrap()]).output().unwrap();
+    assert!(String::from_utf8(check.stdout).unwrap().ends_with(&format!("{result}\n")));
+    // What the spectator received: the game, no token.
+    let seen = spectator.join().unwrap();
+    assert!(seen.contains("event: result"), "the spectator saw the end");
+    for (_, link) in &host.invites {
+        let token = link.split("token=").nth(1).unwrap();
+        assert!(!seen.contains(token), "a token on the feed");
+    }
+    std::fs::remove_dir_all(&d).ok();
+}
+
+/// A seat's token from its invitation.
+fn token_of(link: &str) -> String {
+    link.split("token=").nth(1).unwrap().to_string()
+}
+
+fn view(addr: &std::net::SocketAddr, token: &str) -> (SeatView, String) {
+    let (status, body) = get(addr, Some(token), "/seat");
+    assert_eq!(status, 200, "{body}");
+    (serde_json::from_str(&body).unwrap(), body)
+}
+
+fn send(addr: &std::net::SocketAddr, token: &str, path: &str, body: &str) -> (u16, String) {
+    let req = format!(
+        "POST {path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\nConnection: close\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    raw(addr, req.as_bytes())
+}
+
+#[test]
+fn a_members_blind_puts_reach_only_the_host_until_they_are_played() {
+    let d = dir("blind");
+    let start: AnyGame = CTOR_2V2.parse().unwrap();
+    let host = Host::open(HostOptions {
+        record: Some(d.join("game.json")),
+        feed: Some("127.0.0.1:0".parse().unwrap()),
+        ..HostOptions::remote(start, "127.0.0.1:0".parse().unwrap())
+    })
+    .unwrap();
+    let addr = host.addr;
+    let feed = host.feed.as_ref().unwrap().addr;
+    let t: Vec<String> = host.invitations().iter().map(|(_, l)| token_of(l)).collect();
+    let (b1, b2, w1, w2) = (&t[0], &t[1], &t[2], &t[3]);
+    // Turn 1: black puts one disc, its first member's.
+    assert_eq!(view(&addr, b1).0.puts_to_choose, 1);
+    assert_eq!(view(&addr, b2).0.puts_to_choose, 0);
+    assert!(!view(&addr, b2).0.your_turn);
+    assert_eq!(send(&addr, b2, "/seat/move", r#"{"seq":0,"move":"P1"}"#).0, 403, "not this member's Put");
+    assert_eq!(send(&addr, w1, "/seat/move", r#"{"seq":0,"move":"P1"}"#).0, 403, "not this team's turn");
+    assert_eq!(send(&addr, b1, "/seat/move", r#"{"seq":0,"move":"P1"}"#).0, 200);
+    assert_eq!(view(&addr, w1).0.moves, ["P1"], "one member's share: played at once");
+    assert_eq!(send(&addr, b2, "/seat/move", r#"{"seq":1,"move":"E"}"#).0, 403, "the first member acts");
+    assert_eq!(send(&addr, b1, "/seat/move", r#"{"seq":1,"move":"E"}"#).0, 200);
+    // Turn 2: white puts two, one each, blind.
+    let (v1, v2) = (view(&addr, w1).0, view(&addr, w2).0);
+    assert_eq!((v1.puts_to_choose, v2.puts_to_choose), (1, 1));
+    assert_eq!(send(&addr, w1, "/seat/move", r#"{"seq":2,"move":"P10"}"#).0, 200);
+    let (mine, _) = view(&addr, w1);
+    assert_eq!((mine.chosen.clone(), mine.puts_to_choose, mine.moves.len()), (vec!["P10".to_string()], 0, 2));
+    // Nobody else sees it: not the team-mate, not the other team, not the feed.
+    for token in [w2, b1, b2] {
+        let (v, body) = view(&addr, token);
+        assert!(v.chosen.is_empty() && v.moves == ["P1", "E"], "{body}");
+        assert!(!body.contains("P10") && !body.contains("10,") && !body.contains(":10"), "{body}");
+    }
+    let (_, state) = get(&feed, None, "/state");
+    assert!(!state.contains("P10"), "the feed has a blind Put: {state}");
+    // The team-mate chooses the same square: the first choice stands, the second chooses again.
+    assert_eq!(send(&addr, w2, "/seat/move", r#"{"seq":2,"move":"P10"}"#).0, 200);
+    let (v2, _) = view(&addr, w2);
+    assert_eq!((v2.moves.clone(), v2.puts_to_choose), (vec!["P1".into(), "E".into(), "P10".into()], 1));
+    assert_eq!(send(&addr, w2, "/seat/move", r#"{"seq":3,"move":"P10"}"#).0, 422, "the square is taken");
+    assert_eq!(send(&addr, w2, "/seat/move", r#"{"seq":3,"move":"P11"}"#).0, 200);
+    assert_eq!(view(&addr, b1).0.moves, ["P1", "E", "P10", "P11"]);
+    let (_, state) = get(&feed, None, "/state");
+    assert!(state.contains("P11"), "played Puts are on the feed");
+    let r = tablero::record::Record::from_json(&std::fs::read_to_string(d.join("game.json")).unwrap()).unwrap();
+    assert_eq!(r.moves.iter().map(|m| m.member).collect::<Vec<_>>(), [Some(0), Some(0), Some(0), Some(1)]);
+    for token in &t {
+        assert!(!state.contains(token.as_str()), "a token on the feed");
+    }
+    drop(host);
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn undo_and_rematch_are_asked_of_the_other_side_and_answered() {
+    let d = dir("ask");
+    let start = Variant::Crossings.initial();
+    let host = Host::open(HostOptions {
+        record: Some(d.join("game.json")),
+        ..HostOptions::remote(start.clone(), "127.0.0.1:0".parse().unwrap())
+    })
+    .unwrap();
+    let addr = host.addr;
+    let t: Vec<String> = host.invitations().iter().map(|(_, l)| token_of(l)).collect();
+    let (a, b) = (&t[0], &t[1]);
+    let mut game = start.clone();
+    for (k, token) in [a, b].into_iter().enumerate() {
+        let mv = game.legal_moves()[0].clone();
+        game.play(&mv).unwrap();
+        assert_eq!(send(&addr, token, "/seat/move", &format!(r#"{{"seq":{k},"move":"{mv}"}}"#)).0, 200);
+    }
+    assert_eq!(send(&addr, a, "/seat/ask", r#"{"seq":2,"what":"rematch"}"#).0, 403, "a rematch after the end");
+    assert_eq!(send(&addr, a, "/seat/ask", r#"{"seq":1,"what":"undo"}"#).0, 409, "stale");
+    assert_eq!(send(&addr, a, "/seat/ask", r#"{"seq":2,"what":"resign"}"#).0, 400);
+    assert_eq!(send(&addr, b, "/seat/answer", r#"{"yes":true}"#).0, 403, "nothing asked yet");
+    assert_eq!(send(&addr, a, "/seat/ask", r#"{"seq":2,"what":"undo"}"#).0, 200);
+    let asked = view(&addr, b).0.asked.expect("the other side is asked");
+    assert_eq!((asked.what.as_str(), asked.mine), ("undo", false));
+    assert!(view(&addr, a).0.asked.unwrap().mine);
+    assert_eq!(send(&addr, a, "/seat/answer", r#"{"yes":true}"#).0, 403, "a side does not answer itself");
+    assert_eq!(send(&addr, b, "/seat/answer", r#"{"yes":false}"#).0, 200);
+    assert_eq!(view(&addr, a).0.moves.len(), 2, "refused: nothing taken back");
+    assert_eq!(send(&addr, a, "/seat/ask", r#"{"seq":2,"what":"undo"}"#).0, 200);
+    assert_eq!(send(&addr, b, "/seat/answer", r#"{"yes":true}"#).0, 200);
+    let (v, _) = view(&addr, a);
+    assert_eq!((v.moves.len(), v.your_turn, v.asked), (0, true, None), "back to before the asker's move");
+    assert_eq!(host.game().to_string(), start.to_string());
+    drop(host);
+    // Against the computer at the host: it agrees at once, and a rematch is a new game with the
+    // same invitations, in a new record beside the first.
+    let host = Host::open(HostOptions {
+        seats: [vec![Sitter::Remote], vec![Sitter::Computer("random".into())]],
+        record: Some(d.join("second.json")),
+        ..HostOptions::remote(start.clone(), "127.0.0.1:0".parse().unwrap())
+    })
+    .unwrap();
+    let _computer = host.play_in_background();
+    let addr = host.addr;
+    let a = token_of(&host.invitations()[0].1);
+    let mut rng = 7u64;
+    while host.game().outcome().is_none() {
+        let (v, _) = view(&addr, &a);
+        if v.your_turn {
+            let game = tablero::net::join::game_of(&v).unwrap();
+            let moves = game.legal_moves();
+            rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let mv = &moves[(rng >> 33) as usize % moves.len()];
+            send(&addr, &a, "/seat/move", &format!(r#"{{"seq":{},"move":"{mv}"}}"#, v.seq));
+        }
+        std::thread::sleep(Duration::from_millis(12)); // within the seat's rate
+    }
+    let (v, _) = view(&addr, &a);
+    assert!(v.result.is_some());
+    let first_game = v.game;
+    assert_eq!(send(&addr, &a, "/seat/ask", &format!(r#"{{"seq":{},"what":"rematch"}}"#, v.seq)).0, 200);
+    let (v, _) = view(&addr, &a);
+    assert!(v.result.is_none() && v.moves.is_empty() && v.game != first_game, "a new game: {v:?}");
+    assert_ne!(host.record_path(), d.join("second.json"), "in a record of its own");
+    assert!(tablero::record::load(&d.join("second.json")).unwrap().0.result.is_some(), "the first game kept");
+    drop(host);
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn the_host_times_the_sand_glass_once_every_seat_has_joined() {
+    let d = dir("sand");
+    let start: AnyGame =
+        "ctor8 ......../......../......../......../......../......../......../........ b 1 P1M0L0 1v1 0"
+            .parse()
+            .unwrap();
+    let host = Host::open(HostOptions {
+        record: Some(d.join("game.json")),
+        timer: Some(5),
+        ..HostOptions::remote(start, "127.0.0.1:0".parse().unwrap())
+    })
+    .unwrap();
+    let _clock = host.play_in_background();
+    let addr = host.addr;
+    let t: Vec<String> = host.invitations().iter().map(|(_, l)| token_of(l)).collect();
+    let (v, _) = view(&addr, &t[0]);
+    assert_eq!((v.timer, v.sand_left_ms), (Some(5), None), "not running before every seat has come");
+    std::thread::sleep(Duration::from_millis(300));
+    let (v, _) = view(&addr, &t[1]);
+    let left = v.sand_left_ms.expect("running once both have come");
+    assert!(left > 4000 && left <= 5000, "{left}");
+    assert!(wait_for(Duration::from_secs(8), || host.game().side_to_move() == Side::Second), "the turn ran out");
+    let (v, _) = view(&addr, &t[1]);
+    assert_eq!(v.moves, ["T"], "the host ended the turn");
+    assert!(v.your_turn && v.sand_left_ms.unwrap() > 4000);
+    // The seat replays the game with its sand-glass, so T is a move it understands.
+    assert!(tablero::net::join::game_of(&v).is_ok());
+    drop(host);
+    std::fs::remove_dir_all(&d).ok();
 }

@@ -64,6 +64,43 @@ impl TableFlags {
     }
 }
 
+/// `tablero host`'s options.
+#[derive(Args, Debug, Clone)]
+pub struct HostArgs {
+    /// A position string, in quotes, or a variant's name for its start
+    #[arg(allow_hyphen_values = true)]
+    pub position: String,
+    /// Without a window: the seats are remote players or the computer
+    #[arg(long)]
+    pub headless: bool,
+    /// Who sits where: SIDE=person|remote|ai:<level>|random, SIDE first, second or the side's
+    /// name, SIDE.N one member of a CTOR team (remote for each seat not given)
+    #[arg(long = "seat", value_name = "SIDE=WHO")]
+    pub seats: Vec<String>,
+    /// The port on 127.0.0.1
+    #[arg(long, default_value = "7979", value_parser = host_addr, conflicts_with = "listen")]
+    pub port: SocketAddr,
+    /// Any address, such as 0.0.0.0:7979 (other machines can then reach the seats)
+    #[arg(long, value_name = "ADDR", value_parser = any_addr)]
+    pub listen: Option<SocketAddr>,
+    /// The record's file (resumed, with the same invitations, if it exists)
+    #[arg(long)]
+    pub record: Option<PathBuf>,
+    /// Seconds to go on serving after the end, so that the seats see the result
+    #[arg(long, default_value = "5", value_parser = seconds, allow_negative_numbers = true)]
+    pub linger: f64,
+    /// CTOR's sand-glass, timed by the host: 5, 10, 15 or 30 seconds a turn
+    #[arg(long, value_name = "SECONDS")]
+    pub timer: Option<u8>,
+    /// Serves the live feed for spectators on 127.0.0.1 at PORT (7878 unless given)
+    #[arg(long, value_name = "PORT", num_args = 0..=1, require_equals = true, default_missing_value = "7878",
+          value_parser = local_addr, conflicts_with = "feed_listen")]
+    pub feed: Option<SocketAddr>,
+    /// Serves the live feed at any address, like 0.0.0.0:7878
+    #[arg(long, value_name = "ADDR", value_parser = any_addr)]
+    pub feed_listen: Option<SocketAddr>,
+}
+
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Every legal move of a position, one per line
@@ -148,32 +185,9 @@ pub enum Command {
         ai: bool,
     },
     /// Serves a game's seats to players on other machines: prints an invitation for each
-    /// remote seat (only with --headless so far)
-    Host {
-        /// A position string, in quotes, or a variant's name for its start
-        #[arg(allow_hyphen_values = true)]
-        position: String,
-        /// Without a window: the seats are remote players or the computer
-        #[arg(long)]
-        headless: bool,
-        /// Who sits where: SIDE=remote|ai:<level>|random, SIDE first, second or the side's name
-        /// (remote for each side not given)
-        #[arg(long = "seat", value_name = "SIDE=WHO")]
-        seats: Vec<String>,
-        /// The port on 127.0.0.1
-        #[arg(long, default_value = "7979", value_parser = host_addr, conflicts_with = "listen")]
-        port: SocketAddr,
-        /// Any address, such as 0.0.0.0:7979 (other machines can then reach the seats)
-        #[arg(long, value_name = "ADDR", value_parser = any_addr)]
-        listen: Option<SocketAddr>,
-        /// The record's file (resumed, with the same invitations, if it exists)
-        #[arg(long)]
-        record: Option<PathBuf>,
-        /// Seconds to go on serving after the end, so that the seats see the result
-        #[arg(long, default_value = "5", value_parser = seconds, allow_negative_numbers = true)]
-        linger: f64,
-    },
-    /// Takes a seat with its invitation (only with --as so far: the computer plays it)
+    /// remote seat
+    Host(HostArgs),
+    /// Takes a seat with its invitation: the 3D table at that seat, or the computer (--as)
     Join {
         /// The invitation the host printed: http://HOST:PORT/join#seat=…&token=…
         invitation: String,

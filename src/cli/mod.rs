@@ -158,9 +158,9 @@ pub fn execute(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
             }
         }
         Command::Completions { shell } => completions(shell, out)?,
-        Command::Host { position, headless, seats, port, listen, record, linger } => {
-            let options = host_options(&position, headless, &seats, listen.unwrap_or(port), record, linger)?;
-            if !headless {
+        Command::Host(a) => {
+            let options = host_options(&a, a.headless)?;
+            if !a.headless {
                 return Err(CliError::NoTable("host without --headless".into()));
             }
             crate::net::host::run_headless(options, out)?
@@ -177,42 +177,74 @@ pub fn execute(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
     Ok(())
 }
 
-/// What `tablero host` asks for: the seats from `--seat SIDE=WHO` (where not given, remote, or
-/// with a window the first seat a person at the host), checked.
-pub fn host_options(
-    position: &str,
-    headless: bool,
-    seats: &[String],
-    addr: std::net::SocketAddr,
-    record: Option<std::path::PathBuf>,
-    linger: f64,
-) -> Result<crate::net::host::HostOptions, CliError> {
+/// What `tablero host` asks for: the seats from `--seat SIDE=WHO` (a whole side, or `SIDE.N`
+/// one member of a CTOR team; where not given, remote, or with a window the first seat a person
+/// at the host), checked.
+pub fn host_options(a: &args::HostArgs, headless: bool) -> Result<crate::net::host::HostOptions, CliError> {
     use crate::net::NetError;
-    use crate::net::host::{HostOptions, Sitter};
-    let start = crate::engine::position(position)?;
+    use crate::net::host::{HostOptions, Sitter, members};
+    let start = crate::engine::position(&a.position)?;
     let variant = start.variant();
-    let mut sitters: [Option<Sitter>; 2] = [None, None];
-    for s in seats {
-        let (side, who) = s.split_once('=').ok_or_else(|| NetError::Sitter(s.clone()))?;
-        let side =
-            crate::net::seat_side(variant, side).ok_or_else(|| NetError::Seat { name: side.to_string(), variant })?;
-        if sitters[side.index()].is_some() {
-            return Err(NetError::Twice(crate::net::seat_name(side)).into());
+    let team = crate::net::host::is_team_game(&start);
+    let mut sitters: [Vec<Option<Sitter>>; 2] =
+        [Side::First, Side::Second].map(|s| vec![None; members(&start, s) as usize]);
+    for s in &a.seats {
+        let (seat, who) = s.split_once('=').ok_or_else(|| NetError::Sitter(s.clone()))?;
+        let (side_name, member) = match seat.split_once('.') {
+            Some((side, n)) => (side, Some(n)),
+            None => (seat, None),
+        };
+        let side = crate::net::seat_side(variant, side_name)
+            .ok_or_else(|| NetError::Seat { name: side_name.to_string(), variant })?;
+        let size = members(&start, side);
+        let chosen: Vec<usize> = match member {
+            None => (0..size as usize).collect(),
+            Some(n) => match n.parse::<u8>() {
+                Ok(n) if (1..=size).contains(&n) => vec![n as usize - 1],
+                _ => {
+                    return Err(NetError::NoMember {
+                        seat: seat.to_string(),
+                        team: variant.side_name(side).to_string(),
+                        size,
+                    }
+                    .into());
+                }
+            },
+        };
+        let who = Sitter::parse(who)?;
+        for m in chosen {
+            let place = &mut sitters[side.index()][m];
+            if place.is_some() {
+                return Err(NetError::Twice(crate::net::SeatId::new(side, m as u8).name(team)).into());
+            }
+            *place = Some(who.clone());
         }
-        sitters[side.index()] = Some(Sitter::parse(who)?);
     }
-    if !headless && sitters.iter().all(|s| s.is_none()) {
-        sitters[0] = Some(Sitter::Person);
+    if !headless && sitters.iter().flatten().all(|s| s.is_none()) {
+        sitters[0][0] = Some(Sitter::Person);
     }
-    let seats = sitters.map(|s| s.unwrap_or(Sitter::Remote));
-    let people = seats.iter().filter(|s| **s == Sitter::Person).count();
+    let seats = sitters.map(|team| team.into_iter().map(|s| s.unwrap_or(Sitter::Remote)).collect::<Vec<_>>());
+    let people = seats.iter().flatten().filter(|s| **s == Sitter::Person).count();
     if headless && people > 0 {
         return Err(NetError::PersonHeadless.into());
     }
     if !headless && people != 1 {
         return Err(NetError::OnePerson.into());
     }
-    Ok(HostOptions { start, seats, addr, record, linger })
+    if let Some(t) = a.timer
+        && (!matches!(start, crate::rules::AnyGame::Ctor(_)) || !crate::rules::ctor::TIMERS.contains(&t))
+    {
+        return Err(NetError::Timer(t).into());
+    }
+    Ok(HostOptions {
+        start,
+        seats,
+        addr: a.listen.unwrap_or(a.port),
+        record: a.record.clone(),
+        linger: a.linger,
+        timer: a.timer,
+        feed: a.feed_listen.or(a.feed),
+    })
 }
 
 /// The name of a command of the 3D table.

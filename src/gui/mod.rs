@@ -148,15 +148,15 @@ pub fn join(invitation: &str, extras: Extras) -> Result<(), GuiError> {
 /// and copied to the clipboard; the computer's seats play at the host; the person plays through
 /// their own seat, as a remote player does.
 pub fn host(options: crate::net::host::HostOptions, extras: Extras) -> Result<(), GuiError> {
-    use crate::net::host::{Host, Sitter};
+    use crate::net::host::Host;
     let host = Host::open(options)?;
-    let person = [crate::rules::Side::First, crate::rules::Side::Second]
-        .into_iter()
-        .find(|s| *host.sitter(*s) == Sitter::Person)
-        .ok_or(crate::net::NetError::OnePerson)?;
+    let person = host.person().ok_or(crate::net::NetError::OnePerson)?;
     let invites = host.invitations();
-    for (side, link) in &invites {
-        println!("invite {}: {link}", crate::net::seat_name(*side));
+    for (id, link) in &invites {
+        println!("invite {}: {link}", id.name(host.is_team()));
+    }
+    if let Some(feed) = &host.feed {
+        println!("feed: {} (for spectators: tablero watch {})", feed.url(), feed.url());
     }
     println!("record: {}", host.path.display());
     let computer = host.play_in_background();

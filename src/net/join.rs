@@ -61,7 +61,7 @@ fn dechunk(mut rest: &str) -> String {
     out
 }
 
-/// The seat's view, waiting for a change after `seq` moves if given; tried again while the host
+/// The seat's view, waiting for a change of its `version` if given; tried again while the host
 /// cannot be reached.
 fn view(inv: &Invitation, after: Option<u64>, first: bool, err: &mut dyn Write) -> Result<SeatView, NetError> {
     let started = std::time::Instant::now();
@@ -106,14 +106,38 @@ fn view(inv: &Invitation, after: Option<u64>, first: bool, err: &mut dyn Write) 
 /// The game a view shows: its start and every move, played here through the rules.
 pub fn game_of(v: &SeatView) -> Result<AnyGame, NetError> {
     let mut game: AnyGame = v.start.parse()?;
+    if let (AnyGame::Ctor(g), Some(t)) = (&mut game, v.timer) {
+        g.set_timer(Some(t));
+    }
     for (i, m) in v.moves.iter().enumerate() {
         game.play_text(m).map_err(|e| NetError::Rules(format!("move {}: {e}", i + 1)))?;
     }
     Ok(game)
 }
 
+/// What the computer at a seat sends now: its blind Puts (a team's member), else its move.
+fn computer_moves(v: &SeatView, player: &str, seed: u64) -> Result<Vec<String>, NetError> {
+    let game = game_of(v)?;
+    if v.puts_to_choose > 0 {
+        let AnyGame::Ctor(g) = &game else { return Err(NetError::Garbled("blind Puts outside CTOR".into())) };
+        let side = g.side_to_move();
+        let mut squares = crate::team::computer_puts(&g.view(side), v.puts_to_choose, player, seed);
+        squares.retain(|sq| !v.chosen.contains(&format!("P{sq}")));
+        if squares.is_empty() {
+            return Ok(vec!["E".to_string()]);
+        }
+        return Ok(squares.iter().map(|sq| format!("P{sq}")).collect());
+    }
+    // A team's acting member plays on after the blind Puts: no more Puts of its own.
+    let game = if crate::net::host::is_team_game(&game) { crate::team::after_round(&game) } else { game };
+    let mut p = crate::players::by_name(player, seed)?;
+    let mv = p.choose(&game).ok_or_else(|| NetError::Rules("no move in a game that is not over".into()))?;
+    Ok(vec![mv.to_string()])
+}
+
 /// `tablero join <invitation> --as <player>`: the computer (or the random mover) plays the seat
-/// until the game ends, and the result line is printed.
+/// until the game ends, and the result line is printed. It agrees when the other side asks to
+/// take back a move.
 pub fn run_as(inv: &Invitation, player: &str, out: &mut dyn Write, err: &mut dyn Write) -> Result<(), NetError> {
     let mut after = None;
     let mut ply_seed = 0u64;
@@ -125,24 +149,33 @@ pub fn run_as(inv: &Invitation, player: &str, out: &mut dyn Write, err: &mut dyn
             writeln!(out, "{result}")?;
             return Ok(());
         }
-        if !v.your_turn {
-            after = Some(v.seq);
+        if v.asked.as_ref().is_some_and(|a| !a.mine) {
+            let _ = request(inv, "POST", "/seat/answer", Some(r#"{"yes":true}"#));
+            after = None;
             continue;
         }
-        let game = game_of(&v)?;
+        if !v.your_turn {
+            after = Some(v.version);
+            continue;
+        }
         ply_seed = ply_seed.wrapping_add(1);
-        let mut p = crate::players::by_name(player, v.seq.wrapping_mul(0x9E37_79B9).wrapping_add(ply_seed))?;
-        let mv = p.choose(&game).ok_or_else(|| NetError::Rules("no move in a game that is not over".into()))?;
-        let body = serde_json::to_string(&SentMove { seq: v.seq, mv: mv.to_string() }).expect("a move serialises");
-        match request(inv, "POST", "/seat/move", Some(&body)) {
-            Ok((200, _)) | Ok((409, _)) => after = None,
-            Ok((429 | 503, _)) => {
-                std::thread::sleep(Duration::from_millis(200));
-                after = None
+        let seed = v.seq.wrapping_mul(0x9E37_79B9).wrapping_add(ply_seed);
+        after = None;
+        for mv in computer_moves(&v, player, seed)? {
+            let body = serde_json::to_string(&SentMove { seq: v.seq, mv }).expect("a move serialises");
+            match request(inv, "POST", "/seat/move", Some(&body)) {
+                Ok((200, _)) => {}
+                // Stale (the host moved on), or the square taken: the next view says what now.
+                Ok((409 | 422, _)) if v.puts_to_choose > 0 => break,
+                Ok((409, _)) => break,
+                Ok((429 | 503, _)) => {
+                    std::thread::sleep(Duration::from_millis(200));
+                    break;
+                }
+                Ok((status, text)) => return Err(NetError::Refused { status, text: text.trim().to_string() }),
+                Err(NetError::Unreachable { .. }) => break,
+                Err(e) => return Err(e),
             }
-            Ok((status, text)) => return Err(NetError::Refused { status, text: text.trim().to_string() }),
-            Err(NetError::Unreachable { .. }) => after = None,
-            Err(e) => return Err(e),
         }
     }
 }
@@ -166,6 +199,8 @@ type Wake = std::sync::Arc<std::sync::Mutex<Option<Box<dyn Fn() + Send>>>>;
 /// hands the seat's view over, and the moves sent to the host in order. Dropping it stops both.
 pub struct Follower {
     pub heard: std::sync::mpsc::Receiver<Heard>,
+    inv: Invitation,
+    tx: std::sync::mpsc::Sender<Heard>,
     moves: std::sync::mpsc::Sender<SentMove>,
     stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
     wake: Wake,
@@ -200,13 +235,8 @@ impl Follower {
                         Ok((200, body)) => match serde_json::from_str::<SeatView>(&body) {
                             Ok(v) => {
                                 pause = Duration::from_millis(250);
-                                after = Some(v.seq);
-                                if v.result.is_some() {
-                                    // The end: one more view, then nothing changes.
-                                    let _ = listen_tx.send(Heard::View(v));
-                                    listen_wake();
-                                    return;
-                                }
+                                // After the end too: a rematch or an answer may follow.
+                                after = Some(v.version);
                                 Heard::View(v)
                             }
                             Err(e) => Heard::Refused(format!("the host sent what is not a seat's view: {e}")),
@@ -238,7 +268,7 @@ impl Follower {
                 }
             })
             .expect("a thread for the seat");
-        let (send_inv, send_stop) = (inv, stop.clone());
+        let (send_inv, send_stop, say_tx) = (inv.clone(), stop.clone(), tx.clone());
         std::thread::Builder::new()
             .name("tablero-seat-moves".into())
             .spawn(move || {
@@ -276,7 +306,25 @@ impl Follower {
                 }
             })
             .expect("a thread for the seat's moves");
-        Follower { heard, moves, stop, wake }
+        Follower { heard, inv, tx: say_tx, moves, stop, wake }
+    }
+
+    /// Asks the other side (`undo` or `rematch`) or answers its question, from a thread of its
+    /// own; a refusal is heard as one.
+    pub fn say(&self, path: &'static str, body: String) {
+        let inv = self.inv.clone();
+        let (tx, wake) = (self.tx.clone(), self.wake.clone());
+        std::thread::spawn(move || {
+            let said = match request(&inv, "POST", path, Some(&body)) {
+                Ok((200, _)) => return,
+                Ok((status, text)) => format!("the host said {status}: {}", text.trim()),
+                Err(e) => e.to_string(),
+            };
+            let _ = tx.send(Heard::Refused(said));
+            if let Some(f) = &*wake.lock().unwrap_or_else(|e| e.into_inner()) {
+                f();
+            }
+        });
     }
 
     /// Sends a move of this seat, made after `seq` moves.

@@ -4,16 +4,27 @@
 //! The protocol, in a few lines:
 //!
 //! - An invitation is `http://HOST:PORT/join#seat=SEAT&token=TOKEN`: the token (128 random bits,
-//!   hex) is after `#`, so it never travels in a request line or a server's log.
+//!   hex) is after `#`, so it never travels in a request line or a server's log. A seat is
+//!   `first` or `second`; in a CTOR team game each member has one, `first.1`, `first.2`, ….
 //! - A seat's requests carry `Authorization: Bearer TOKEN`. `GET /seat` answers the seat's view
-//!   as JSON (`SeatView`); `GET /seat?wait=N` waits (up to 20 s) until the game has moved past
-//!   `N` moves. `POST /seat/move` with `{"seq": N, "move": "c2-c4"}` plays a move when `N` is the
-//!   number of moves played so far (a stale or doubled move is refused) and the seat is on turn.
-//! - The host's rules decide every move. Refusals are 4xx with one line of text: 401 no or
-//!   another token, 403 not the seat's turn or the game over, 409 a stale `seq`, 422 an illegal
-//!   move, 400 a malformed request, 413 a body over 1 KiB, 408 a body that does not arrive within
-//!   5 s, 429 more than 100 requests a second from one seat (a seat then waits a moment), 503
-//!   more than 64 requests at once.
+//!   as JSON (`SeatView`); `GET /seat?wait=V` waits (up to 20 s) until the view's `version` is
+//!   no longer `V` (a move, a member's blind Put, a question asked or answered, a new game).
+//!   `POST /seat/move` with `{"seq": N, "move": "c2-c4"}` plays a move when `N` is the number of
+//!   moves played so far (a stale or doubled move is refused) and it is the seat's to make. In a
+//!   CTOR team game a member's Puts are blind: the host keeps them, unseen by anyone, until
+//!   every member has chosen, then plays them (a member whose square was taken chooses again);
+//!   the acting member then plays the Moves and Landings.
+//! - `POST /seat/ask` with `{"seq": N, "what": "undo"}` (take back this seat's last move) or
+//!   `"rematch"` (after the end) asks the other side; `POST /seat/answer` with `{"yes": true}`
+//!   answers it. The computer at the host agrees at once.
+//! - The host's rules decide every move, and its clock the sand-glass. Refusals are 4xx with one
+//!   line of text: 401 no or another token, 403 not the seat's turn or the game over, 409 a
+//!   stale `seq`, 422 an illegal move, 400 a malformed request, 413 a body over 1 KiB, 408 a
+//!   body that does not arrive within 5 s, 429 more than 100 requests a second from one seat (a
+//!   seat then waits a moment), 503 more than 64 requests at once. Connections are bounded too:
+//!   256 at once, each request's head within 5 s.
+//! - Spectators watch the host's live feed (`--feed`), which carries the moves played and
+//!   nothing of the seats: no token, no blind Put before it is played.
 
 pub mod host;
 pub mod join;
@@ -78,6 +89,38 @@ pub fn seat_side(variant: Variant, name: &str) -> Option<Side> {
     }
 }
 
+/// A seat: a side, and in a CTOR team game one member of its team (from 0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SeatId {
+    pub side: Side,
+    pub member: u8,
+}
+
+impl SeatId {
+    pub fn new(side: Side, member: u8) -> SeatId {
+        SeatId { side, member }
+    }
+
+    /// `first`, `second`, or in a team game `first.1` (members counted from 1).
+    pub fn name(self, team: bool) -> String {
+        if team { format!("{}.{}", seat_name(self.side), self.member + 1) } else { seat_name(self.side).to_string() }
+    }
+
+    /// A seat's name in an invitation: `first`, `second`, `first.N`, `second.N` (N from 1 to 3).
+    pub fn parse(text: &str) -> Option<SeatId> {
+        let (side, member) = match text.split_once('.') {
+            Some((side, n)) => (side, n.parse::<u8>().ok().filter(|n| (1..=3).contains(n))? - 1),
+            None => (text, 0),
+        };
+        let side = match side {
+            "first" => Side::First,
+            "second" => Side::Second,
+            _ => return None,
+        };
+        Some(SeatId { side, member })
+    }
+}
+
 pub fn seat_name(side: Side) -> &'static str {
     match side {
         Side::First => "first",
@@ -88,22 +131,68 @@ pub fn seat_name(side: Side) -> &'static str {
 /// What a seat sees of the game.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct SeatView {
-    /// `first` or `second`.
+    /// `first` or `second` (`first.2`… for a team's member).
     pub seat: String,
     /// The side's name in this variant.
     pub side: String,
     pub variant: String,
     pub start: String,
+    /// CTOR's sand-glass: seconds per turn.
+    #[serde(default)]
+    pub timer: Option<u8>,
+    /// Tells one game from the next (a rematch is a new game).
+    #[serde(default)]
+    pub game: u64,
     /// Every move played, in the notation.
     pub moves: Vec<String>,
     /// The number of moves played: a move is sent with it.
     pub seq: u64,
+    /// Changes with everything the seat may see: `GET /seat?wait=V` waits for it to change.
+    #[serde(default)]
+    pub version: u64,
+    /// Whether the seat has something to do now: a move, or (a team's member) blind Puts.
     pub your_turn: bool,
-    /// The other seat: `here` (at the host), `remote`, `away` (remote and not heard from for
-    /// 10 s) or the computer's kind.
+    /// CTOR team play: the blind Puts this member is to choose now, and those it has chosen
+    /// that are not played yet (only this member sees them).
+    #[serde(default)]
+    pub puts_to_choose: u8,
+    #[serde(default)]
+    pub chosen: Vec<String>,
+    /// The other side: `here` (at the host), `remote`, `away` (remote and not heard from for
+    /// 10 s) or the computer's kind (in a team game, its members' joined by `, `).
     pub other: String,
+    /// Milliseconds left on the sand-glass of the turn, while it runs.
+    #[serde(default)]
+    pub sand_left_ms: Option<u64>,
+    /// A question waiting: `undo` or `rematch`, asked by this side (`mine`) or the other.
+    #[serde(default)]
+    pub asked: Option<Asked>,
     /// `result: … wins (…)` once the game is over.
     pub result: Option<String>,
+}
+
+/// A question one side asked the other.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Asked {
+    /// `undo` or `rematch`.
+    pub what: String,
+    /// Whether this seat's side asked it.
+    pub mine: bool,
+}
+
+/// A question a seat asks: `{"seq": N, "what": "undo" | "rematch"}`.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Ask {
+    pub seq: u64,
+    pub what: String,
+}
+
+/// An answer: `{"yes": true}`.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Answer {
+    pub yes: bool,
 }
 
 /// A move sent by a seat.
@@ -125,7 +214,13 @@ pub enum NetError {
     #[error("'{}' is not who sits there (remote, ai:<level>, random)", crate::rules::quote(.0))]
     Sitter(String),
     #[error("the {0} seat is given twice")]
-    Twice(&'static str),
+    Twice(String),
+    #[error("seat {seat}: the {team} team has {size} member(s) in this game")]
+    NoMember { seat: String, team: String, size: u8 },
+    #[error("--timer {0}: the sand-glass runs 5, 10, 15 or 30 s, and only in CTOR")]
+    Timer(u8),
+    #[error("the live feed cannot start: {0}")]
+    Feed(String),
     #[error("'{}' is not an address (a port like 7979, or host:port like 127.0.0.1:7979)", crate::rules::quote(.0))]
     Address(String),
     #[error("a person at the host needs the table: leave out --headless, or seat remote players and the computer")]
@@ -166,12 +261,18 @@ pub struct Invitation {
     /// `host:port`.
     pub addr: String,
     pub seat: Side,
+    /// The member of a CTOR team (from 0; 0 outside team games).
+    pub member: u8,
     pub token: String,
 }
 
 impl Invitation {
-    pub fn link(addr: &std::net::SocketAddr, seat: Side, token: &Token) -> String {
-        format!("http://{addr}/join#seat={}&token={}", seat_name(seat), token.hex())
+    pub fn link(addr: &std::net::SocketAddr, seat: SeatId, team: bool, token: &Token) -> String {
+        format!("http://{addr}/join#seat={}&token={}", seat.name(team), token.hex())
+    }
+
+    pub fn seat_id(&self) -> SeatId {
+        SeatId::new(self.seat, self.member)
     }
 
     pub fn parse(text: &str) -> Result<Invitation, NetError> {
@@ -184,12 +285,12 @@ impl Invitation {
         let (mut seat, mut token) = (None, None);
         for part in rest.split('&') {
             match part.split_once('=') {
-                Some(("seat", "first")) => seat = Some(Side::First),
-                Some(("seat", "second")) => seat = Some(Side::Second),
+                Some(("seat", s)) if SeatId::parse(s).is_some() => seat = SeatId::parse(s),
                 Some(("token", t)) if Token::from_hex(t).is_some() => token = Some(t.to_string()),
                 _ => return Err(bad()),
             }
         }
-        Ok(Invitation { addr: addr.to_string(), seat: seat.ok_or_else(bad)?, token: token.ok_or_else(bad)? })
+        let seat = seat.ok_or_else(bad)?;
+        Ok(Invitation { addr: addr.to_string(), seat: seat.side, member: seat.member, token: token.ok_or_else(bad)? })
     }
 }

@@ -10,11 +10,9 @@ use tablero::rules::{Game, Side, Variant};
 
 fn host(dir: &std::path::Path, seats: [Sitter; 2]) -> Host {
     Host::open(HostOptions {
-        start: Variant::Crossings.initial(),
-        seats,
-        addr: "127.0.0.1:0".parse().unwrap(),
+        seats: seats.map(|s| vec![s]),
         record: Some(dir.join("game.json")),
-        linger: 0.0,
+        ..HostOptions::remote(Variant::Crossings.initial(), "127.0.0.1:0".parse().unwrap())
     })
     .unwrap()
 }
