@@ -51,6 +51,10 @@ pub enum GuiError {
     Feed(#[from] crate::feed::FeedError),
     #[error(transparent)]
     Net(#[from] crate::net::NetError),
+    #[error("the game has no file yet")]
+    NotSaved,
+    #[error("only a game being played is hosted (not a replay, not a finished game)")]
+    NotLive,
     #[error(transparent)]
     Table(#[from] crate::table::TableError),
     #[error(transparent)]

@@ -148,35 +148,16 @@ pub fn join(invitation: &str, extras: Extras) -> Result<(), GuiError> {
 /// and copied to the clipboard; the computer's seats play at the host; the person plays through
 /// their own seat, as a remote player does.
 pub fn host(options: crate::net::host::HostOptions, extras: Extras) -> Result<(), GuiError> {
-    use crate::net::host::Host;
-    let host = Host::open(options)?;
-    let person = host.person().ok_or(crate::net::NetError::OnePerson)?;
-    let invites = host.invitations();
-    for (id, link) in &invites {
-        println!("invite {}: {link}", id.name(host.is_team()));
+    let hosted = frame::remote::host_here(options)?;
+    for line in &hosted.lines {
+        println!("{line}");
     }
-    if let Some(feed) = &host.feed {
-        println!("feed: {} (for spectators: tablero watch {})", feed.url(), feed.url());
-    }
-    println!("record: {}", host.path.display());
-    let computer = host.play_in_background();
-    let link = host.seat_link(person).expect("a person's seat has a token");
-    let (table, mut seat) = frame::remote::seat_table(&link, std::time::Duration::from_secs(10))?;
-    if let Some((_, first)) = invites.first() {
-        let _ = arboard::Clipboard::new().and_then(|mut c| c.set_text(first.clone()));
-        seat.invite = Some(first.clone());
-    }
-    let hosting = Hosting(std::sync::Mutex::new(Some((host, computer))));
     window_app(extras.broadcast, move |app| {
-        open(table)(app.world_mut());
-        app.insert_resource(seat);
-        app.insert_resource(hosting);
+        open(hosted.table)(app.world_mut());
+        app.insert_resource(hosted.seat);
+        app.insert_resource(hosted.hosting);
     })
 }
-
-/// The host behind a hosting table, kept as long as the window is open.
-#[derive(Resource)]
-struct Hosting(#[allow(dead_code)] std::sync::Mutex<Option<(crate::net::host::Host, std::thread::JoinHandle<()>)>>);
 
 /// The headless table at a seat of a hosted game (for tests).
 pub fn headless_join_app(invitation: &str) -> Result<App, GuiError> {

@@ -119,3 +119,104 @@ fn an_invitation_pasted_at_the_table_takes_the_seat_and_a_new_game_lets_it_go() 
     assert_eq!(session(&app).game.variant(), Variant::Ordo);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A request of the seat `link` to its host: the status and the body.
+fn ask(link: &str, method: &str, path: &str, body: Option<&str>) -> (u16, String) {
+    let inv = tablero::net::Invitation::parse(link).unwrap();
+    tablero::net::join::request(&inv, method, path, body).expect("the host answers")
+}
+
+fn seat_view(link: &str) -> tablero::net::SeatView {
+    let (status, body) = ask(link, "GET", "/seat", None);
+    assert_eq!(status, 200, "{body}");
+    serde_json::from_str(&body).unwrap()
+}
+
+#[test]
+fn an_undo_at_a_seat_is_asked_of_the_other_side_and_its_answer_lays_the_table_out() {
+    use tablero::gui::frame::session::Command;
+    let dir = std::env::temp_dir().join(format!("tablero-seat-undo-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let host = host(&dir, [Sitter::Remote, Sitter::Remote]);
+    let (mine, theirs) = (host.invitations()[0].1.clone(), host.invitations()[1].1.clone());
+    let mut app = tablero::gui::headless_join_app(&mine).expect("the seat joins");
+    let mv = session(&app).game.legal_moves()[0].clone();
+    app.world_mut().write_message(MoveChosen { mv, by: By::Person });
+    assert!(until(&mut app, |_| seat_view(&theirs).your_turn), "the host has the move");
+    let reply = host.game().legal_moves()[0].to_string();
+    assert_eq!(ask(&theirs, "POST", "/seat/move", Some(&format!(r#"{{"seq":1,"move":"{reply}"}}"#))).0, 200);
+    assert!(until(&mut app, |a| session(a).history.len() == 2), "the reply arrived");
+    settle(&mut app);
+    // Undo at the seat asks the other side; the table keeps its moves meanwhile.
+    app.world_mut().write_message(Command::Undo);
+    assert!(until(&mut app, |_| seat_view(&theirs).asked.is_some_and(|a| !a.mine)), "the other side is asked");
+    assert!(until(&mut app, |a| notice(a).contains("waiting for its answer")), "{}", notice(&app));
+    assert_eq!(session(&app).history.len(), 2);
+    assert_eq!(ask(&theirs, "POST", "/seat/answer", Some(r#"{"yes":true}"#)).0, 200);
+    assert!(until(&mut app, |a| session(a).history.is_empty()), "taken back here too: {}", notice(&app));
+    settle(&mut app);
+    assert_scene_matches(&mut app);
+    assert_eq!(session(&app).seat, Some(Side::First), "still the seat");
+    // The other side asks: the table says so, Escape refuses and Y agrees.
+    let mv = session(&app).game.legal_moves()[0].clone();
+    app.world_mut().write_message(MoveChosen { mv, by: By::Person });
+    assert!(until(&mut app, |_| seat_view(&theirs).your_turn));
+    let reply = host.game().legal_moves()[0].to_string();
+    assert_eq!(ask(&theirs, "POST", "/seat/move", Some(&format!(r#"{{"seq":1,"move":"{reply}"}}"#))).0, 200);
+    assert_eq!(ask(&theirs, "POST", "/seat/ask", Some(r#"{"seq":2,"what":"undo"}"#)).0, 200);
+    assert!(until(&mut app, |a| notice(a).contains("Y to agree")), "{}", notice(&app));
+    app.world_mut().write_message(Command::Cancel);
+    assert!(until(&mut app, |_| seat_view(&theirs).asked.is_none()), "refused");
+    assert_eq!(host.game().to_string(), session(&app).game.to_string());
+    assert_eq!(ask(&theirs, "POST", "/seat/ask", Some(r#"{"seq":2,"what":"undo"}"#)).0, 200);
+    assert!(until(&mut app, |a| notice(a).contains("Y to agree")), "{}", notice(&app));
+    app.world_mut().write_message(Command::Agree);
+    assert!(until(&mut app, |a| session(a).history.len() == 1), "their move taken back: {}", notice(&app));
+    assert_eq!(host.game().to_string(), session(&app).game.to_string());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn the_menus_host_switch_and_ctrl_h_at_the_table_host_the_game() {
+    use crate::saving::{fresh_dir, press, press_player};
+    use tablero::gui::frame::remote::{Hosting, RemoteSeat};
+    use tablero::gui::frame::session::{Command, PlayerKind};
+    let dir = fresh_dir("host-menu");
+    let mut app = tablero::gui::headless_menu_app(dir.clone());
+    press(&mut app, "Crossings");
+    press(&mut app, "Host on the network");
+    let choice = app.world().resource::<tablero::gui::screens::choice::MenuChoice>();
+    assert!(choice.host && choice.players == [PlayerKind::Person; 2], "the other side is a person elsewhere");
+    press(&mut app, "Start");
+    assert!(until(&mut app, |a| session(a).seat == Some(Side::First)), "{}", notice(&app));
+    assert!(app.world().contains_resource::<Hosting>());
+    assert!(until(&mut app, |a| notice(a).contains("/join#seat=second&token=")), "{}", notice(&app));
+    let link = notice(&app).split_whitespace().find(|w| w.starts_with("http://")).unwrap().to_string();
+    let mv = session(&app).game.legal_moves()[0].clone();
+    app.world_mut().write_message(MoveChosen { mv, by: By::Person });
+    assert!(until(&mut app, |_| seat_view(&link).moves.len() == 1), "the other machine sees the move");
+    // A game at the table, hosted by Ctrl+H as it stands, and no longer by Ctrl+H again.
+    app.world_mut().remove_resource::<Hosting>();
+    app.world_mut().remove_resource::<RemoteSeat>();
+    app.world_mut().resource_mut::<NextState<tablero::gui::Screen>>().set(tablero::gui::Screen::Menu);
+    app.update();
+    app.update();
+    press(&mut app, "Host on the network");
+    press_player(&mut app, Side::Second, PlayerKind::Person);
+    press(&mut app, "Start");
+    assert!(until(&mut app, |a| session(a).seat.is_none() && session(a).record_path.is_some()));
+    let mv = session(&app).game.legal_moves()[0].clone();
+    app.world_mut().write_message(MoveChosen { mv, by: By::Person });
+    settle(&mut app);
+    app.world_mut().write_message(Command::Host);
+    assert!(until(&mut app, |a| notice(a).contains("/join#seat=second&token=")), "{}", notice(&app));
+    assert!(until(&mut app, |a| session(a).seat == Some(Side::First) && session(a).history.len() == 1));
+    let link = notice(&app).split_whitespace().find(|w| w.starts_with("http://")).unwrap().to_string();
+    let v = seat_view(&link);
+    assert_eq!((v.moves.len(), v.your_turn), (1, true), "the game as it stood, the other seat on turn");
+    app.world_mut().write_message(Command::Host);
+    assert!(until(&mut app, |a| !a.world().contains_resource::<Hosting>() && session(a).seat.is_none()));
+    assert_eq!(session(&app).history.len(), 1, "the game goes on here");
+    assert!(until(&mut app, |a| notice(a).contains("no longer hosting")), "{}", notice(&app));
+    std::fs::remove_dir_all(&dir).ok();
+}

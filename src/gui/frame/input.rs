@@ -59,6 +59,8 @@ fn keys(
                     Action::Export => Command::Export,
                     Action::Cancel => Command::Cancel,
                     Action::PauseComputer => Command::PauseComputer,
+                    Action::Agree => Command::Agree,
+                    Action::Host => Command::Host,
                     _ => continue,
                 };
                 cmds.write(command);

@@ -66,6 +66,10 @@ pub enum Action {
     Choice(u8),
     /// CTOR: start choosing a Landing.
     Landing,
+    /// A hosted game: yes to the other side's question, or a rematch asked after the end.
+    Agree,
+    /// Host the game on the network (or stop hosting it).
+    Host,
 }
 
 /// A key, with `Ctrl` held (`Some(true)`), not held (`Some(false)`), or either.
@@ -109,7 +113,9 @@ pub const KEYMAP: &[(Action, &[Chord])] = &[
     (Action::Speed, &[key(KeyCode::KeyF)]),
     (Action::Doughnut, &[plain(KeyCode::KeyD)]),
     (Action::MySecrets, &[plain(KeyCode::KeyM)]),
-    (Action::Labels, &[key(KeyCode::KeyH), plain(KeyCode::KeyN)]),
+    (Action::Labels, &[plain(KeyCode::KeyH), plain(KeyCode::KeyN)]),
+    (Action::Host, &[ctrl(KeyCode::KeyH)]),
+    (Action::Agree, &[plain(KeyCode::KeyY)]),
     (Action::Rules, &[key(KeyCode::F1)]),
     (Action::Settings, &[key(KeyCode::KeyS)]),
     (Action::FullScreen, &[key(KeyCode::F11)]),
@@ -160,9 +166,9 @@ pub fn keys_of(action: Action) -> String {
 pub fn words(action: Action) -> String {
     let overlays = ["names", "whose turn", "score", "last move", "move list", "result"];
     match action {
-        Action::Undo => "undo".into(),
+        Action::Undo => "undo (at a hosted game: ask the other side)".into(),
         Action::Redo => "redo".into(),
-        Action::Cancel => "drop the move being chosen".into(),
+        Action::Cancel => "drop the move being chosen (at a hosted game: refuse the other side's question)".into(),
         Action::NewGame => "a new game (the menu)".into(),
         Action::CopyPosition => "copy the position".into(),
         Action::Paste => "paste a position, a record or a seat's invitation".into(),
@@ -198,6 +204,10 @@ pub fn words(action: Action) -> String {
         Action::Space => "CTOR: end the turn (and press the button in focus)".into(),
         Action::Choice(n) => format!("the move numbered {n} in the list offered"),
         Action::Landing => "CTOR: start a Landing".into(),
+        Action::Host => "host this game on the network, or stop (the invitation is copied)".into(),
+        Action::Agree => {
+            "at a hosted game: yes to the other side's question, or ask for a rematch after the end".into()
+        }
     }
 }
 

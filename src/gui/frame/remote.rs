@@ -1,12 +1,16 @@
 //! A seat of a game hosted on another machine (`tablero join <invitation>`): the host's moves
 //! reach the rules step as a `Hosted` intent and are animated like any move; this seat's moves,
-//! once the rules here took them, go to the host, which decides.
+//! once the rules here took them, go to the host, which decides. Undo asks the other side, and
+//! Y answers its question (or asks for a rematch after the end), Escape refuses it. Hosting
+//! from this machine (`tablero host`, the menu's switch, Ctrl+H at the table) makes the table
+//! the seat of its person.
 
 use crate::gui::error::GuiError;
 use crate::gui::frame::session::{Command, Notice, Session, TableIntent};
+use crate::net::host::{Host, HostOptions, Sitter};
 use crate::net::join::{Follower, Heard};
-use crate::rules::AnyGame;
 use crate::rules::Side;
+use crate::rules::{AnyGame, Game};
 use crate::table::Intent;
 use crate::table::{PlayerKind, Table};
 use bevy::prelude::*;
@@ -25,6 +29,13 @@ pub struct RemoteSeat {
     said: String,
     /// At the host's table: the other seat's invitation, said while that seat is away.
     pub invite: Option<String>,
+    /// The host's last view: its number of moves, its game, whether this seat is choosing
+    /// blind Puts (sent with the host's count), the question waiting, the end.
+    host_seq: u64,
+    game: u64,
+    blind: bool,
+    asked: Option<crate::net::Asked>,
+    over: bool,
 }
 
 impl RemoteSeat {
@@ -37,6 +48,11 @@ impl RemoteSeat {
             status: String::new(),
             said: String::new(),
             invite: None,
+            host_seq: host_has as u64,
+            game: 0,
+            blind: false,
+            asked: None,
+            over: false,
         }
     }
 }
@@ -50,6 +66,12 @@ pub(crate) fn plugin(app: &mut App) {
                 follow.run_if(resource_exists::<RemoteSeat>.and_then(seated)),
                 let_go.run_if(resource_exists::<RemoteSeat>.and_then(not(seated))),
             )
+                .in_set(crate::gui::frame::steps::TableSystems::Pick)
+                .after(join_pasted),
+        )
+        .add_systems(
+            PreUpdate,
+            (ask.run_if(resource_exists::<RemoteSeat>.and_then(seated)), host_here_key)
                 .in_set(crate::gui::frame::steps::TableSystems::Pick)
                 .after(join_pasted),
         )
@@ -107,26 +129,34 @@ fn let_go(mut world: Commands) {
     world.remove_resource::<RemoteSeat>();
 }
 
-/// What the host says: its moves to the rules step, the connection and the other seat to the
-/// message line.
+/// What the host says: its moves to the rules step (a new game or moves taken back lay the
+/// table out afresh), the connection, the other seat and any question to the message line.
 fn follow(mut seat: ResMut<RemoteSeat>, mut intents: MessageWriter<TableIntent>, mut notice: ResMut<Notice>) {
     let heard: Vec<Heard> = seat.follower.lock().unwrap_or_else(|e| e.into_inner()).heard.try_iter().collect();
     for h in heard {
         match h {
             Heard::View(v) => {
+                let went_back = v.game != seat.game || (v.moves.len() as u64) < seat.host_seq;
                 seat.host_has = v.moves.len();
-                seat.sent = seat.sent.max(v.moves.len());
-                seat.status = match (&v.result, v.your_turn) {
-                    (Some(r), _) => r.clone(),
-                    (None, _) if v.other == "away" && seat.invite.is_some() => format!(
-                        "waiting for the other seat: its invitation (copied to the clipboard) is {}",
-                        seat.invite.as_deref().unwrap_or_default()
-                    ),
-                    (None, true) => format!("your move ({} seat)", v.side),
-                    (None, false) if v.other == "away" => "the other seat is away: waiting for it".to_string(),
-                    (None, false) => format!("the other seat ({}) is to move", v.other),
-                };
-                intents.write(TableIntent(Intent::Hosted(v.moves)));
+                seat.host_seq = v.seq;
+                seat.blind = v.puts_to_choose > 0 || !v.chosen.is_empty();
+                seat.asked = v.asked.clone();
+                seat.over = v.result.is_some();
+                seat.status = say(&v, seat.invite.as_deref());
+                if went_back && seat.game != 0 {
+                    // A rematch, or moves taken back: the host's game laid out afresh.
+                    match table_of(&v, seat.seat) {
+                        Ok(table) => {
+                            seat.sent = v.moves.len();
+                            intents.write(TableIntent(Intent::Replace(Box::new(table))));
+                        }
+                        Err(e) => seat.status = e.to_string(),
+                    }
+                } else {
+                    seat.sent = seat.sent.max(v.moves.len());
+                    intents.write(TableIntent(Intent::Hosted(v.moves)));
+                }
+                seat.game = v.game;
             }
             Heard::Lost { why, retry_in } => {
                 seat.status = format!("reconnecting to the host ({why}): trying again in {retry_in:.1} s")
@@ -141,6 +171,189 @@ fn follow(mut seat: ResMut<RemoteSeat>, mut intents: MessageWriter<TableIntent>,
     }
 }
 
+/// The message line for a seat's view.
+fn say(v: &crate::net::SeatView, invite: Option<&str>) -> String {
+    let sand = v.sand_left_ms.map(|ms| format!(" ({} s left)", ms.div_ceil(1000))).unwrap_or_default();
+    match (&v.asked, &v.result, v.your_turn) {
+        (Some(a), _, _) if !a.mine && a.what == "undo" => {
+            "the other side asks to take back its last move: Y to agree, Escape to refuse".into()
+        }
+        (Some(a), _, _) if !a.mine => "the other side asks for a rematch: Y to agree, Escape to refuse".into(),
+        (Some(a), _, _) => format!(
+            "asked the other side for {}: waiting for its answer",
+            if a.what == "undo" { "an undo" } else { "a rematch" }
+        ),
+        (None, Some(r), _) => format!("{r}. Y asks the other side for a rematch"),
+        _ if v.other.contains("away") && invite.is_some() => format!(
+            "waiting for the other seat: its invitation (copied to the clipboard) is {}",
+            invite.unwrap_or_default()
+        ),
+        (None, None, true) if v.puts_to_choose > 0 => format!(
+            "choose {} blind Put{} (seat {}): nobody else sees them until the team's Puts are played{sand}",
+            v.puts_to_choose,
+            if v.puts_to_choose == 1 { "" } else { "s" },
+            v.seat
+        ),
+        (None, None, true) => format!("your move ({} seat){sand}", v.side),
+        (None, None, false) if !v.chosen.is_empty() => {
+            format!("your Puts {} are chosen: waiting for your team-mates{sand}", v.chosen.join(", "))
+        }
+        (None, None, false) if v.other.contains("away") => "the other seat is away: waiting for it".to_string(),
+        (None, None, false) => format!("the other seat ({}) is to move{sand}", v.other),
+    }
+}
+
+/// Undo asks the other side; Y answers its question yes (after the end, with no question,
+/// asks for a rematch); Escape answers no.
+fn ask(seat: Res<RemoteSeat>, mut commands: MessageReader<Command>, mut notice: ResMut<Notice>) {
+    for c in commands.read() {
+        let follower = seat.follower.lock().unwrap_or_else(|e| e.into_inner());
+        let theirs = seat.asked.as_ref().is_some_and(|a| !a.mine);
+        let ask = |what: &str| format!(r#"{{"seq":{},"what":"{what}"}}"#, seat.host_seq);
+        match c {
+            Command::Undo if seat.over => notice.0 = "the game is over: Y asks for a rematch".into(),
+            Command::Undo => {
+                follower.say("/seat/ask", ask("undo"));
+                notice.0 = "asked the other side to take back your last move".into();
+            }
+            Command::Agree if theirs => follower.say("/seat/answer", r#"{"yes":true}"#.into()),
+            Command::Agree if seat.over => {
+                follower.say("/seat/ask", ask("rematch"));
+                notice.0 = "asked the other side for a rematch".into();
+            }
+            Command::Cancel if theirs => follower.say("/seat/answer", r#"{"yes":false}"#.into()),
+            _ => {}
+        }
+    }
+}
+
+/// The host behind a hosting table, kept as long as the table hosts.
+#[derive(Resource)]
+pub struct Hosting(#[allow(dead_code)] std::sync::Mutex<Option<(Host, std::thread::JoinHandle<()>)>>);
+
+/// A game hosted from this machine with its person at this table.
+pub struct HostedHere {
+    pub table: Table,
+    pub seat: RemoteSeat,
+    pub hosting: Hosting,
+    /// `invite <seat>: <link>`, then the feed's and the record's lines.
+    pub lines: Vec<String>,
+}
+
+/// Hosts `options` (one seat a person here): the seats served, the computer's seats playing on
+/// their own thread, and this table the person's seat, the first invitation copied.
+pub fn host_here(options: HostOptions) -> Result<HostedHere, GuiError> {
+    let host = Host::open(options)?;
+    let person = host.person().ok_or(crate::net::NetError::OnePerson)?;
+    let invites = host.invitations();
+    let mut lines: Vec<String> =
+        invites.iter().map(|(id, link)| format!("invite {}: {link}", id.name(host.is_team()))).collect();
+    if let Some(feed) = &host.feed {
+        lines.push(format!("feed: {} (for spectators: tablero watch {})", feed.url(), feed.url()));
+    }
+    lines.push(format!("record: {}", host.path.display()));
+    let computer = host.play_in_background();
+    let link = host.seat_link(person).expect("a person's seat has a token");
+    let (table, mut seat) = seat_table(&link, std::time::Duration::from_secs(10))?;
+    if let Some((_, first)) = invites.first() {
+        let _ = arboard::Clipboard::new().and_then(|mut c| c.set_text(first.clone()));
+        seat.invite = Some(first.clone());
+    }
+    Ok(HostedHere { table, seat, hosting: Hosting(std::sync::Mutex::new(Some((host, computer)))), lines })
+}
+
+/// Who sits where when a table's game is hosted: the first person's side here, any other
+/// person remote, the computer at the host.
+pub fn sitters(game: &AnyGame, players: [PlayerKind; 2]) -> Result<[Vec<Sitter>; 2], GuiError> {
+    let here = [Side::First, Side::Second]
+        .into_iter()
+        .find(|s| players[s.index()] == PlayerKind::Person)
+        .ok_or(crate::net::NetError::OnePerson)?;
+    Ok([Side::First, Side::Second].map(|side| {
+        let who = match players[side.index()] {
+            PlayerKind::Person => Sitter::Remote,
+            PlayerKind::Random => Sitter::Computer("random".into()),
+            PlayerKind::Ai(l) => Sitter::Computer(format!("ai:{}", crate::ai::levels::LEVELS[l].name)),
+        };
+        let mut seats = vec![who; crate::net::host::members(game, side) as usize];
+        if side == here {
+            seats[0] = Sitter::Person;
+        }
+        seats
+    }))
+}
+
+/// The address a table hosts on: 127.0.0.1:7979, or any free port if that one is taken.
+pub fn host_addr() -> std::net::SocketAddr {
+    let default = std::net::SocketAddr::from((std::net::Ipv4Addr::LOCALHOST, 7979));
+    match std::net::TcpListener::bind(default) {
+        Ok(_) => default,
+        Err(_) => std::net::SocketAddr::from((std::net::Ipv4Addr::LOCALHOST, 0)),
+    }
+}
+
+/// Ctrl+H at the table: hosts the game as it stands (its record resumed by the host, the
+/// other person's seat remote, its invitation copied), or stops hosting it.
+#[allow(clippy::too_many_arguments)]
+fn host_here_key(
+    mut commands: MessageReader<Command>,
+    session: Option<Res<Session>>,
+    hosting: Option<Res<Hosting>>,
+    mut intents: MessageWriter<TableIntent>,
+    mut notice: ResMut<Notice>,
+    mut world: Commands,
+    mut then: Local<Option<String>>,
+) {
+    // Said once the table laid out afresh has been shown (a new table clears the line).
+    if let Some(said) = then.take() {
+        notice.0 = said;
+    }
+    if !commands.read().any(|c| *c == Command::Host) {
+        return;
+    }
+    let Some(session) = session else { return };
+    if hosting.is_some() {
+        world.remove_resource::<Hosting>();
+        world.remove_resource::<RemoteSeat>();
+        match session.record_path.clone().map(|p| (crate::record::load(&p), p)) {
+            Some((Ok((record, _)), path)) => match Table::resume(record, Some(path)) {
+                Ok(table) => {
+                    intents.write(TableIntent(Intent::Replace(Box::new(table))));
+                    *then = Some("no longer hosting: the game goes on at this table".into());
+                }
+                Err(e) => notice.0 = e.to_string(),
+            },
+            _ => notice.0 = "no longer hosting".into(),
+        }
+        return;
+    }
+    if session.seat.is_some() {
+        notice.0 = "this table is a seat of a game hosted elsewhere".into();
+        return;
+    }
+    let hosted = (|| -> Result<HostedHere, GuiError> {
+        let path = session.record_path.clone().ok_or(GuiError::NotSaved)?;
+        if session.game.outcome().is_some() || session.replay.is_some() {
+            return Err(GuiError::NotLive);
+        }
+        let start = session.record.start_game()?;
+        let seats = sitters(&session.game, session.players)?;
+        host_here(HostOptions { seats, record: Some(path), linger: 0.0, ..HostOptions::remote(start, host_addr()) })
+    })();
+    match hosted {
+        Ok(h) => {
+            notice.0 = format!(
+                "hosting on the network: {} (copied to the clipboard; Ctrl+H stops)",
+                h.lines.first().cloned().unwrap_or_default()
+            );
+            world.insert_resource(h.seat);
+            world.insert_resource(h.hosting);
+            intents.write(TableIntent(Intent::Replace(Box::new(h.table))));
+        }
+        Err(e) => notice.0 = format!("cannot host this game: {e}"),
+    }
+}
+
 /// This seat's moves played here and not yet sent go to the host, in order.
 fn send(mut seat: ResMut<RemoteSeat>, session: Res<Session>) {
     let played = session.history.len();
@@ -152,7 +365,9 @@ fn send(mut seat: ResMut<RemoteSeat>, session: Res<Session>) {
             seat.sent += 1;
             continue;
         }
-        seat.follower.lock().unwrap_or_else(|e| e.into_inner()).send(seat.sent as u64, mv.to_string());
+        // A team member's blind Puts are not played at the host yet: each goes with its count.
+        let seq = if seat.blind { seat.host_seq } else { seat.sent as u64 };
+        seat.follower.lock().unwrap_or_else(|e| e.into_inner()).send(seq, mv.to_string());
         seat.sent += 1;
     }
     if played < seat.sent && played >= seat.host_has {
@@ -179,10 +394,20 @@ pub fn seat_table(invitation: &str, wait: std::time::Duration) -> Result<(Table,
             Err(_) => std::thread::sleep(std::time::Duration::from_millis(250)),
         }
     };
-    let start: AnyGame = view.start.parse()?;
-    let mut table = Table::new(start, [PlayerKind::Person; 2], 1);
-    table.seat = Some(inv.seat);
-    let _ = table.apply(crate::table::Intent::Hosted(view.moves.clone()));
-    let seat = RemoteSeat::new(crate::net::join::Follower::start(inv.clone()), inv.seat, view.moves.len());
+    let table = table_of(&view, inv.seat)?;
+    let mut seat = RemoteSeat::new(crate::net::join::Follower::start(inv.clone()), inv.seat, view.moves.len());
+    seat.game = view.game;
     Ok((table, seat))
+}
+
+/// The table of a seat's view: its game with every move, this seat's side played here.
+fn table_of(view: &crate::net::SeatView, side: Side) -> Result<Table, GuiError> {
+    let mut start: AnyGame = view.start.parse()?;
+    if let (AnyGame::Ctor(g), Some(t)) = (&mut start, view.timer) {
+        g.set_timer(Some(t));
+    }
+    let mut table = Table::new(start, [PlayerKind::Person; 2], 1);
+    table.seat = Some(side);
+    let _ = table.apply(crate::table::Intent::Hosted(view.moves.clone()));
+    Ok(table)
 }

@@ -178,6 +178,10 @@ pub enum Command {
     Open(String),
     /// Replay: weigh every move and mark those that lost most (see `eval`).
     Review,
+    /// A hosted game: yes to the other side's question (after the end: ask for a rematch).
+    Agree,
+    /// Host this game on the network, or stop hosting it.
+    Host,
 }
 
 impl Command {
@@ -508,6 +512,8 @@ fn rules(
             continue;
         }
         let intent = match command {
+            // At a hosted game's seat an undo is asked of the other side (the remote room).
+            Command::Undo if session.seat.is_some() => continue,
             Command::Undo => Intent::Undo,
             // A redo is played after the moves chosen this frame, as one of them.
             Command::Redo | Command::StepForward => {

@@ -75,6 +75,9 @@ pub struct MenuChoice {
     pub secrets: bool,
     /// CTOR: the sand-glass, seconds per turn.
     pub timer: Option<u8>,
+    /// Start hosts the game on the network: the person's side is played here, the other
+    /// people's seats from other machines with their invitations.
+    pub host: bool,
 }
 
 /// The opponent a new game starts with: the computer at medium.
@@ -95,6 +98,7 @@ impl Default for MenuChoice {
             landing: None,
             secrets: false,
             timer: None,
+            host: false,
         }
     }
 }

@@ -200,7 +200,12 @@ fn spawn_state_panel(commands: &mut Commands) {
         children![
             (text("", 22.0, Color::WHITE), HudText::Status),
             (text("", 15.0, Color::srgb(0.85, 0.85, 0.8)), HudText::Captured),
-            (text("", 15.0, Color::srgb(1.0, 0.8, 0.4)), HudText::Message),
+            // Words wrap as words; a link longer than the panel (a seat's invitation) wraps too.
+            (
+                text("", 15.0, Color::srgb(1.0, 0.8, 0.4)),
+                TextLayout::linebreak(LineBreak::WordOrCharacter),
+                HudText::Message
+            ),
             (text("", 14.0, Color::srgb(0.75, 0.85, 1.0)), HudText::Seats),
             (Node { flex_wrap: FlexWrap::Wrap, ..default() }, SeatButtons, Pickable::IGNORE),
         ],

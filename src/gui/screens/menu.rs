@@ -46,6 +46,10 @@ struct NoOptions;
 #[derive(Component)]
 struct MenuLabel;
 
+/// The *Host on the network* switch's words.
+#[derive(Component)]
+struct HostSwitch;
+
 pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<MenuChoice>()
         .init_resource::<MenuSeats>()
@@ -61,6 +65,9 @@ fn button(p: &mut ChildSpawnerCommands, text: String, f: impl Fn(&mut MenuChoice
         .observe(move |_: On<Pointer<Click>>, mut choice: ResMut<MenuChoice>| f(&mut choice))
         .id()
 }
+
+/// The network buttons' colour.
+const NETWORK: Color = Color::srgb(0.12, 0.25, 0.22);
 
 /// The broadcast buttons' colour.
 const BROADCAST: Color = Color::srgb(0.3, 0.12, 0.25);
@@ -349,6 +356,21 @@ fn spawn_menu(
                     // streaming tool, on this machine (127.0.0.1:7878).
                     small_button(games, "Live feed on or off", BROADCAST)
                         .observe(|_: On<Pointer<Click>>, mut live: ResMut<crate::gui::stream::feed::LiveFeed>| live.toggle());
+                    // Across machines: Start hosts the game (its invitations copied and shown),
+                    // or a seat of a game hosted elsewhere is taken with its invitation.
+                    games.spawn(heading("Across machines"));
+                    let switch = small_button(games, "Host on the network: off", NETWORK)
+                        .observe(|_: On<Pointer<Click>>, mut choice: ResMut<MenuChoice>| {
+                            choice.host = !choice.host;
+                            // Hosting is for a person elsewhere: the other side becomes one.
+                            if choice.host && choice.players.iter().filter(|p| **p == PlayerKind::Person).count() < 2 {
+                                let other = if choice.players[0] == PlayerKind::Person { 1 } else { 0 };
+                                choice.players[other] = PlayerKind::Person;
+                            }
+                        })
+                        .id();
+                    games.commands().entity(switch).insert(HostSwitch);
+                    small_button(games, "Join a game (copy its invitation first)", NETWORK).observe(join);
                     // Settings (animation, quality, camera, UI scale, reduced motion): S too.
                     games.spawn(heading("Settings"));
                     small_button(games, "Settings (S)", CHOICE).observe(
@@ -410,6 +432,10 @@ fn refresh(
     mut options: Query<(ChoiceLook, &mut Node, &GameOption, &Children), (Without<GameCard>, Without<PlayerButton>)>,
     mut none: Query<&mut Node, (With<NoOptions>, Without<GameOption>)>,
     mut texts: Query<&mut Text, (Without<MenuLabel>, Without<SideLabel>)>,
+    switch: Query<
+        (&Children, ChoiceLook),
+        (With<HostSwitch>, Without<GameCard>, Without<PlayerButton>, Without<GameOption>),
+    >,
 ) {
     let mark = |(mut bg, mut border): Look, chosen: bool| {
         let (colour, edge) = if chosen { (CHOSEN, Color::srgb(1.0, 0.85, 0.4)) } else { (CHOICE, Color::NONE) };
@@ -425,6 +451,23 @@ fn refresh(
     }
     for (look, b) in &mut players {
         mark(look, choice.players[b.side.index()] == b.kind);
+    }
+    for (children, (mut bg, mut border)) in switch {
+        let caption = format!("Host on the network: {}", on_off(choice.host));
+        for child in children {
+            if let Ok(mut t) = texts.get_mut(*child)
+                && t.0 != caption
+            {
+                t.0 = caption.clone();
+            }
+        }
+        let (colour, edge) = if choice.host { (CHOSEN, Color::srgb(1.0, 0.85, 0.4)) } else { (NETWORK, Color::NONE) };
+        if bg.0 != colour {
+            bg.0 = colour;
+        }
+        if border.top != edge {
+            *border = BorderColor::all(edge);
+        }
     }
     let v = choice.variant();
     let mut shown = 0;
@@ -469,8 +512,13 @@ fn refresh(
         Some(team) => team.seats[side.index()].iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(", "),
         None => choice.players[side.index()].label(),
     };
+    let hosted = if choice.host {
+        "\nHosted on the network: Start copies the other seat's invitation to send to its player"
+    } else {
+        ""
+    };
     let s = format!(
-        "{}{ctor}: {} {} against {} {}{size}{feed}{trouble}",
+        "{}{ctor}: {} {} against {} {}{size}{feed}{trouble}{hosted}",
         v.title(),
         v.side_name(Side::First),
         who(Side::First),
@@ -484,7 +532,30 @@ fn refresh(
     }
 }
 
-fn start(_: On<Pointer<Click>>, mut commands: Commands, mut choice: ResMut<MenuChoice>, seats: Res<MenuSeats>) {
+fn start(
+    _: On<Pointer<Click>>,
+    mut commands: Commands,
+    mut choice: ResMut<MenuChoice>,
+    seats: Res<MenuSeats>,
+    mut labels: Query<&mut Text, With<MenuLabel>>,
+    folder: Res<crate::gui::frame::session::SaveFolder>,
+) {
+    if choice.host {
+        match hosted(&choice, folder.0.as_deref()) {
+            Ok(h) => {
+                commands.insert_resource(h.seat);
+                commands.insert_resource(h.hosting);
+                commands.queue(crate::gui::frame::session::open(h.table));
+                choice.seed = choice.seed.wrapping_add(1);
+            }
+            Err(e) => {
+                for mut t in &mut labels {
+                    t.0 = format!("cannot host this game: {e}");
+                }
+            }
+        }
+        return;
+    }
     let mut session = Table::new(choice.game(), choice.players, choice.seed);
     if let Some(team) = seats.team(&choice) {
         for (player, members) in session.record.players.iter_mut().zip(&team.seats) {
@@ -495,6 +566,54 @@ fn start(_: On<Pointer<Click>>, mut commands: Commands, mut choice: ResMut<MenuC
     let session = if choice.secrets { session.with_secrets() } else { session };
     commands.queue(crate::gui::frame::session::open(session));
     choice.seed = choice.seed.wrapping_add(1);
+}
+
+/// The chosen game hosted on the network, this table the first person's seat.
+fn hosted(
+    choice: &MenuChoice,
+    folder: Option<&std::path::Path>,
+) -> Result<crate::gui::frame::remote::HostedHere, crate::gui::error::GuiError> {
+    use crate::gui::frame::remote::{host_addr, host_here, sitters};
+    if choice.secrets {
+        return Err(crate::gui::error::GuiError::Serve("secret squares are not played across machines yet".into()));
+    }
+    let game = choice.game();
+    let seats = sitters(&game, choice.players)?;
+    // Saved with the table's games (the host's record; the table keeps its own copy too).
+    let record = folder.map(|d| {
+        d.join("games").join(format!(
+            "{}-{}-hosted.json",
+            crate::record::now_ms(),
+            crate::rules::Game::variant(&game).name()
+        ))
+    });
+    host_here(crate::net::host::HostOptions {
+        seats,
+        record,
+        timer: choice.timer,
+        ..crate::net::host::HostOptions::remote(game, host_addr())
+    })
+}
+
+/// *Join a game*: the invitation on the clipboard makes the table that seat.
+fn join(_: On<Pointer<Click>>, mut commands: Commands, mut labels: Query<&mut Text, With<MenuLabel>>) {
+    let said = match arboard::Clipboard::new().and_then(|mut c| c.get_text()) {
+        Ok(text) if crate::net::Invitation::parse(&text).is_ok() => {
+            match crate::gui::frame::remote::seat_table(&text, std::time::Duration::from_secs(3)) {
+                Ok((table, seat)) => {
+                    commands.insert_resource(seat);
+                    commands.queue(crate::gui::frame::session::open(table));
+                    return;
+                }
+                Err(e) => format!("the invitation cannot be used: {e}"),
+            }
+        }
+        Ok(_) => "copy a seat's invitation (http://…/join#seat=…&token=…) first, then press Join".to_string(),
+        Err(e) => format!("the clipboard is not available ({e})"),
+    };
+    for mut t in &mut labels {
+        t.0 = said.clone();
+    }
 }
 
 /// A menu button that opens a saved game (to replay or to resume).
