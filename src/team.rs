@@ -307,6 +307,13 @@ pub fn after_round(game: &AnyGame) -> AnyGame {
     }
 }
 
+/// A team's secret squares picked at random (a computer team's choice), from an explicit seed.
+pub fn random_secrets(g: &Ctor, seed: u64) -> Vec<u16> {
+    let n = g.size() as usize * g.size() as usize;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    rand::seq::index::sample(&mut rng, n, crate::rules::ctor::SECRETS).into_iter().map(|i| i as u16 + 1).collect()
+}
+
 /// Whether a move is a Put.
 pub fn is_put(mv: &AnyMove) -> bool {
     matches!(mv, AnyMove::Ctor(CtorMove::Put(_)))

@@ -452,7 +452,7 @@ fn spectate(feed: String, limit: Duration) -> std::thread::JoinHandle<String> {
 fn a_ctor_2v2_with_each_member_in_its_own_process_and_a_spectator_on_the_feed() {
     let d = dir("2v2");
     let record = d.join("game.json");
-    let mut host = HostProcess::with(0, CTOR_2V2, &[], &["--feed=0"], &record);
+    let mut host = HostProcess::with(0, CTOR_2V2, &[], &["--feed=0", "--secrets"], &record);
     let names: Vec<&str> = host.invites.iter().map(|(s, _)| s.as_str()).collect();
     assert_eq!(names, ["first.1", "first.2", "second.1", "second.2"], "one invitation per member");
     let spectator = spectate(host.feed.clone().expect("the host serves the feed"), Duration::from_secs(120));
@@ -471,6 +471,7 @@ fn a_ctor_2v2_with_each_member_in_its_own_process_and_a_spectator_on_the_feed() 
     // The record is a team game: every Put names its member, and it checks.
     let (r, _) = tablero::record::load(&record).unwrap();
     let team = r.team.as_ref().expect("a team record");
+    assert!(r.secrets.is_some(), "the teams' secret squares, chosen at their machines, are in the record");
     assert_eq!(team.seats.clone().map(|s| s.len()), [2, 2]);
     let puts: Vec<_> = r.moves.iter().filter(|m| m.mv.starts_with('P')).collect();
     assert!(puts.iter().all(|m| m.member.is_some()), "every Put names its member");
@@ -618,7 +619,7 @@ fn undo_and_rematch_are_asked_of_the_other_side_and_answered() {
             let mv = &moves[(rng >> 33) as usize % moves.len()];
             send(&addr, &a, "/seat/move", &format!(r#"{{"seq":{},"move":"{mv}"}}"#, v.seq));
         }
-        std::thread::sleep(Duration::from_millis(12)); // within the seat's rate
+        std::thread::sleep(Duration::from_millis(25)); // within the seat's rate (two requests a round)
     }
     let (v, _) = view(&addr, &a);
     assert!(v.result.is_some());
@@ -660,6 +661,71 @@ fn the_host_times_the_sand_glass_once_every_seat_has_joined() {
     assert!(v.your_turn && v.sand_left_ms.unwrap() > 4000);
     // The seat replays the game with its sand-glass, so T is a move it understands.
     assert!(tablero::net::join::game_of(&v).is_ok());
+    drop(host);
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn secret_squares_reach_only_the_host_and_their_team_until_they_work() {
+    let d = dir("secrets");
+    let start: AnyGame =
+        "ctor8 ......../......../......../......../......../......../......../........ b 1 P1M0L0 1v1 0"
+            .parse()
+            .unwrap();
+    let host = Host::open(HostOptions {
+        record: Some(d.join("game.json")),
+        secrets: true,
+        feed: Some("127.0.0.1:0".parse().unwrap()),
+        ..HostOptions::remote(start, "127.0.0.1:0".parse().unwrap())
+    })
+    .unwrap();
+    let (addr, feed) = (host.addr, host.feed.as_ref().unwrap().addr);
+    let t: Vec<String> = host.invitations().iter().map(|(_, l)| token_of(l)).collect();
+    let (black, white) = (&t[0], &t[1]);
+    let v = view(&addr, black).0;
+    assert!(v.choose_secrets && v.your_turn && v.secrets.is_empty());
+    assert_eq!(send(&addr, black, "/seat/move", r#"{"seq":0,"move":"P10"}"#).0, 403, "not before the squares");
+    assert_eq!(send(&addr, black, "/seat/secrets", r#"{"squares":[1,2,3,4]}"#).0, 422, "five squares");
+    assert_eq!(send(&addr, black, "/seat/secrets", r#"{"squares":[1,2,3,4,99]}"#).0, 422, "on the field");
+    assert_eq!(send(&addr, black, "/seat/secrets", r#"{"squares":[1,2,3,4,5]}"#).0, 200);
+    assert_eq!(send(&addr, black, "/seat/secrets", r#"{"squares":[6,7,8,9,11]}"#).0, 409, "chosen once");
+    let (mine, _) = view(&addr, black);
+    assert_eq!((mine.secrets.clone(), mine.choose_secrets, mine.your_turn), (vec![1, 2, 3, 4, 5], false, false));
+    let (theirs, body) = view(&addr, white);
+    assert!(theirs.choose_secrets && theirs.secrets.is_empty() && theirs.revealed.is_empty(), "{body}");
+    assert!(!body.contains("[1,2,3,4,5]"), "{body}");
+    assert_eq!(send(&addr, white, "/seat/secrets", r#"{"squares":[60,61,62,63,64]}"#).0, 200);
+    assert!(view(&addr, black).0.your_turn, "the game begins once both teams have chosen");
+    for (k, (token, mv)) in
+        [(black, "P10"), (black, "E"), (white, "P1"), (white, "P20"), (white, "E")].into_iter().enumerate()
+    {
+        assert_eq!(send(&addr, token, "/seat/move", &format!(r#"{{"seq":{k},"move":"{mv}"}}"#)).0, 200, "{mv}");
+    }
+    // White put a disc on black's square 1: it turned black as black's turn began, and only
+    // now does white learn the square.
+    let (w, body) = view(&addr, white);
+    assert_eq!(w.revealed, [1], "{body}");
+    let game = host.game();
+    assert_eq!(tablero::net::join::game_of(&w).unwrap().to_string(), game.to_string(), "the same field");
+    let AnyGame::Ctor(g) = &game else { unreachable!() };
+    assert_eq!(g.disc(1), Some(Side::First));
+    let (b, _) = view(&addr, black);
+    assert_eq!(tablero::net::join::game_of(&b).unwrap().to_string(), game.to_string());
+    // Nothing of the squares that have not worked reaches the other team or the feed.
+    assert_eq!(w.secrets, [60, 61, 62, 63, 64], "white sees its own squares");
+    assert!(!body.contains("[1,2,3,4,5]"), "{body}");
+    let (_, state) = get(&feed, None, "/state");
+    let state: serde_json::Value = serde_json::from_str(&state).unwrap();
+    let shown: Vec<u64> = state
+        .pointer("/after/revealed")
+        .and_then(|r| r.as_array())
+        .unwrap()
+        .iter()
+        .map(|r| r["square"].as_u64().unwrap())
+        .collect();
+    assert_eq!(shown, [1], "the feed shows the square that worked, and no other");
+    let r = tablero::record::Record::from_json(&std::fs::read_to_string(d.join("game.json")).unwrap()).unwrap();
+    assert_eq!(r.secrets, Some([vec![1, 2, 3, 4, 5], vec![60, 61, 62, 63, 64]]), "the host's record keeps them");
     drop(host);
     std::fs::remove_dir_all(&d).ok();
 }

@@ -92,6 +92,9 @@ pub struct HostArgs {
     /// CTOR's sand-glass, timed by the host: 5, 10, 15 or 30 seconds a turn
     #[arg(long, value_name = "SECONDS")]
     pub timer: Option<u8>,
+    /// CTOR: each team chooses 5 secret squares before the first move, sent to the host only
+    #[arg(long)]
+    pub secrets: bool,
     /// Serves the live feed for spectators on 127.0.0.1 at PORT (7878 unless given)
     #[arg(long, value_name = "PORT", num_args = 0..=1, require_equals = true, default_missing_value = "7878",
           value_parser = local_addr, conflicts_with = "feed_listen")]

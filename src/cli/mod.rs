@@ -231,6 +231,9 @@ pub fn host_options(a: &args::HostArgs, headless: bool) -> Result<crate::net::ho
     if !headless && people != 1 {
         return Err(NetError::OnePerson.into());
     }
+    if a.secrets && !matches!(start, crate::rules::AnyGame::Ctor(_)) {
+        return Err(NetError::SecretsNotCtor.into());
+    }
     if let Some(t) = a.timer
         && (!matches!(start, crate::rules::AnyGame::Ctor(_)) || !crate::rules::ctor::TIMERS.contains(&t))
     {
@@ -244,6 +247,7 @@ pub fn host_options(a: &args::HostArgs, headless: bool) -> Result<crate::net::ho
         linger: a.linger,
         timer: a.timer,
         feed: a.feed_listen.or(a.feed),
+        secrets: a.secrets,
     })
 }
 

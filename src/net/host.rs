@@ -5,7 +5,7 @@
 //! invitations. Spectators watch the host's live feed, which never carries a token or a blind
 //! Put before it is played.
 
-use super::{Answer, Ask, Asked, Invitation, NetError, SeatId, SeatView, SentMove, Token, seat_name};
+use super::{Answer, Ask, Asked, Invitation, NetError, SeatId, SeatView, Secrets, SentMove, Token, seat_name};
 use crate::feed::{Feed, Phase, View};
 use crate::matches::STOP;
 use crate::record::{PlayerInfo, Record};
@@ -93,13 +93,16 @@ pub struct HostOptions {
     pub timer: Option<u8>,
     /// Where to serve the live feed for spectators, if anywhere.
     pub feed: Option<SocketAddr>,
+    /// CTOR: each team chooses 5 secret squares before the first move (the computer's teams at
+    /// once), sent to the host only.
+    pub secrets: bool,
 }
 
 impl HostOptions {
     /// Options with every seat remote (one per side, or one per member of a CTOR team).
     pub fn remote(start: AnyGame, addr: SocketAddr) -> HostOptions {
         let seats = [Side::First, Side::Second].map(|s| vec![Sitter::Remote; members(&start, s) as usize]);
-        HostOptions { start, seats, addr, record: None, linger: 0.0, timer: None, feed: None }
+        HostOptions { start, seats, addr, record: None, linger: 0.0, timer: None, feed: None, secrets: false }
     }
 }
 
@@ -138,6 +141,10 @@ struct Question {
 
 /// The game and what goes with it, under one lock.
 struct Table {
+    /// The start, with CTOR's secret squares once both teams have chosen them.
+    start: AnyGame,
+    /// Each team's secret squares, as chosen (CTOR with `--secrets`).
+    secrets: [Option<Vec<u16>>; 2],
     game: AnyGame,
     record: Record,
     path: PathBuf,
@@ -165,7 +172,10 @@ struct Shared {
     seats: Vec<Seat>,
     team: bool,
     timer: Option<u8>,
+    /// The start as given (a rematch starts from it, its teams choosing their squares again).
     start: AnyGame,
+    /// Whether the teams choose secret squares.
+    secret_squares: bool,
     heard: Mutex<Vec<Option<Instant>>>,
     /// When every seat taken by a person (here or remote) was first heard from: the
     /// sand-glass runs from then.
@@ -184,9 +194,9 @@ fn refuse(status: StatusCode, why: impl Into<String>) -> Refusal {
 }
 
 impl Table {
-    /// The game after `moves` from the start, for a new game or an undo.
-    fn relay(&mut self, start: &AnyGame, keep: usize) {
-        let mut game = start.clone();
+    /// The game after `keep` of its moves from the start, for a new game or an undo.
+    fn relay(&mut self, keep: usize) {
+        let mut game = self.start.clone();
         for mv in &self.moves[..keep] {
             game.play_unchecked(mv);
         }
@@ -262,7 +272,7 @@ impl Shared {
         let sand = self.sand_left(t).map(|left| (self.timer.unwrap_or(0), left));
         feed.publish(&View {
             game: t.record.created_ms,
-            start: &self.start,
+            start: &t.start,
             moves: &t.moves,
             times: &times,
             started_ms: t.record.created_ms,
@@ -275,7 +285,7 @@ impl Shared {
     /// Milliseconds left on the sand-glass, while it runs.
     fn sand_left(&self, t: &Table) -> Option<u64> {
         let per = self.timer?;
-        if t.game.outcome().is_some() {
+        if t.game.outcome().is_some() || self.choosing_secrets(t) {
             return None;
         }
         let joined = (*self.joined.lock().unwrap_or_else(|e| e.into_inner()))?;
@@ -302,6 +312,19 @@ impl Shared {
             .collect();
         let over = t.game.outcome();
         let (puts_to_choose, chosen) = self.blind(&t, id);
+        let choose_secrets = self.choosing_secrets(&t) && t.secrets[id.side.index()].is_none();
+        let (secrets, revealed) = match &t.game {
+            AnyGame::Ctor(g) => (
+                t.secrets[id.side.index()].clone().unwrap_or_default(),
+                g.secrets(id.side.other())
+                    .iter()
+                    .filter(|(_, st)| *st == crate::rules::ctor::SecretState::Revealed)
+                    .map(|(sq, _)| *sq)
+                    .collect(),
+            ),
+            _ => (Vec::new(), Vec::new()),
+        };
+        let waiting = self.choosing_secrets(&t);
         SeatView {
             seat: id.name(self.team),
             side: variant.side_name(id.side).into(),
@@ -312,11 +335,16 @@ impl Shared {
             moves: t.record.moves.iter().map(|m| m.mv.clone()).collect(),
             seq: t.record.moves.len() as u64,
             version: t.version,
-            your_turn: over.is_none() && (puts_to_choose > 0 || self.may_move(&t, id)),
+            your_turn: over.is_none()
+                && (choose_secrets || (!waiting && (puts_to_choose > 0 || self.may_move(&t, id)))),
             puts_to_choose,
             chosen: chosen.iter().map(|sq| format!("P{sq}")).collect(),
             other: others.join(", "),
             sand_left_ms: self.sand_left(&t),
+            choose_secrets,
+            secrets_pending: waiting,
+            secrets,
+            revealed,
             asked: t.asked.as_ref().map(|q| Asked { what: q.what.to_string(), mine: q.by == id.side }),
             result: over.map(|o| crate::matches::result_line(variant, o)),
         }
@@ -352,6 +380,9 @@ impl Shared {
         let mut t = self.lock();
         if t.game.outcome().is_some() {
             return Err(refuse(StatusCode::FORBIDDEN, "the game is over"));
+        }
+        if self.choosing_secrets(&t) {
+            return Err(refuse(StatusCode::FORBIDDEN, "the teams are choosing their secret squares"));
         }
         let played = t.record.moves.len() as u64;
         if let Some(id) = id
@@ -471,6 +502,60 @@ impl Shared {
         true
     }
 
+    /// Whether the game waits for a team's secret squares.
+    fn choosing_secrets(&self, t: &Table) -> bool {
+        self.secret_squares && t.secrets.iter().any(Option::is_none)
+    }
+
+    /// The teams of the computer alone choose their squares at once.
+    fn computer_secrets(&self, t: &mut Table) {
+        let AnyGame::Ctor(g) = &t.start else { return };
+        if !self.secret_squares {
+            return;
+        }
+        for side in [Side::First, Side::Second] {
+            if t.secrets[side.index()].is_none() && self.team_of(side).all(|s| s.sitter.is_computer()) {
+                let seed = t.record.created_ms ^ (0x5eed + side.index() as u64);
+                t.secrets[side.index()] = Some(crate::team::random_secrets(g, seed));
+            }
+        }
+        self.apply_secrets(t);
+    }
+
+    /// Once both teams have chosen: the squares go into the game and its record, and the
+    /// first turn (and its sand-glass) begins.
+    fn apply_secrets(&self, t: &mut Table) {
+        let ([Some(black), Some(white)], AnyGame::Ctor(g)) = (&t.secrets, &mut t.start) else { return };
+        if !g.secrets(Side::First).is_empty() {
+            return;
+        }
+        if g.set_secrets(Side::First, black).is_err() || g.set_secrets(Side::Second, white).is_err() {
+            return;
+        }
+        t.record.secrets = Record::secrets_of(&t.start);
+        let keep = t.moves.len();
+        t.relay(keep);
+        t.turn_began = Instant::now();
+    }
+
+    /// A team's secret squares, sent by one of its members.
+    fn set_secrets(&self, id: SeatId, squares: &[u16]) -> Result<(), Refusal> {
+        let mut t = self.lock();
+        if self.secret_squares && t.secrets[id.side.index()].is_some() {
+            return Err(refuse(StatusCode::CONFLICT, "the team's secret squares are chosen already"));
+        }
+        if !self.choosing_secrets(&t) {
+            return Err(refuse(StatusCode::FORBIDDEN, "this game has no secret squares to choose now"));
+        }
+        let AnyGame::Ctor(g) = &t.start else { unreachable!("secret squares are CTOR's") };
+        let mut check = g.clone();
+        check.set_secrets(id.side, squares).map_err(|e| refuse(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
+        t.secrets[id.side.index()] = Some(squares.to_vec());
+        self.apply_secrets(&mut t);
+        self.changed(&mut t, true);
+        Ok(())
+    }
+
     /// A question of `side`'s seat to the other side.
     fn ask(&self, id: SeatId, seq: u64, what: &str) -> Result<(), Refusal> {
         let mut t = self.lock();
@@ -486,7 +571,7 @@ impl Shared {
                 if self.team {
                     return Err(refuse(StatusCode::FORBIDDEN, "in team play moves are not taken back"));
                 }
-                if undo_to(&t, &self.start, id.side).is_none() {
+                if undo_to(&t, id.side).is_none() {
                     return Err(refuse(StatusCode::FORBIDDEN, "this seat has no move to take back"));
                 }
                 "undo"
@@ -523,8 +608,8 @@ impl Shared {
         };
         t.asked = None;
         if yes && q.what == "undo" {
-            if let Some(keep) = undo_to(&t, &self.start, q.by) {
-                t.relay(&self.start, keep);
+            if let Some(keep) = undo_to(&t, q.by) {
+                t.relay(keep);
             }
             self.changed(&mut t, true);
         } else if yes {
@@ -557,7 +642,10 @@ impl Shared {
         t.record = record;
         t.path = path;
         t.moves.clear();
-        t.relay(&self.start, 0);
+        t.start = self.start.clone();
+        t.secrets = [None, None];
+        self.computer_secrets(t);
+        t.relay(0);
         self.changed(t, true);
     }
 
@@ -599,8 +687,8 @@ impl Shared {
 /// The moves kept when `side` takes back its last move: up to just before it, or before the
 /// first move of its turn where a turn is several moves (Ordo X, Volterra). None if `side` has
 /// not moved.
-fn undo_to(t: &Table, start: &AnyGame, side: Side) -> Option<usize> {
-    let mut game = start.clone();
+fn undo_to(t: &Table, side: Side) -> Option<usize> {
+    let mut game = t.start.clone();
     let mut sides = Vec::with_capacity(t.moves.len());
     for mv in &t.moves {
         sides.push(game.side_to_move());
@@ -663,6 +751,18 @@ async fn seat_move(State(s): State<Arc<Shared>>, headers: HeaderMap, b: axum::bo
     )
 }
 
+async fn seat_secrets(State(s): State<Arc<Shared>>, headers: HeaderMap, b: axum::body::Body) -> Response {
+    answer(
+        async {
+            let k = s.seat_of(&headers)?;
+            let sent: Secrets = body(b).await?;
+            s.set_secrets(s.seats[k].id, &sent.squares)?;
+            Ok(axum::Json(serde_json::json!({ "secrets": "chosen" })).into_response())
+        }
+        .await,
+    )
+}
+
 async fn seat_ask(State(s): State<Arc<Shared>>, headers: HeaderMap, b: axum::body::Body) -> Response {
     answer(
         async {
@@ -711,6 +811,7 @@ fn router(shared: Arc<Shared>) -> Router {
         .route("/join", get(join_page))
         .route("/seat", get(seat))
         .route("/seat/move", post(seat_move))
+        .route("/seat/secrets", post(seat_secrets))
         .route("/seat/ask", post(seat_ask))
         .route("/seat/answer", post(seat_answer))
         .fallback(not_found)
@@ -860,11 +961,22 @@ impl Host {
             };
         }
         save_tokens(&seats_file, &seats.iter().map(|s| (s.id, s.token)).collect::<Vec<_>>(), team)?;
+        // A record resumed starts as it was saved, with its secret squares if it has them.
+        let (resumed_start, chosen_secrets) = match (record.start_game()?, o.secrets) {
+            (AnyGame::Ctor(g), true) if !g.secrets(Side::First).is_empty() => {
+                let squares = [Side::First, Side::Second].map(|s| Some(g.secrets(s).iter().map(|(q, _)| *q).collect()));
+                (AnyGame::Ctor(g), squares)
+            }
+            (game, _) => (game, [None, None]),
+        };
+        let secret_squares = o.secrets && matches!(start, AnyGame::Ctor(_));
         let feed = o.feed.map(|_| Feed::new());
         let n = seats.len();
         let nobody = seats.iter().all(|s| s.sitter.is_computer());
         let shared = Arc::new(Shared {
             table: Mutex::new(Table {
+                start: resumed_start,
+                secrets: chosen_secrets,
                 game,
                 record,
                 path: path.clone(),
@@ -882,6 +994,7 @@ impl Host {
             team,
             timer: o.timer,
             start,
+            secret_squares,
             heard: Mutex::new(vec![None; n]),
             joined: Mutex::new(nobody.then(Instant::now)),
             rate: Mutex::new(vec![(Instant::now(), 0); n]),
@@ -891,6 +1004,7 @@ impl Host {
         });
         {
             let mut t = shared.lock();
+            shared.computer_secrets(&mut t);
             shared.changed(&mut t, false);
         }
         let feed_server = match (feed, o.feed) {
@@ -993,6 +1107,10 @@ fn play_out(shared: &Shared) -> Result<AnyGame, NetError> {
             drop(t);
             // (A move that came first is no error: the next round looks again.)
             let _ = shared.play(None, Some(ply), "T");
+            continue;
+        }
+        if shared.choosing_secrets(&t) {
+            wait(shared, t);
             continue;
         }
         let side = t.game.side_to_move();

@@ -105,12 +105,28 @@ fn view(inv: &Invitation, after: Option<u64>, first: bool, err: &mut dyn Write) 
 
 /// The game a view shows: its start and every move, played here through the rules.
 pub fn game_of(v: &SeatView) -> Result<AnyGame, NetError> {
-    let mut game: AnyGame = v.start.parse()?;
-    if let (AnyGame::Ctor(g), Some(t)) = (&mut game, v.timer) {
-        g.set_timer(Some(t));
-    }
+    let mut game = start_of(v)?;
     for (i, m) in v.moves.iter().enumerate() {
         game.play_text(m).map_err(|e| NetError::Rules(format!("move {}: {e}", i + 1)))?;
+    }
+    Ok(game)
+}
+
+/// The start a view shows, with what the seat knows of the secret squares: its own team's, and
+/// the other team's that have worked (each works again exactly where it worked, since it was
+/// hit at the same moment).
+pub fn start_of(v: &SeatView) -> Result<AnyGame, NetError> {
+    use crate::rules::ctor::SecretState;
+    let mut game: AnyGame = v.start.parse()?;
+    if let AnyGame::Ctor(g) = &mut game {
+        g.set_timer(v.timer);
+        let side = super::SeatId::parse(&v.seat).map_or(crate::rules::Side::First, |s| s.side);
+        for &sq in &v.secrets {
+            g.know_secret(side, sq, SecretState::Hidden);
+        }
+        for &sq in &v.revealed {
+            g.know_secret(side.other(), sq, SecretState::Hidden);
+        }
     }
     Ok(game)
 }
@@ -148,6 +164,19 @@ pub fn run_as(inv: &Invitation, player: &str, out: &mut dyn Write, err: &mut dyn
         if let Some(result) = &v.result {
             writeln!(out, "{result}")?;
             return Ok(());
+        }
+        if v.choose_secrets {
+            let AnyGame::Ctor(g) = game_of(&v)? else { return Err(NetError::Garbled("secrets outside CTOR".into())) };
+            let squares = crate::team::random_secrets(&g, v.game ^ ply_seed ^ v.seat.len() as u64);
+            let body = serde_json::to_string(&super::Secrets { squares }).expect("squares serialise");
+            match request(inv, "POST", "/seat/secrets", Some(&body)) {
+                // Chosen, or a team-mate chose first.
+                Ok((200 | 409, _)) => {}
+                Ok((status, text)) => return Err(NetError::Refused { status, text: text.trim().to_string() }),
+                Err(_) => std::thread::sleep(Duration::from_millis(250)),
+            }
+            after = None;
+            continue;
         }
         if v.asked.as_ref().is_some_and(|a| !a.mine) {
             let _ = request(inv, "POST", "/seat/answer", Some(r#"{"yes":true}"#));

@@ -14,6 +14,9 @@
 //!   CTOR team game a member's Puts are blind: the host keeps them, unseen by anyone, until
 //!   every member has chosen, then plays them (a member whose square was taken chooses again);
 //!   the acting member then plays the Moves and Landings.
+//! - CTOR's secret squares (`--secrets`): before the first move each team sends its 5 with
+//!   `POST /seat/secrets` `{"squares": [...]}`; a seat's view holds its own team's squares and
+//!   the other team's only once they have worked.
 //! - `POST /seat/ask` with `{"seq": N, "what": "undo"}` (take back this seat's last move) or
 //!   `"rematch"` (after the end) asks the other side; `POST /seat/answer` with `{"yes": true}`
 //!   answers it. The computer at the host agrees at once.
@@ -164,11 +167,29 @@ pub struct SeatView {
     /// Milliseconds left on the sand-glass of the turn, while it runs.
     #[serde(default)]
     pub sand_left_ms: Option<u64>,
+    /// CTOR's secret squares: whether this seat's team is to choose its 5 now (the game waits
+    /// for both teams), the team's own squares, and the other team's that have worked.
+    #[serde(default)]
+    pub choose_secrets: bool,
+    /// The game waits for a team's secret squares.
+    #[serde(default)]
+    pub secrets_pending: bool,
+    #[serde(default)]
+    pub secrets: Vec<u16>,
+    #[serde(default)]
+    pub revealed: Vec<u16>,
     /// A question waiting: `undo` or `rematch`, asked by this side (`mine`) or the other.
     #[serde(default)]
     pub asked: Option<Asked>,
     /// `result: … wins (…)` once the game is over.
     pub result: Option<String>,
+}
+
+/// A team's secret squares, sent by one of its members: `{"squares": [3, 17, 22, 40, 58]}`.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Secrets {
+    pub squares: Vec<u16>,
 }
 
 /// A question one side asked the other.
@@ -219,6 +240,8 @@ pub enum NetError {
     NoMember { seat: String, team: String, size: u8 },
     #[error("--timer {0}: the sand-glass runs 5, 10, 15 or 30 s, and only in CTOR")]
     Timer(u8),
+    #[error("--secrets: secret squares are CTOR's")]
+    SecretsNotCtor,
     #[error("the live feed cannot start: {0}")]
     Feed(String),
     #[error("'{}' is not an address (a port like 7979, or host:port like 127.0.0.1:7979)", crate::rules::quote(.0))]

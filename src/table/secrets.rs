@@ -3,9 +3,8 @@
 //! table makes no move meanwhile ([`super::Mode::Secrets`]).
 
 use super::{Outcome, PlayerKind, Refused, Step, Table, refuse};
-use crate::rules::ctor::{Ctor, SECRETS, SecretState};
+use crate::rules::ctor::{SECRETS, SecretState};
 use crate::rules::{AnyGame, Cell, Game, Side, Variant};
-use rand::SeedableRng;
 
 /// Where the choosing of the secret squares stands.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -44,13 +43,6 @@ impl SecretPhase {
     }
 }
 
-/// Picks a team's squares at random (a computer team's choice), from an explicit seed.
-fn random_secrets(g: &Ctor, seed: u64) -> Vec<u16> {
-    let n = g.size() as usize * g.size() as usize;
-    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-    rand::seq::index::sample(&mut rng, n, SECRETS).into_iter().map(|i| i as u16 + 1).collect()
-}
-
 impl Table {
     /// Starts choosing the secret squares if the game at the table is a CTOR game that has not
     /// begun and has none chosen yet.
@@ -70,6 +62,9 @@ impl Table {
         let people = self.players.contains(&PlayerKind::Person);
         let done = if people { SecretPhase::Ready } else { SecretPhase::Done };
         let mut side = match after {
+            // A seat of a hosted game chooses its own team's squares only: the host has the
+            // other team's.
+            Some(_) if self.seat.is_some() => return SecretPhase::Done,
             None => Side::First,
             Some(Side::First) => Side::Second,
             Some(Side::Second) => return done,
@@ -79,7 +74,7 @@ impl Table {
                 return SecretPhase::HandOver(side);
             }
             if let AnyGame::Ctor(g) = &mut self.game {
-                let squares = random_secrets(g, 0x5eed + side.index() as u64 + g.turn() as u64);
+                let squares = crate::team::random_secrets(g, 0x5eed + side.index() as u64 + g.turn() as u64);
                 let _ = g.set_secrets(side, &squares);
             }
             self.sync_record();

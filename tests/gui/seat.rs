@@ -220,3 +220,78 @@ fn the_menus_host_switch_and_ctrl_h_at_the_table_host_the_game() {
     assert!(until(&mut app, |a| notice(a).contains("no longer hosting")), "{}", notice(&app));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_seat_chooses_its_teams_secret_squares_at_its_own_table() {
+    use tablero::gui::frame::session::{SecretCommand, TableIntent};
+    use tablero::table::{Intent, SecretPhase};
+    let dir = std::env::temp_dir().join(format!("tablero-seat-secrets-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let start: tablero::rules::AnyGame =
+        "ctor8 ......../......../......../......../......../......../......../........ b 1 P1M0L0 1v1 0"
+            .parse()
+            .unwrap();
+    let host = Host::open(HostOptions {
+        secrets: true,
+        record: Some(dir.join("game.json")),
+        ..HostOptions::remote(start, "127.0.0.1:0".parse().unwrap())
+    })
+    .unwrap();
+    let (mine, theirs) = (host.invitations()[0].1.clone(), host.invitations()[1].1.clone());
+    let mut app = tablero::gui::headless_join_app(&mine).expect("the seat joins");
+    assert!(matches!(session(&app).secrets, SecretPhase::Choosing(Side::First, _)), "{:?}", session(&app).secrets);
+    assert!(until(&mut app, |a| notice(a).contains("choose your team's 5 secret squares")), "{}", notice(&app));
+    // Five squares clicked, then Done: they go to the host, and nowhere else.
+    let tablero::rules::AnyGame::Ctor(g) = &session(&app).game else { unreachable!() };
+    let cells: Vec<_> = [3u16, 12, 21, 30, 39].iter().map(|sq| g.cell(*sq)).collect();
+    for c in cells {
+        app.world_mut().write_message(TableIntent(Intent::SecretClick(c)));
+        app.update();
+    }
+    app.world_mut().write_message(SecretCommand::Done);
+    assert!(until(&mut app, |_| seat_view(&mine).secrets == [3, 12, 21, 30, 39]), "the host has them");
+    let other = seat_view(&theirs);
+    assert!(other.choose_secrets && other.secrets.is_empty() && other.revealed.is_empty());
+    assert!(until(&mut app, |a| notice(a).contains("other team is choosing")), "{}", notice(&app));
+    assert_eq!(
+        ask(&theirs, "POST", "/seat/secrets", Some(r#"{"squares":[60,61,62,63,64]}"#)).0,
+        200,
+        "the other team chooses at its machine"
+    );
+    assert!(until(&mut app, |a| notice(a).contains("your move")), "{}", notice(&app));
+    let tablero::rules::AnyGame::Ctor(g) = &session(&app).game else { unreachable!() };
+    assert_eq!(g.secrets(Side::First).len(), 5, "this table knows its team's squares");
+    assert!(g.secrets(Side::Second).is_empty(), "and not the other team's");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_team_members_table_chooses_its_blind_put_and_sees_the_teams_puts_played() {
+    let dir = std::env::temp_dir().join(format!("tablero-seat-member-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let start: tablero::rules::AnyGame =
+        "ctor8 ......../......../......../......../......../......../......../........ b 1 P1M0L0 2v2 0"
+            .parse()
+            .unwrap();
+    let host = Host::open(HostOptions {
+        record: Some(dir.join("game.json")),
+        ..HostOptions::remote(start, "127.0.0.1:0".parse().unwrap())
+    })
+    .unwrap();
+    let links: Vec<String> = host.invitations().into_iter().map(|(_, l)| l).collect();
+    let (b1, w1, w2) = (&links[0], &links[2], &links[3]);
+    let mut app = tablero::gui::headless_join_app(w1).expect("the member joins");
+    assert_eq!(ask(b1, "POST", "/seat/move", Some(r#"{"seq":0,"move":"P1"}"#)).0, 200);
+    assert_eq!(ask(b1, "POST", "/seat/move", Some(r#"{"seq":1,"move":"E"}"#)).0, 200);
+    assert!(until(&mut app, |a| notice(a).contains("choose 1 blind Put (seat second.1)")), "{}", notice(&app));
+    let put = session(&app).game.parse_move("P10").unwrap();
+    app.world_mut().write_message(MoveChosen { mv: put, by: By::Person });
+    assert!(until(&mut app, |_| seat_view(w1).chosen == ["P10"]), "the host keeps the choice");
+    assert!(seat_view(w2).chosen.is_empty() && seat_view(b1).moves.len() == 2, "unseen by the others");
+    assert!(until(&mut app, |a| notice(a).contains("waiting for your team-mates")), "{}", notice(&app));
+    assert_eq!(ask(w2, "POST", "/seat/move", Some(r#"{"seq":2,"move":"P11"}"#)).0, 200);
+    assert!(until(&mut app, |a| session(a).history.len() == 4), "{}", notice(&app));
+    settle(&mut app);
+    assert_eq!(session(&app).game.to_string(), host.game().to_string(), "the team's Puts played here as at the host");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -36,6 +36,11 @@ pub struct RemoteSeat {
     blind: bool,
     asked: Option<crate::net::Asked>,
     over: bool,
+    /// CTOR's secret squares: the team is to choose them, what the host said of its own and
+    /// of the other team's that worked, and whether this table's choice was sent.
+    choose_secrets: bool,
+    secrets: (Vec<u16>, Vec<u16>),
+    secrets_sent: bool,
 }
 
 impl RemoteSeat {
@@ -53,6 +58,9 @@ impl RemoteSeat {
             blind: false,
             asked: None,
             over: false,
+            choose_secrets: false,
+            secrets: (Vec::new(), Vec::new()),
+            secrets_sent: false,
         }
     }
 }
@@ -77,7 +85,8 @@ pub(crate) fn plugin(app: &mut App) {
         )
         .add_systems(
             Update,
-            send.run_if(resource_exists::<RemoteSeat>.and_then(seated))
+            (send, send_secrets)
+                .run_if(resource_exists::<RemoteSeat>.and_then(seated))
                 .in_set(crate::gui::frame::steps::TableSystems::Present),
         );
 }
@@ -136,7 +145,16 @@ fn follow(mut seat: ResMut<RemoteSeat>, mut intents: MessageWriter<TableIntent>,
     for h in heard {
         match h {
             Heard::View(v) => {
-                let went_back = v.game != seat.game || (v.moves.len() as u64) < seat.host_seq;
+                // A secret square that worked here is learnt from the host: the field laid out
+                // again knows it.
+                let learnt = (v.secrets.clone(), v.revealed.clone()) != seat.secrets
+                    || (seat.choose_secrets && !v.choose_secrets && !seat.secrets_sent);
+                let went_back = v.game != seat.game || (v.moves.len() as u64) < seat.host_seq || learnt;
+                seat.choose_secrets = v.choose_secrets;
+                seat.secrets = (v.secrets.clone(), v.revealed.clone());
+                if v.choose_secrets && v.game != seat.game {
+                    seat.secrets_sent = false;
+                }
                 seat.host_has = v.moves.len();
                 seat.host_seq = v.seq;
                 seat.blind = v.puts_to_choose > 0 || !v.chosen.is_empty();
@@ -174,6 +192,12 @@ fn follow(mut seat: ResMut<RemoteSeat>, mut intents: MessageWriter<TableIntent>,
 /// The message line for a seat's view.
 fn say(v: &crate::net::SeatView, invite: Option<&str>) -> String {
     let sand = v.sand_left_ms.map(|ms| format!(" ({} s left)", ms.div_ceil(1000))).unwrap_or_default();
+    if v.choose_secrets {
+        return "choose your team's 5 secret squares (nobody else sees them), then Done".into();
+    }
+    if v.secrets_pending {
+        return "the other team is choosing its secret squares".into();
+    }
     match (&v.asked, &v.result, v.your_turn) {
         (Some(a), _, _) if !a.mine && a.what == "undo" => {
             "the other side asks to take back its last move: Y to agree, Escape to refuse".into()
@@ -354,6 +378,21 @@ fn host_here_key(
     }
 }
 
+/// The team's secret squares chosen here go to the host, once.
+fn send_secrets(mut seat: ResMut<RemoteSeat>, session: Res<Session>) {
+    if !seat.choose_secrets || seat.secrets_sent {
+        return;
+    }
+    let AnyGame::Ctor(g) = &session.game else { return };
+    let squares: Vec<u16> = g.secrets(seat.seat).iter().map(|(sq, _)| *sq).collect();
+    if squares.len() != crate::rules::ctor::SECRETS {
+        return;
+    }
+    let body = serde_json::to_string(&crate::net::Secrets { squares }).expect("squares serialise");
+    seat.follower.lock().unwrap_or_else(|e| e.into_inner()).say("/seat/secrets", body);
+    seat.secrets_sent = true;
+}
+
 /// This seat's moves played here and not yet sent go to the host, in order.
 fn send(mut seat: ResMut<RemoteSeat>, session: Res<Session>) {
     let played = session.history.len();
@@ -397,17 +436,20 @@ pub fn seat_table(invitation: &str, wait: std::time::Duration) -> Result<(Table,
     let table = table_of(&view, inv.seat)?;
     let mut seat = RemoteSeat::new(crate::net::join::Follower::start(inv.clone()), inv.seat, view.moves.len());
     seat.game = view.game;
+    seat.choose_secrets = view.choose_secrets;
+    seat.secrets = (view.secrets.clone(), view.revealed.clone());
     Ok((table, seat))
 }
 
 /// The table of a seat's view: its game with every move, this seat's side played here.
 fn table_of(view: &crate::net::SeatView, side: Side) -> Result<Table, GuiError> {
-    let mut start: AnyGame = view.start.parse()?;
-    if let (AnyGame::Ctor(g), Some(t)) = (&mut start, view.timer) {
-        g.set_timer(Some(t));
-    }
+    let start = crate::net::join::start_of(view)?;
     let mut table = Table::new(start, [PlayerKind::Person; 2], 1);
     table.seat = Some(side);
+    if view.choose_secrets {
+        // Chosen here, at once: only this team looks at this screen.
+        table.secrets = crate::table::SecretPhase::Choosing(side, Vec::new());
+    }
     let _ = table.apply(crate::table::Intent::Hosted(view.moves.clone()));
     Ok(table)
 }

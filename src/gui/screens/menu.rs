@@ -574,9 +574,6 @@ fn hosted(
     folder: Option<&std::path::Path>,
 ) -> Result<crate::gui::frame::remote::HostedHere, crate::gui::error::GuiError> {
     use crate::gui::frame::remote::{host_addr, host_here, sitters};
-    if choice.secrets {
-        return Err(crate::gui::error::GuiError::Serve("secret squares are not played across machines yet".into()));
-    }
     let game = choice.game();
     let seats = sitters(&game, choice.players)?;
     // Saved with the table's games (the host's record; the table keeps its own copy too).
@@ -591,6 +588,7 @@ fn hosted(
         seats,
         record,
         timer: choice.timer,
+        secrets: choice.secrets,
         ..crate::net::host::HostOptions::remote(game, host_addr())
     })
 }
