@@ -227,13 +227,9 @@ impl Shared {
         crate::team::acting(Lead::Captain, g.turn(), members(&t.game, side) as usize) as u8
     }
 
-    /// After every change: the record saved, the sand-glass and the team's blind round begun
-    /// for a new turn, the feed shown, and those waiting woken.
+    /// After every change: the sand-glass and the team's blind round begun for a new turn, the
+    /// feed shown, those waiting woken, and the record saved.
     fn changed(&self, t: &mut Table, saved: bool) {
-        if saved {
-            let written = crate::record::write_atomic(&t.path, &t.record.to_json());
-            t.save_error = written.err().map(|e| format!("saving {} failed: {e}", t.path.display()));
-        }
         let key = match &t.game {
             AnyGame::Ctor(g) => (g.turn(), g.side_to_move(), 0),
             g => (0, g.side_to_move(), t.moves.len()),
@@ -247,6 +243,12 @@ impl Shared {
         self.publish(t);
         self.moved.notify_all();
         self.version.send_replace(t.version);
+        // Saved before the seat that moved is answered (the lock is held), after the others
+        // are woken: a disk's flush does not delay the move on the other machines.
+        if saved {
+            let written = crate::record::write_atomic(&t.path, &t.record.to_json());
+            t.save_error = written.err().map(|e| format!("saving {} failed: {e}", t.path.display()));
+        }
     }
 
     /// A team's blind round starts with its turn: each member's share of the Puts.
