@@ -295,3 +295,60 @@ fn a_team_members_table_chooses_its_blind_put_and_sees_the_teams_puts_played() {
     assert_eq!(session(&app).game.to_string(), host.game().to_string(), "the team's Puts played here as at the host");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn at_a_seat_the_hosts_sand_glass_ends_the_turn_and_a_rematch_is_asked_with_y() {
+    use tablero::gui::frame::session::Command;
+    let dir = std::env::temp_dir().join(format!("tablero-seat-sand-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let start: tablero::rules::AnyGame =
+        "ctor8 ......../......../......../......../......../......../......../........ b 1 P1M0L0 1v1 0"
+            .parse()
+            .unwrap();
+    let hosting = Host::open(HostOptions {
+        timer: Some(5),
+        record: Some(dir.join("game.json")),
+        seats: [vec![Sitter::Remote], vec![Sitter::Computer("random".into())]],
+        ..HostOptions::remote(start, "127.0.0.1:0".parse().unwrap())
+    })
+    .unwrap();
+    let _clock = hosting.play_in_background();
+    let mine = hosting.invitations()[0].1.clone();
+    let mut app = tablero::gui::headless_join_app(&mine).expect("the seat joins");
+    // The table's own clock runs with the host's (time passes fast in a headless app) but does
+    // not end the turn: the host does, after its 5 s.
+    let started = std::time::Instant::now();
+    assert!(until(&mut app, |a| session(a).history.first().is_some_and(|(_, m)| m.to_string() == "T")));
+    assert!(started.elapsed() >= std::time::Duration::from_secs(4), "the host's 5 s, not the table's");
+    assert!(until(&mut app, |a| session(a).game.to_string() == hosting.game().to_string()), "the table follows");
+    drop(app);
+    drop(hosting);
+    std::fs::remove_dir_all(&dir).ok();
+    // After the end, Y asks the other side for a rematch; the computer agrees, and the table
+    // lays out the new game.
+    let dir = std::env::temp_dir().join(format!("tablero-seat-rematch-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let host = host(&dir, [Sitter::Remote, Sitter::Computer("random".into())]);
+    let _computer = host.play_in_background();
+    let mut app = tablero::gui::headless_join_app(&host.invitations()[0].1).expect("the seat joins");
+    let mut k = 0u64;
+    while host.game().outcome().is_none() {
+        if session(&app).game.side_to_move() == Side::First && !moving(&mut app) {
+            let moves = session(&app).game.legal_moves();
+            k = k.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let mv = moves[(k >> 33) as usize % moves.len()].clone();
+            app.world_mut().write_message(MoveChosen { mv, by: By::Person });
+        }
+        app.update();
+        std::thread::sleep(std::time::Duration::from_millis(15));
+    }
+    assert!(until(&mut app, |a| notice(a).contains("Y asks the other side for a rematch")), "{}", notice(&app));
+    app.world_mut().write_message(Command::Agree);
+    assert!(
+        until(&mut app, |a| session(a).history.is_empty() && session(a).game.outcome().is_none()),
+        "{}",
+        notice(&app)
+    );
+    assert!(host.game().outcome().is_none(), "a new game at the host");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -59,7 +59,8 @@ fn show_mine(mut commands: MessageReader<SecretCommand>, session: Res<Session>, 
 }
 
 /// The sand-glass's clock: it runs while the side to move chooses and nothing moves; when it
-/// runs out the turn ends, a Timeout chosen like any other move.
+/// runs out the turn ends, a Timeout chosen like any other move (at a hosted game's seat, the
+/// host's clock ends it).
 fn sand_clock(
     session: Res<Session>,
     mut table: ResMut<CtorTable>,
@@ -74,7 +75,7 @@ fn sand_clock(
         table.clock_turn = now;
         table.clock = 0.0;
     }
-    if g.outcome().is_some() {
+    if g.outcome().is_some() || (session.seat.is_some() && table.clock >= limit as f32) {
         return;
     }
     let before = table.clock;
@@ -83,6 +84,11 @@ fn sand_clock(
         heard.write(crate::gui::look::sound::Sounded(crate::sound::Sound::SandTick));
     }
     if table.clock >= limit as f32 {
+        if session.seat.is_some() {
+            // A seat of a hosted game: the host's sand-glass ends the turn, this one only shows it.
+            table.clock = limit as f32;
+            return;
+        }
         table.clock = 0.0;
         chosen.write(MoveChosen { mv: AnyMove::Ctor(CtorMove::Timeout), by: By::SandGlass });
     }
