@@ -86,7 +86,13 @@ impl Drop for HostProcess {
 }
 
 fn join(link: &str, player: &str) -> Child {
+    join_saving(link, player, &std::env::temp_dir().join(format!("tablero-net-seats-{}", std::process::id())))
+}
+
+/// A seat in its own process, saving its copy of the record under `data`.
+fn join_saving(link: &str, player: &str, data: &Path) -> Child {
     Command::new(BIN)
+        .env("TABLERO_DATA_DIR", data)
         .args(["join", link, "--as", player])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -127,12 +133,21 @@ fn a_whole_game_of_every_variant_between_a_host_and_a_remote_seat() {
         let (remote, here) = if i % 2 == 0 { ("first", "second") } else { ("second", "first") };
         let mut host = HostProcess::start(variant.name(), &[&format!("{here}=random")], &record);
         assert_eq!(host.invites.len(), 1, "{variant}: one remote seat, one invitation");
-        let seat = join(&host.invite(remote), "random");
+        let data = d.join(format!("seat-{variant}"));
+        let seat = join_saving(&host.invite(remote), "random", &data);
         let (code, out, err) = finish(seat);
         assert_eq!(code, 0, "{variant}: {err}");
         let result = host.result();
         assert!(result.starts_with("result: "), "{variant}: {result}");
         assert_eq!(out.trim(), result, "{variant}: both machines see the same end");
+        // Both machines saved the record: the seat's copy has the host's moves.
+        let copies: Vec<_> = std::fs::read_dir(data.join("games")).unwrap().flatten().map(|e| e.path()).collect();
+        assert_eq!(copies.len(), 1, "{variant}: the seat saved one record");
+        let (mine, _) = tablero::record::load(&copies[0]).unwrap();
+        let (theirs, _) = tablero::record::load(&record).unwrap();
+        let moves = |r: &tablero::record::Record| r.moves.iter().map(|m| m.mv.clone()).collect::<Vec<_>>();
+        assert_eq!(moves(&mine), moves(&theirs), "{variant}: the seat's copy");
+        assert_eq!(mine.result, theirs.result);
         // The record is the game: it replays to the same result.
         let check = Command::new(BIN).args(["check", record.to_str().unwrap()]).output().unwrap();
         assert!(String::from_utf8(check.stdout).unwrap().ends_with(&format!("{result}\n")), "{variant}");

@@ -158,9 +158,11 @@ pub fn run_as(inv: &Invitation, player: &str, out: &mut dyn Write, err: &mut dyn
     let mut after = None;
     let mut ply_seed = 0u64;
     let mut first = true;
+    let mut saving = Saving::default();
     loop {
         let v = view(inv, after, first, err)?;
         first = false;
+        saving.save(&v, player, err);
         if let Some(result) = &v.result {
             writeln!(out, "{result}")?;
             return Ok(());
@@ -205,6 +207,57 @@ pub fn run_as(inv: &Invitation, player: &str, out: &mut dyn Write, err: &mut dyn
                 Err(NetError::Unreachable { .. }) => break,
                 Err(e) => return Err(e),
             }
+        }
+    }
+}
+
+/// A seat's own copy of the record (its machine saves the game too), in the data folder.
+#[derive(Default)]
+struct Saving {
+    /// The file, the game it holds and the moves written.
+    at: Option<(std::path::PathBuf, u64)>,
+    written: usize,
+    said: bool,
+}
+
+impl Saving {
+    fn save(&mut self, v: &SeatView, player: &str, err: &mut dyn Write) {
+        if self.at.as_ref().is_some_and(|(_, game)| *game != v.game) {
+            (self.at, self.written) = (None, 0); // a rematch: a file of its own
+        }
+        if self.at.is_some() && self.written == v.moves.len() {
+            return;
+        }
+        let Ok(start) = start_of(v) else { return };
+        let Some(seat) = super::SeatId::parse(&v.seat) else { return };
+        let kind = if player == "random" { "computer:random".to_string() } else { player.to_string() };
+        let mine = (format!("{player} (seat {})", v.seat), kind);
+        let host = ("the host's other seats".to_string(), "human".to_string());
+        let players = if seat.side == crate::rules::Side::First { [mine, host] } else { [host, mine] };
+        let mut record = crate::record::Record::new(&start, players);
+        record.created_ms = v.game;
+        let mut game = start;
+        for m in &v.moves {
+            if game.play_text(m).is_err() {
+                return;
+            }
+            record.push(m, &game);
+        }
+        let path = match &self.at {
+            Some((path, _)) => path.clone(),
+            None => crate::record::new_game_path(&crate::record::data_dir(), &record),
+        };
+        match crate::record::write_atomic(&path, &record.to_json()) {
+            Ok(()) => {
+                self.at = Some((path, v.game));
+                self.written = v.moves.len();
+            }
+            Err(e) if !self.said => {
+                let _ =
+                    writeln!(err, "tablero: the seat's copy of the record cannot be saved at {}: {e}", path.display());
+                self.said = true;
+            }
+            Err(_) => {}
         }
     }
 }
