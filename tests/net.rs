@@ -436,6 +436,9 @@ fn invitations_and_seats_are_read_strictly() {
     }
 }
 
+/// An empty CTOR 8 × 8 field, one against one.
+const CTOR_1V1: &str = "ctor8 ......../......../......../......../......../......../......../........ b 1 P1M0L0 1v1 0";
+
 /// An empty CTOR 8 × 8 field for teams of two.
 const CTOR_2V2: &str = "ctor8 ......../......../......../......../......../......../......../........ b 1 P1M0L0 2v2 0";
 
@@ -651,10 +654,7 @@ fn undo_and_rematch_are_asked_of_the_other_side_and_answered() {
 #[test]
 fn the_host_times_the_sand_glass_once_every_seat_has_joined() {
     let d = dir("sand");
-    let start: AnyGame =
-        "ctor8 ......../......../......../......../......../......../......../........ b 1 P1M0L0 1v1 0"
-            .parse()
-            .unwrap();
+    let start: AnyGame = CTOR_1V1.parse().unwrap();
     let host = Host::open(HostOptions {
         record: Some(d.join("game.json")),
         timer: Some(5),
@@ -683,10 +683,7 @@ fn the_host_times_the_sand_glass_once_every_seat_has_joined() {
 #[test]
 fn secret_squares_reach_only_the_host_and_their_team_until_they_work() {
     let d = dir("secrets");
-    let start: AnyGame =
-        "ctor8 ......../......../......../......../......../......../......../........ b 1 P1M0L0 1v1 0"
-            .parse()
-            .unwrap();
+    let start: AnyGame = CTOR_1V1.parse().unwrap();
     let host = Host::open(HostOptions {
         record: Some(d.join("game.json")),
         secrets: true,
