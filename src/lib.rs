@@ -12,6 +12,7 @@ pub mod feed;
 #[cfg(feature = "gui")]
 pub mod gui;
 pub mod matches;
+pub mod memory;
 pub mod net;
 pub mod players;
 pub mod record;

@@ -218,6 +218,7 @@ fn window_app(broadcast: Option<UVec2>, setup: impl FnOnce(&mut App)) -> Result<
         if let Some(t) = &trouble {
             eprintln!("tablero: {t}");
         }
+        crate::memory::lean_allocator();
         let mut app = App::new();
         app.add_plugins((
             DefaultPlugins
@@ -231,7 +232,7 @@ fn window_app(broadcast: Option<UVec2>, setup: impl FnOnce(&mut App)) -> Result<
                 // complete, not wait for shaders still compiling, and drawn in its own update
                 // (pipelined rendering would draw it only at the next, which may come much
                 // later at a resting table).
-                .set(bevy::render::RenderPlugin { synchronous_pipeline_compilation: true, ..default() })
+                .set(render::render_plugin())
                 .disable::<bevy::render::pipelined_rendering::PipelinedRenderingPlugin>(),
             MeshPickingPlugin,
             CorePlugin,

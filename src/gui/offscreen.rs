@@ -42,7 +42,6 @@ impl Offscreen {
         film: Option<u32>,
     ) -> Result<Offscreen, GuiError> {
         use bevy::camera::RenderTarget;
-        use bevy::render::RenderPlugin;
         use bevy::window::ExitCondition;
         use bevy::winit::WinitPlugin;
 
@@ -52,12 +51,13 @@ impl Offscreen {
             return Err(GuiError::NoVulkan(why.0));
         }
         let layout = table::Layout::of(&session.game);
+        crate::memory::lean_allocator();
         let built = quietly(|| {
             let mut app = App::new();
             app.add_plugins((
                 DefaultPlugins
                     .set(WindowPlugin { primary_window: None, exit_condition: ExitCondition::DontExit, ..default() })
-                    .set(RenderPlugin { synchronous_pipeline_compilation: true, ..default() })
+                    .set(super::look::render::render_plugin())
                     .disable::<WinitPlugin>()
                     .disable::<bevy::log::LogPlugin>(),
                 CorePlugin,
@@ -245,7 +245,7 @@ pub fn bench_table(frames: usize, json: bool, out: &mut dyn std::io::Write) -> R
     let mut measures: Vec<Measure> = Vec::new();
     // Each measure: its line (with the memory resident after it) unless the output is JSON.
     let mut report = |m: Measure, line: String| -> Result<(), GuiError> {
-        let m = Measure { resident_mb: memory_mb("VmRSS"), ..m };
+        let m = Measure { resident_mb: crate::memory::resident_mb(), ..m };
         if !json {
             writeln!(out, "{line}; resident {:.0} MB", m.resident_mb)?;
         }
@@ -268,6 +268,9 @@ pub fn bench_table(frames: usize, json: bool, out: &mut dyn std::io::Write) -> R
         ecs.push(t.elapsed().as_secs_f64() * 1e3);
     }
     let moves = headless.world().resource::<Session>().history.len();
+    // Each scene is dropped once measured, and what it freed given back to the system, so
+    // that the memory after each says what the next one holds.
+    drop(headless);
     let (mean, p95, _) = stats(ecs);
     report(
         Measure::of("ECS update without rendering (Ordo, random players)", None, frames, (mean, p95, None)),
@@ -308,6 +311,8 @@ pub fn bench_table(frames: usize, json: bool, out: &mut dyn std::io::Write) -> R
             "ECS update while the computer (master) thinks about Ordo X's first move: {n} frames in {secs:.1} s until it played, {mean:.3} ms mean, {p95:.3} ms p95, {max:.3} ms slowest"
         ),
     )?;
+    drop(app);
+    crate::memory::give_back();
     let mut view = Offscreen::new(ordo_x, computer_first, 1280, 720)?;
     let (n, secs, (mean, p95, max)) = thinking(&mut || {
         view.frame();
@@ -324,6 +329,8 @@ pub fn bench_table(frames: usize, json: bool, out: &mut dyn std::io::Write) -> R
             "frame at 1280x720 while the computer (master) thinks about Ordo X's first move: {n} frames in {secs:.1} s, {mean:.1} ms mean, {p95:.1} ms p95, {max:.1} ms slowest"
         ),
     )?;
+    drop(view);
+    crate::memory::give_back();
     let full_ctor: AnyGame =
         format!("ctor10 {} w 60 P2M2L1 1v1 0", ["BWBWBWBWBW", "WBWBWBWBWB"].repeat(5).join("/")).parse()?;
     let towers: AnyGame = "volterra DLDLDLDLDLl,-,-,-/-,-,-,-/-,-,-,-/-,-,-,-/-,-,-,LDLDLDLDLDd l".parse()?;
@@ -356,6 +363,8 @@ pub fn bench_table(frames: usize, json: bool, out: &mut dyn std::io::Write) -> R
                     1e3 / mean
                 ),
             )?;
+            drop(view);
+            crate::memory::give_back();
         }
     }
     // The table and the broadcast together (1280x720 and 1920x1080), the full CTOR field, in
@@ -394,6 +403,8 @@ pub fn bench_table(frames: usize, json: bool, out: &mut dyn std::io::Write) -> R
                 1e3 / mean
             ),
         )?;
+        drop(view);
+        crate::memory::give_back();
     }
     // A cascade of at least 20 flips, frame by frame while it animates, in both profiles.
     let (game, put) = cascade_position(20);
@@ -428,8 +439,10 @@ pub fn bench_table(frames: usize, json: bool, out: &mut dyn std::io::Write) -> R
                 started.elapsed().as_secs_f64()
             ),
         )?;
+        drop(view);
+        crate::memory::give_back();
     }
-    let (resident, peak) = (memory_mb("VmRSS"), memory_mb("VmHWM"));
+    let (resident, peak) = (crate::memory::resident_mb(), crate::memory::peak_mb());
     if json {
         let all =
             serde_json::json!({ "frames": frames, "measures": measures, "resident_mb": resident, "peak_mb": peak });
@@ -470,15 +483,4 @@ impl Measure {
             resident_mb: 0.0,
         }
     }
-}
-
-/// This process's memory in MB from /proc: `VmRSS` (resident now) or `VmHWM` (the peak).
-fn memory_mb(key: &str) -> f64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find(|l| l.starts_with(key))
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|kb| kb.parse::<f64>().ok())
-        .map_or(0.0, |kb| kb / 1024.0)
 }

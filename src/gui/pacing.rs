@@ -107,6 +107,11 @@ pub(super) fn plugin(app: &mut App) {
                 _ => rest,
             };
             if winit.focused_mode != mode {
+                // Coming to rest, the memory the frames just drawn freed goes back to the
+                // system (a few milliseconds, while nothing is drawn).
+                if mode == rest {
+                    crate::memory::give_back();
+                }
                 winit.focused_mode = mode;
                 winit.unfocused_mode = mode;
             }

@@ -196,7 +196,7 @@ pub fn square_image(size: u32, data: Vec<u8>, format: TextureFormat) -> Image {
         TextureDimension::D2,
         data,
         format,
-        RenderAssetUsages::default(),
+        RenderAssetUsages::RENDER_WORLD,
     );
     if let Some((levels, count)) = image.data.as_deref().and_then(|d| mipmaps(size as usize, d)) {
         image.data = Some(levels);

@@ -18,6 +18,18 @@ pub(crate) fn plugin(app: &mut App) {
     app.add_systems(Update, (adapt_to_renderer, scale_views.run_if(software)).chain());
 }
 
+/// The renderer as the table uses it: each frame complete when drawn (no shader still
+/// compiling), and the device's memory taken in small blocks (wgpu's default reserves blocks of
+/// 128 to 256 MB, which a software renderer holds in the process's own memory).
+pub fn render_plugin() -> bevy::render::RenderPlugin {
+    use bevy::render::settings::{MemoryHints, WgpuSettings};
+    bevy::render::RenderPlugin {
+        render_creation: WgpuSettings { memory_hints: MemoryHints::MemoryUsage, ..default() }.into(),
+        synchronous_pipeline_compilation: true,
+        ..default()
+    }
+}
+
 /// The software profile draws the table at this share of the output's width and height, and
 /// shows it scaled up under the panels (which stay sharp): a seventh of the pixels to shade.
 /// On lavapipe the frame's time goes almost all to the pixels (shading, tonemapping and the
