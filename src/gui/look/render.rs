@@ -277,6 +277,9 @@ fn adapt_to_renderer(
     for mut light in &mut lights {
         if light.shadow_maps_enabled {
             light.shadow_maps_enabled = false;
+            // No shadow is drawn: the renderer's shadow texture (which it makes anyway) at
+            // its smallest rather than 2048 pixels a side.
+            commands.insert_resource(bevy::light::DirectionalLightShadowMap { size: 1 });
         }
     }
     for m in &table {
