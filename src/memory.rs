@@ -6,7 +6,8 @@
 //! needed. [`lean_allocator`] limits the arenas to two and [`give_back`] returns the free pages
 //! to the system; on other allocators both do nothing.
 
-/// Limits the allocator's arenas to two. Call it first thing in `main`, before any thread.
+/// Limits the allocator's arenas to two (for the arenas made from then on: call it before the
+/// app's threads start).
 pub fn lean_allocator() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {
@@ -15,8 +16,8 @@ pub fn lean_allocator() {
             fn mallopt(param: i32, value: i32) -> i32;
         }
         const M_ARENA_MAX: i32 = -8;
-        // SAFETY: mallopt only sets a tunable of the allocator; it is called before any
-        // other thread exists.
+        // SAFETY: mallopt only sets a tunable of the allocator, under the allocator's own
+        // lock; it takes no pointer.
         unsafe {
             mallopt(M_ARENA_MAX, 2);
         }

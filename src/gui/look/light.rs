@@ -129,13 +129,7 @@ fn light_cameras(
     room: Res<RoomLight>,
     mut lights: Query<(&mut DirectionalLight, &mut Transform)>,
     mut ambient: ResMut<GlobalAmbientLight>,
-    shadow_map: Option<Res<bevy::light::DirectionalLightShadowMap>>,
 ) {
-    // The software profile shrinks the shadow map it does not draw: the full look's is its
-    // full size.
-    if shadow_map.is_some_and(|m| m.size != bevy::light::DirectionalLightShadowMap::default().size) {
-        commands.insert_resource(bevy::light::DirectionalLightShadowMap::default());
-    }
     for cam in &cams {
         commands.entity(cam).insert((
             Lit,
