@@ -219,6 +219,15 @@ fn window_app(broadcast: Option<UVec2>, setup: impl FnOnce(&mut App)) -> Result<
             eprintln!("tablero: {t}");
         }
         crate::memory::lean_allocator();
+        // The profile, chosen before the renderer starts: TABLERO_QUALITY, then the settings,
+        // else the adapter's kind.
+        let adapter = render::probe().map_err(|why| GuiError::NoVulkan(why.0))?;
+        let asked = render::Quality::from_env().or(match settings.quality {
+            crate::settings::Quality::Full => Some(render::Quality::Full),
+            crate::settings::Quality::Software => Some(render::Quality::Software),
+            crate::settings::Quality::Auto => None,
+        });
+        let quality = render::Quality::choose(asked, adapter.kind);
         let mut app = App::new();
         app.add_plugins((
             DefaultPlugins
@@ -232,7 +241,14 @@ fn window_app(broadcast: Option<UVec2>, setup: impl FnOnce(&mut App)) -> Result<
                 // complete, not wait for shaders still compiling, and drawn in its own update
                 // (pipelined rendering would draw it only at the next, which may come much
                 // later at a resting table).
-                .set(render::render_plugin())
+                .set(render::render_plugin(quality, &adapter))
+                .set(render::pbr_plugin())
+                // The software profile leaves out ambient occlusion and the sky on purpose:
+                // Bevy's warning that their plugins are not loaded says nothing to a player.
+                .set(bevy::log::LogPlugin {
+                    filter: format!("{}bevy_pbr::ssao=error,bevy_pbr::atmosphere=error", bevy::log::DEFAULT_FILTER),
+                    ..default()
+                })
                 .disable::<bevy::render::pipelined_rendering::PipelinedRenderingPlugin>(),
             MeshPickingPlugin,
             CorePlugin,
@@ -250,13 +266,15 @@ fn window_app(broadcast: Option<UVec2>, setup: impl FnOnce(&mut App)) -> Result<
         .insert_resource(session::SaveFolder(Some(crate::record::data_dir())))
         // Only the player's camera picks (the broadcast window is for watching).
         .insert_resource(bevy::picking::mesh_picking::MeshPickingSettings { require_markers: true, ..default() });
+        render::build_for(&mut app, quality);
         if let Some(size) = broadcast {
             app.insert_resource(broadcast::Broadcast { size, at_start: true });
         }
         setup(&mut app);
         app.run();
+        Ok(())
     })
-    .map_err(|Panicked(why)| GuiError::Window(why))
+    .map_err(|Panicked(why)| GuiError::Window(why))?
 }
 
 /// Runs `f`, turning a panic into its one-line message instead of a backtrace (the display

@@ -47,9 +47,9 @@ impl Offscreen {
 
         // Bevy panics when no Vulkan device exists; say so in one line instead, and tell it
         // apart from any other failure.
-        if let Err(why) = vulkan_adapter() {
-            return Err(GuiError::NoVulkan(why.0));
-        }
+        use crate::gui::look::render::{Quality, pbr_plugin, probe, render_plugin};
+        let adapter = probe().map_err(|why| GuiError::NoVulkan(why.0))?;
+        let quality = Quality::choose(quality.or_else(Quality::from_env), adapter.kind);
         let layout = table::Layout::of(&session.game);
         crate::memory::lean_allocator();
         let built = quietly(|| {
@@ -57,16 +57,15 @@ impl Offscreen {
             app.add_plugins((
                 DefaultPlugins
                     .set(WindowPlugin { primary_window: None, exit_condition: ExitCondition::DontExit, ..default() })
-                    .set(super::look::render::render_plugin())
+                    .set(render_plugin(quality, &adapter))
+                    .set(pbr_plugin())
                     .disable::<WinitPlugin>()
                     .disable::<bevy::log::LogPlugin>(),
                 CorePlugin,
                 super::look::coords::plugin,
             ))
             .insert_resource(ClearColor(Color::srgb(0.16, 0.14, 0.13)));
-            if let Some(q) = quality {
-                app.insert_resource(q);
-            }
+            crate::gui::look::render::build_for(&mut app, quality);
             if let Some(fps) = film {
                 app.add_plugins(crate::gui::stream::broadcast::plugin).insert_resource(
                     bevy::time::TimeUpdateStrategy::ManualDuration(std::time::Duration::from_secs_f64(
@@ -176,20 +175,6 @@ pub(crate) fn target_image(width: u32, height: u32) -> Image {
 }
 
 pub use super::error::NO_VULKAN;
-
-/// Whether a Vulkan adapter (a GPU's driver, or Mesa's lavapipe) is there to render with.
-pub fn vulkan_adapter() -> Result<(), NoAdapter> {
-    let instance = wgpu::Instance::new(wgpu::InstanceDescriptor {
-        backends: wgpu::Backends::VULKAN,
-        ..wgpu::InstanceDescriptor::new_without_display_handle()
-    });
-    let adapters = bevy::tasks::block_on(instance.enumerate_adapters(wgpu::Backends::VULKAN));
-    if adapters.is_empty() { Err(NoAdapter("no Vulkan adapter found".into())) } else { Ok(()) }
-}
-
-/// Why no Vulkan adapter is there to render with.
-#[derive(Debug)]
-pub struct NoAdapter(pub String);
 
 /// Renders a position off-screen (no window, no display needed) and writes a PNG.
 pub fn screenshot(

@@ -15,19 +15,127 @@ pub enum Quality {
 }
 
 pub(crate) fn plugin(app: &mut App) {
-    app.add_systems(Update, (adapt_to_renderer, scale_views.run_if(software)).chain());
+    // The table has no point light, but the renderer makes and clears a cube map array for
+    // their shadows all the same (1024 pixels a side, six faces: 24 MB that a software
+    // renderer holds in the process): at its smallest.
+    app.insert_resource(bevy::light::PointLightShadowMap { size: 1 })
+        .add_systems(Update, (adapt_to_renderer, scale_views.run_if(software)).chain());
 }
 
-/// The renderer as the table uses it: each frame complete when drawn (no shader still
-/// compiling), and the device's memory taken in small blocks (wgpu's default reserves blocks of
-/// 128 to 256 MB, which a software renderer holds in the process's own memory).
-pub fn render_plugin() -> bevy::render::RenderPlugin {
+/// The graphics adapter the renderer will draw with, asked before the app starts (the same
+/// request as Bevy's: Vulkan, high performance), so that the app is built for its profile.
+pub struct Adapter {
+    pub kind: wgpu_types::DeviceType,
+    limits: wgpu::Limits,
+}
+
+/// Why no Vulkan adapter is there to render with.
+#[derive(Debug)]
+pub struct NoAdapter(pub String);
+
+/// The adapter the renderer will pick, or why there is none (a GPU's driver, or Mesa's lavapipe).
+pub fn probe() -> Result<Adapter, NoAdapter> {
+    let instance = wgpu::Instance::new(wgpu::InstanceDescriptor {
+        backends: wgpu::Backends::VULKAN,
+        ..wgpu::InstanceDescriptor::new_without_display_handle()
+    });
+    let options = wgpu::RequestAdapterOptions { power_preference: wgpu::PowerPreference::HighPerformance, ..default() };
+    let adapter = bevy::tasks::block_on(instance.request_adapter(&options))
+        .map_err(|_| NoAdapter("no Vulkan adapter found".into()))?;
+    Ok(Adapter { kind: adapter.get_info().device_type, limits: adapter.limits() })
+}
+
+impl Quality {
+    /// The profile asked for by `TABLERO_QUALITY=full` or `software`, if any.
+    pub fn from_env() -> Option<Quality> {
+        match std::env::var("TABLERO_QUALITY").as_deref() {
+            Ok("full") => Some(Quality::Full),
+            Ok("software") => Some(Quality::Software),
+            _ => None,
+        }
+    }
+
+    /// The profile asked for, else the one for an adapter of this kind: the software profile
+    /// on a CPU (Mesa's lavapipe), the full look on a GPU.
+    pub fn choose(asked: Option<Quality>, kind: wgpu_types::DeviceType) -> Quality {
+        asked.unwrap_or(if kind == wgpu_types::DeviceType::Cpu { Quality::Software } else { Quality::Full })
+    }
+}
+
+/// The renderer as the table uses it in `quality` on `adapter`: each frame complete when drawn
+/// (no shader still compiling), and the device's memory taken in small blocks (wgpu's default
+/// reserves blocks of 128 to 256 MB, which a software renderer holds in the process's own
+/// memory). The software profile draws no ambient occlusion, environment light, sky or GPU
+/// culling: the device is opened without storage textures, so that Bevy compiles none of their
+/// compute pipelines (each one a few MB of a software renderer's compiled code, and time at
+/// start).
+pub fn render_plugin(quality: Quality, adapter: &Adapter) -> bevy::render::RenderPlugin {
     use bevy::render::settings::{MemoryHints, WgpuSettings};
+    let constrained_limits = (quality == Quality::Software)
+        .then(|| wgpu::Limits { max_storage_textures_per_shader_stage: 0, ..adapter.limits.clone() });
+    let memory_hints = MemoryHints::Manual { suballocated_device_memory_block_size: (4 << 20)..(16 << 20) };
     bevy::render::RenderPlugin {
-        render_creation: WgpuSettings { memory_hints: MemoryHints::MemoryUsage, ..default() }.into(),
+        render_creation: WgpuSettings { memory_hints, constrained_limits, ..default() }.into(),
         synchronous_pipeline_compilation: true,
         ..default()
     }
+}
+
+/// Builds `app` for its profile (after its plugins are added, before it finishes). Lights are
+/// sorted into clusters on the CPU and meshes are not culled by compute shaders in either
+/// profile: the table has one light that is not clustered and a few hundred meshes, all in
+/// view, so that both would only cost the pipelines Bevy compiles for them (on a software
+/// renderer, a few MB of compiled code each). The software renderer runs compute shaders on the
+/// CPU like any other work, at a cost per dispatch: there each mesh's data is prepared on the
+/// CPU too.
+pub fn build_for(app: &mut App, quality: Quality) {
+    use bevy::render::batching::gpu_preprocessing::{GpuPreprocessingMode, GpuPreprocessingSupport};
+    app.insert_resource(quality);
+    let most = match quality {
+        Quality::Full => GpuPreprocessingMode::PreprocessingOnly,
+        Quality::Software => GpuPreprocessingMode::None,
+    };
+    if let Some(render) = app.get_sub_app_mut(bevy::render::RenderApp) {
+        // Each mesh in a buffer of its own: Bevy's slabs, which pack many meshes in one buffer,
+        // each keep a table of 128 thousand entries (some 3 MB) for a set of thirty meshes.
+        let mut meshes = bevy::render::mesh::allocator::MeshAllocatorSettings::default();
+        meshes.slab_allocator_settings.large_threshold = 0;
+        render.insert_resource(meshes);
+        // Bevy reads the support when its plugins finish (to choose how meshes are prepared)
+        // and makes it again from the device when the renderer starts (to choose how they are
+        // drawn): both times at most `most`.
+        if quality == Quality::Software {
+            render.insert_resource(GpuPreprocessingSupport { max_supported_mode: most });
+        }
+        render.add_systems(
+            bevy::render::RenderStartup,
+            (move |mut support: ResMut<GpuPreprocessingSupport>| {
+                let lower = support.min(most);
+                if support.max_supported_mode != lower {
+                    support.max_supported_mode = lower;
+                }
+            })
+            .after(bevy::render::init_gpu_resource::<GpuPreprocessingSupport>),
+        );
+    }
+    app.add_systems(Startup, |settings: Option<ResMut<bevy::light::cluster::GlobalClusterSettings>>| {
+        if let Some(mut settings) = settings {
+            settings.gpu_clustering = None;
+        }
+    });
+}
+
+/// How many segments a round piece (a disc, a stone) is made of: 32 in the full look; 16 in the
+/// software profile, where a piece is some twenty pixels across (its outline then within a
+/// quarter of a pixel of the circle) and the software renderer pays for every triangle.
+pub fn round_segments(quality: Option<&Quality>) -> u32 {
+    if quality == Some(&Quality::Software) { 16 } else { 32 }
+}
+
+/// Bevy's physically based rendering as the table uses it: no deferred lighting (the table is
+/// drawn forward, and its pipeline would be compiled for nothing).
+pub fn pbr_plugin() -> bevy::pbr::PbrPlugin {
+    bevy::pbr::PbrPlugin { add_default_deferred_lighting_plugin: false, ..default() }
 }
 
 /// The software profile draws the table at this share of the output's width and height, and
@@ -240,32 +348,18 @@ fn drive_table_pointer(
     }
 }
 
-/// Chooses the quality from the graphics adapter once it is known (`TABLERO_QUALITY=full` or
-/// `software` overrides), and applies it to cameras, lights and the table.
+/// Applies the software profile to cameras, lights and the table (the profile is chosen before
+/// the app starts: [`Quality::choose`]).
 fn adapt_to_renderer(
     mut commands: Commands,
-    adapter: Option<Res<bevy::render::renderer::RenderAdapterInfo>>,
     quality: Option<Res<Quality>>,
     mut cams: Query<&mut Msaa>,
+    unshaded: Query<Entity, (With<Camera3d>, Without<bevy::core_pipeline::prepass::DepthPrepass>)>,
     mut lights: Query<&mut DirectionalLight>,
     table: Query<&MeshMaterial3d<StandardMaterial>, With<Table>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
 ) {
-    use wgpu_types::DeviceType;
-    let q = match quality {
-        Some(q) => *q,
-        None => {
-            let Some(adapter) = adapter else { return };
-            let q = match std::env::var("TABLERO_QUALITY").as_deref() {
-                Ok("full") => Quality::Full,
-                Ok("software") => Quality::Software,
-                _ if adapter.device_type == DeviceType::Cpu => Quality::Software,
-                _ => Quality::Full,
-            };
-            commands.insert_resource(q);
-            q
-        }
-    };
+    let Some(q) = quality.map(|q| *q) else { return };
     if q != Quality::Software {
         return;
     }
@@ -273,6 +367,11 @@ fn adapt_to_renderer(
         if *msaa != Msaa::Off {
             *msaa = Msaa::Off;
         }
+    }
+    // A depth pass first: then each pixel is shaded once, by what is in front, however the
+    // pieces, the board and the table are ordered (they are drawn by material, not by depth).
+    for cam in &unshaded {
+        commands.entity(cam).insert(bevy::core_pipeline::prepass::DepthPrepass);
     }
     for mut light in &mut lights {
         if light.shadow_maps_enabled {
@@ -289,5 +388,20 @@ fn adapt_to_renderer(
         {
             mat.unlit = true;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Quality;
+    use wgpu_types::DeviceType;
+
+    #[test]
+    fn the_profile_follows_the_adapter_unless_one_is_asked_for() {
+        assert_eq!(Quality::choose(None, DeviceType::Cpu), Quality::Software);
+        assert_eq!(Quality::choose(None, DeviceType::DiscreteGpu), Quality::Full);
+        assert_eq!(Quality::choose(None, DeviceType::IntegratedGpu), Quality::Full);
+        assert_eq!(Quality::choose(Some(Quality::Full), DeviceType::Cpu), Quality::Full);
+        assert_eq!(Quality::choose(Some(Quality::Software), DeviceType::DiscreteGpu), Quality::Software);
     }
 }

@@ -5,7 +5,7 @@
 //! closes, or with the next change). `F11` switches full screen.
 
 use crate::gui::frame::animate::Speed;
-use crate::settings::{Quality, Settings, WindowPlace};
+use crate::settings::{Settings, WindowPlace};
 use bevy::prelude::*;
 use bevy::window::{MonitorSelection, PrimaryWindow, WindowMode, WindowPosition};
 use std::path::PathBuf;
@@ -148,7 +148,6 @@ pub fn reduced(settings: Option<Res<Settings>>) -> bool {
 }
 
 fn apply_at_start(
-    mut commands: Commands,
     settings: Res<Settings>,
     mut speed: ResMut<Speed>,
     mut scale: ResMut<UiScale>,
@@ -156,14 +155,6 @@ fn apply_at_start(
 ) {
     *speed = effective_speed(&settings);
     scale.0 = fitting_scale(settings.ui_scale, windows.iter().next());
-    // The quality profile: TABLERO_QUALITY first, then the setting, else the adapter decides.
-    if std::env::var_os("TABLERO_QUALITY").is_none() {
-        match settings.quality {
-            Quality::Full => commands.insert_resource(crate::gui::look::render::Quality::Full),
-            Quality::Software => commands.insert_resource(crate::gui::look::render::Quality::Software),
-            Quality::Auto => {}
-        }
-    }
 }
 
 /// `S` opens and closes the panel, `F11` switches full screen, `Ctrl+M` mutes the sound.

@@ -92,7 +92,13 @@ pub(crate) fn plugin(app: &mut App) {
     add_room(app, Room::Stones, build, plan, verify, paint);
 }
 
-fn setup(mut commands: Commands, mut meshes: ResMut<Assets<Mesh>>, mut materials: ResMut<Assets<StandardMaterial>>) {
+fn setup(
+    mut commands: Commands,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+    quality: Option<Res<crate::gui::look::render::Quality>>,
+) {
+    let segments = crate::gui::look::render::round_segments(quality.as_deref());
     let mut mat = |c: Color, rough: f32| {
         materials.add(StandardMaterial { base_color: c, perceptual_roughness: rough, ..default() })
     };
@@ -120,7 +126,7 @@ fn setup(mut commands: Commands, mut meshes: ResMut<Assets<Mesh>>, mut materials
         ..default()
     });
     commands.insert_resource(StoneSet {
-        stone: meshes.add(Cylinder::new(STONE_R, STONE_H)),
+        stone: meshes.add(Cylinder::new(STONE_R, STONE_H).mesh().resolution(segments)),
         square: meshes.add(Cuboid::new(0.98, 0.04, 0.98)),
         stones,
         hover,

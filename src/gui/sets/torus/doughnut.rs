@@ -104,6 +104,7 @@ fn patch_mesh(n: u8, rank: u8) -> Mesh {
     let z = half - rank as f32;
     let mut positions = Vec::new();
     let mut normals = Vec::new();
+    let mut uvs = Vec::new();
     for j in 0..=steps_v {
         for i in 0..=steps_u {
             let dx = (i as f32 / steps_u as f32 - 0.5) * 0.94;
@@ -112,6 +113,7 @@ fn patch_mesh(n: u8, rank: u8) -> Mesh {
             let (point, turn) = frame(n, u, v);
             positions.push(point.to_array());
             normals.push((turn * Vec3::Y).to_array());
+            uvs.push([i as f32 / steps_u as f32, j as f32 / steps_v as f32]);
         }
     }
     let row = steps_u + 1;
@@ -126,6 +128,9 @@ fn patch_mesh(n: u8, rank: u8) -> Mesh {
     let mut mesh = Mesh::new(PrimitiveTopology::TriangleList, RenderAssetUsages::default());
     mesh.insert_attribute(Mesh::ATTRIBUTE_POSITION, positions);
     mesh.insert_attribute(Mesh::ATTRIBUTE_NORMAL, normals);
+    // Over the square, as the flat field's squares have them (the software profile draws their
+    // outline from a texture).
+    mesh.insert_attribute(Mesh::ATTRIBUTE_UV_0, uvs);
     mesh.insert_indices(Indices::U32(indices));
     mesh
 }

@@ -104,39 +104,76 @@ pub(crate) fn plugin(app: &mut App) {
     marks::plugin(app);
 }
 
-fn setup(mut commands: Commands, mut meshes: ResMut<Assets<Mesh>>, mut materials: ResMut<Assets<StandardMaterial>>) {
-    let mut mat =
-        |c: Color, r: f32| materials.add(StandardMaterial { base_color: c, perceptual_roughness: r, ..default() });
-    let faces = [mat(Color::srgb(0.05, 0.05, 0.06), 0.35), mat(Color::srgb(0.95, 0.95, 0.92), 0.35)];
-    let field = mat(Color::srgb(0.82, 0.74, 0.58), 0.8);
-    let edge = mat(Color::srgb(0.55, 0.68, 0.78), 0.8);
-    let border = mat(Color::srgb(0.42, 0.36, 0.30), 0.9);
+fn setup(
+    mut commands: Commands,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+    mut images: ResMut<Assets<Image>>,
+    quality: Option<Res<crate::gui::look::render::Quality>>,
+) {
+    use crate::gui::look::render::{Quality, round_segments};
+    let software = quality.as_deref() == Some(&Quality::Software);
+    let segments = round_segments(quality.as_deref());
+    // The software profile draws the field at a few pixels a square, where the gaps between
+    // squares (a twenty-fifth of a square) would fall between pixels, shown in some places and
+    // not in others: there the squares meet, and each draws its outline from a texture,
+    // filtered evenly at any distance.
+    let outline = software.then(|| images.add(outlined_square()));
+    let mut mat = |c: Color, r: f32, texture: Option<Handle<Image>>| {
+        materials.add(StandardMaterial {
+            base_color: c,
+            perceptual_roughness: r,
+            base_color_texture: texture,
+            ..default()
+        })
+    };
+    let faces = [mat(Color::srgb(0.05, 0.05, 0.06), 0.35, None), mat(Color::srgb(0.95, 0.95, 0.92), 0.35, None)];
+    let field = mat(Color::srgb(0.82, 0.74, 0.58), 0.8, outline.clone());
+    let edge = mat(Color::srgb(0.55, 0.68, 0.78), 0.8, outline.clone());
+    let border = mat(Color::srgb(0.42, 0.36, 0.30), 0.9, outline.clone());
     // The palette's colours are given by `follow_palette`.
-    let target = materials.add(StandardMaterial::default());
-    let selected = materials.add(StandardMaterial::default());
+    let target = mat(Color::WHITE, 0.5, outline.clone());
+    let selected = mat(Color::WHITE, 0.5, outline);
+    let side = if software { 1.0 } else { 0.96 };
     commands.insert_resource(TorusSet {
-        half: meshes.add(Cylinder::new(DISC_R, DISC_H / 2.0)),
-        square: meshes.add(Cuboid::new(0.96, 0.04, 0.96)),
+        half: meshes.add(Cylinder::new(DISC_R, DISC_H / 2.0).mesh().resolution(segments)),
+        square: meshes.add(Cuboid::new(side, 0.04, side)),
         faces,
         field,
         edge,
         border,
         target,
         selected,
-        white_half: meshes.add(white_half()),
+        white_half: meshes.add(white_half(segments)),
     });
+}
+
+/// A square's colour over its face: white, darkened along its edges (as wide as the gap the
+/// full look leaves between squares), with its mipmaps.
+fn outlined_square() -> Image {
+    const SIZE: u32 = 64;
+    let rim = 0.025 * SIZE as f32;
+    let mut data = Vec::with_capacity((SIZE * SIZE * 4) as usize);
+    for j in 0..SIZE {
+        for i in 0..SIZE {
+            let edge = [i, j, SIZE - 1 - i, SIZE - 1 - j].into_iter().min().unwrap_or(0) as f32 + 0.5;
+            let v = if edge < rim { 70 } else { 255 };
+            data.extend_from_slice(&[v, v, v, 255]);
+        }
+    }
+    crate::gui::frame::board::square_image(SIZE, data, bevy::render::render_resource::TextureFormat::Rgba8UnormSrgb)
 }
 
 /// The white half of a disc with the ring on its outer face (below it, as the half lies under
 /// the black one): grey by vertex colour, on the white material.
-fn white_half() -> Mesh {
+fn white_half(segments: u32) -> Mesh {
     let coloured = |mut m: Mesh, grey: f32| {
         m.remove_attribute(Mesh::ATTRIBUTE_UV_0);
         let n = m.count_vertices();
         m.insert_attribute(Mesh::ATTRIBUTE_COLOR, vec![[grey, grey, grey, 1.0]; n]);
         m
     };
-    let mut half = coloured(Cylinder::new(DISC_R, DISC_H / 2.0).mesh().build(), 1.0);
+    let mut half = coloured(Cylinder::new(DISC_R, DISC_H / 2.0).mesh().resolution(segments).build(), 1.0);
     // A flat ring just proud of the face: a few triangles (lavapipe pays for every one).
     let ring = Annulus::new(DISC_R * 0.5, DISC_R * 0.7)
         .mesh()
