@@ -60,7 +60,10 @@ impl Offscreen {
                     .set(render_plugin(quality, &adapter))
                     .set(pbr_plugin())
                     .disable::<WinitPlugin>()
-                    .disable::<bevy::log::LogPlugin>(),
+                    .disable::<bevy::log::LogPlugin>()
+                    // Each frame drawn in its own update, as the window draws them (and the
+                    // render world stays in the app, where tests read it).
+                    .disable::<bevy::render::pipelined_rendering::PipelinedRenderingPlugin>(),
                 CorePlugin,
                 super::look::coords::plugin,
             ))

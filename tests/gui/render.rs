@@ -654,3 +654,61 @@ fn made_textures_have_their_mipmaps() {
     assert_eq!(colour.texture_descriptor.mip_level_count, 9);
     assert_eq!(normal.texture_descriptor.mip_level_count, 9);
 }
+
+/// The software profile is built for a software renderer before the renderer starts: it
+/// compiles none of the compute pipelines of ambient occlusion, the sky, the environment light,
+/// GPU culling or clustering (which a software renderer would hold as compiled code and run on
+/// the CPU) and prepares meshes on the CPU, and still draws the table; the full profile keeps its ambient occlusion and culls nothing
+/// on the device either.
+#[test]
+fn each_profile_compiles_only_the_pipelines_it_draws_with() {
+    use bevy::material::descriptor::PipelineDescriptor;
+    use bevy::render::RenderApp;
+    use bevy::render::batching::gpu_preprocessing::{GpuPreprocessingMode, GpuPreprocessingSupport};
+    use bevy::render::render_resource::PipelineCache;
+    use tablero::gui::Offscreen;
+    use tablero::gui::frame::session::PlayerKind;
+    use tablero::gui::look::render::Quality;
+    let position = "ctor8 BB.W..W./.BWW.B../..B..W../W..BB.../.W....B./..WW..B./B....W../.B..W..W b 9 P2M2L1 1v1 0";
+    for quality in [Quality::Software, Quality::Full] {
+        let game = position.parse().unwrap();
+        let mut view = match Offscreen::with_quality(game, [PlayerKind::Person; 2], 640, 360, Some(quality)) {
+            Ok(v) => v,
+            Err(why) if may_skip(&why.to_string()) => return eprintln!("skipping the render test: {why}"),
+            Err(why) => panic!("{why}"),
+        };
+        let out = std::env::temp_dir().join(format!("tablero-test-pipelines-{quality:?}.png"));
+        view.save(&out).unwrap();
+        let (w, h, pixels) = read_png(&out);
+        assert!(count(w, h, &pixels, black_disc) > 300, "{quality:?}: the discs are drawn");
+        let render = view.app.sub_app(RenderApp).world();
+        let labels: Vec<(bool, String)> = render
+            .resource::<PipelineCache>()
+            .pipelines()
+            .map(|p| match &p.descriptor {
+                PipelineDescriptor::RenderPipelineDescriptor(d) => (false, d.label.clone().unwrap_or_default().into()),
+                PipelineDescriptor::ComputePipelineDescriptor(d) => (true, d.label.clone().unwrap_or_default().into()),
+            })
+            .collect();
+        let mode = render.resource::<GpuPreprocessingSupport>().max_supported_mode;
+        eprintln!("{quality:?}: {} pipelines: {labels:?}", labels.len());
+        let named = |word: &str| labels.iter().any(|(_, l)| l.contains(word));
+        assert!(!named("occlusion") && !named("clustering"), "{quality:?}: nothing culled or clustered on the device");
+        match quality {
+            Quality::Software => {
+                assert!(mode == GpuPreprocessingMode::None, "meshes prepared on the CPU");
+                // Bevy's own buffer updates aside, nothing is computed on the device.
+                let compute: Vec<_> = labels.iter().filter(|(c, l)| *c && !l.contains("sparse buffer")).collect();
+                assert!(compute.is_empty(), "the software profile compiles no other compute pipeline: {compute:?}");
+                for word in ["ssao", "lut", "radiance", "environment", "preprocess"] {
+                    assert!(!named(word), "no {word} pipeline in the software profile: {labels:?}");
+                }
+                assert!(labels.len() <= 20, "a handful of pipelines: {}", labels.len());
+            }
+            Quality::Full => {
+                assert!(mode == GpuPreprocessingMode::PreprocessingOnly, "meshes prepared, not culled, on the device");
+                assert!(named("ssao"), "the full look keeps its ambient occlusion: {labels:?}");
+            }
+        }
+    }
+}
