@@ -354,7 +354,7 @@ fn adapt_to_renderer(
     mut commands: Commands,
     quality: Option<Res<Quality>>,
     mut cams: Query<&mut Msaa>,
-    unshaded: Query<Entity, (With<Camera3d>, Without<bevy::core_pipeline::prepass::DepthPrepass>)>,
+    without_depth_pass: Query<Entity, (With<Camera3d>, Without<bevy::core_pipeline::prepass::DepthPrepass>)>,
     mut lights: Query<&mut DirectionalLight>,
     table: Query<&MeshMaterial3d<StandardMaterial>, With<Table>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
@@ -370,7 +370,7 @@ fn adapt_to_renderer(
     }
     // A depth pass first: then each pixel is shaded once, by what is in front, however the
     // pieces, the board and the table are ordered (they are drawn by material, not by depth).
-    for cam in &unshaded {
+    for cam in &without_depth_pass {
         commands.entity(cam).insert(bevy::core_pipeline::prepass::DepthPrepass);
     }
     for mut light in &mut lights {
