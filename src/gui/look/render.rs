@@ -19,7 +19,7 @@ pub(crate) fn plugin(app: &mut App) {
     // their shadows all the same (1024 pixels a side, six faces: 24 MB that a software
     // renderer holds in the process): at its smallest.
     app.insert_resource(bevy::light::PointLightShadowMap { size: 1 })
-        .add_systems(Update, (adapt_to_renderer, scale_views.run_if(software)).chain());
+        .add_systems(Update, (adapt_to_renderer, scale_views).chain().run_if(software));
 }
 
 /// The graphics adapter the renderer will draw with, asked before the app starts (the same
@@ -118,11 +118,12 @@ pub fn build_for(app: &mut App, quality: Quality) {
             .after(bevy::render::init_gpu_resource::<GpuPreprocessingSupport>),
         );
     }
-    app.add_systems(Startup, |settings: Option<ResMut<bevy::light::cluster::GlobalClusterSettings>>| {
-        if let Some(mut settings) = settings {
-            settings.gpu_clustering = None;
-        }
-    });
+    use bevy::light::cluster::GlobalClusterSettings;
+    app.add_systems(
+        Startup,
+        (|mut settings: ResMut<GlobalClusterSettings>| settings.gpu_clustering = None)
+            .run_if(resource_exists::<GlobalClusterSettings>),
+    );
 }
 
 /// How many segments a round piece (a disc, a stone) is made of: 32 in the full look; 16 in the
@@ -349,20 +350,15 @@ fn drive_table_pointer(
 }
 
 /// Applies the software profile to cameras, lights and the table (the profile is chosen before
-/// the app starts: [`Quality::choose`]).
+/// the app starts: [`Quality::choose`]; this runs only in the software profile).
 fn adapt_to_renderer(
     mut commands: Commands,
-    quality: Option<Res<Quality>>,
     mut cams: Query<&mut Msaa>,
     without_depth_pass: Query<Entity, (With<Camera3d>, Without<bevy::core_pipeline::prepass::DepthPrepass>)>,
     mut lights: Query<&mut DirectionalLight>,
     table: Query<&MeshMaterial3d<StandardMaterial>, With<Table>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
 ) {
-    let Some(q) = quality.map(|q| *q) else { return };
-    if q != Quality::Software {
-        return;
-    }
     for mut msaa in &mut cams {
         if *msaa != Msaa::Off {
             *msaa = Msaa::Off;
