@@ -284,10 +284,7 @@ pub fn position(text: &str) -> Result<AnyGame, EngineError> {
     if pos.is_empty() {
         return Err(EngineError::NoPosition);
     }
-    let mut game = match pos.parse::<crate::rules::Variant>() {
-        Ok(v) if !pos.contains(' ') => v.initial(),
-        _ => pos.parse::<AnyGame>()?,
-    };
+    let mut game = AnyGame::read(pos)?;
     for (i, m) in moves.unwrap_or("").split_whitespace().enumerate() {
         game.play_text(m).map_err(|err| EngineError::Move { n: i + 1, text: m.to_string(), err })?;
     }

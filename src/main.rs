@@ -37,7 +37,7 @@ fn table(cli: Cli) -> Result<Result<(), Failure>, Cli> {
         None => run(None, &cli.table),
         Some(Command::Play { position, moves, table }) if moves.is_empty() => {
             // Saved like every game at the table, from its first frame.
-            match position.parse::<AnyGame>() {
+            match AnyGame::read(&position) {
                 Ok(g) => run(Some(Table::new(g, [PlayerKind::Person; 2], 1)), &table),
                 Err(e) => Err(e.into()),
             }
@@ -57,7 +57,7 @@ fn table(cli: Cli) -> Result<Result<(), Failure>, Cli> {
             tablero::gui::join(&invitation, extras(&TableFlags::default())).map_err(Failure::from)
         }
         Some(Command::Screenshot { position, picture, palette, field }) => (|| {
-            let game: AnyGame = position.parse()?;
+            let game = AnyGame::read(&position)?;
             let doughnut = field == "doughnut";
             if doughnut && !matches!(game, AnyGame::Ctor(_)) {
                 return Err("--field doughnut shows a CTOR field; this position is not CTOR".into());
@@ -66,7 +66,7 @@ fn table(cli: Cli) -> Result<Result<(), Failure>, Cli> {
             Ok(tablero::gui::screenshot(game, &picture.out, w, h, palette, doughnut)?)
         })(),
         Some(Command::Photo { position, picture, view }) => (|| {
-            let game: AnyGame = position.parse()?;
+            let game = AnyGame::read(&position)?;
             let (w, h) = picture.size.unwrap_or((3840, 2160));
             tablero::gui::look::photo::photo(game, &picture.out, bevy::math::UVec2::new(w, h), &view)?;
             println!("{}: {w}x{h} from the {view} view", picture.out.display());

@@ -53,6 +53,38 @@ fn moves_lists_every_legal_move() {
     assert!(out.ends_with("result: black wins (more discs after two turns without an operation)\n"), "{out}");
 }
 
+/// A variant's name stands for its start wherever a position is asked for: `moves`, `perft`,
+/// `play` (and `analyse`, `host`, `screenshot`, `photo` and the table's Paste, which read it the
+/// same way), each command's `--help` says so, and a name that is no variant is refused in one
+/// line naming the variants.
+#[test]
+fn a_variants_name_is_its_start_everywhere_a_position_is_asked_for() {
+    use tablero::rules::Variant;
+    for v in Variant::ALL {
+        let start = v.initial();
+        let full = start.to_string();
+        let (code, by_name, err) = tablero(&["moves", v.name()]);
+        assert_eq!(code, 0, "moves {}: {err}", v.name());
+        assert_eq!(by_name, tablero(&["moves", &full]).1, "moves {}", v.name());
+        assert_eq!(tablero(&["perft", v.name(), "2"]), tablero(&["perft", &full, "2"]), "perft {}", v.name());
+        let first = start.legal_moves()[0].to_string();
+        let (code, out, err) = tablero(&["play", v.name(), &first]);
+        assert_eq!(code, 0, "play {} {first}: {err}", v.name());
+        assert_eq!(out, tablero(&["play", &full, &first]).1);
+        assert_eq!(run(&["moves", &format!(" {} ", v.name())]).unwrap(), by_name, "spaces around the name");
+        let table = tablero::table::Table::open_text(v.name()).unwrap();
+        assert_eq!(table.game.to_string(), full, "Paste at the table");
+    }
+    for command in ["moves", "perft", "play", "analyse", "host", "screenshot", "photo"] {
+        let (code, help, err) = tablero(&[command, "--help"]);
+        assert_eq!(code, 0, "{command} --help: {err}");
+        assert!(help.contains("or a variant's name for its start"), "{command} --help:\n{help}");
+    }
+    let (code, _, err) = tablero(&["moves", "chess"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("chess") && err.contains("ordo") && err.lines().count() == 1, "{err}");
+}
+
 #[test]
 fn perft_prints_one_number() {
     assert_eq!(tablero(&["perft", ORDO, "2"]), (0, "3136\n".into(), String::new()));
@@ -194,7 +226,8 @@ fn thousands_of_mutated_positions_fail_cleanly() {
     let (mut accepted, mut refused) = (0, 0);
     for i in 0..5000 {
         let text = mutate(&mut rng, &seeds[i % seeds.len()]);
-        match (run(&["moves", &text]), text.parse::<AnyGame>()) {
+        // What the command line reads: a position string, or a variant's name for its start.
+        match (run(&["moves", &text]), AnyGame::read(&text)) {
             (Ok(out), Ok(game)) => {
                 // A mutation can still be a position: then its moves are listed and it prints back.
                 accepted += 1;

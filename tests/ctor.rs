@@ -213,7 +213,8 @@ fn the_turn_power_is_a_row_chosen_apart_from_the_team_sizes() {
 
 /// A game begun under tablero's earlier reading of the opening (a normal third turn where the
 /// row has 2 Puts) still reads: a third turn that does not fit the opening is read that way,
-/// and `opening=old` carries the reading in a string written before the third turn.
+/// and `opening=old` carries the reading in every string up to the end of the third turn where
+/// the `left` field does not say it by itself.
 #[test]
 fn positions_written_under_the_old_opening_still_read() {
     let old = c("ctor8 ......../......../......../BW....../B......./......../......../......W. b 3 P2M2L1 1v1 0");
@@ -238,6 +239,71 @@ fn positions_written_under_the_old_opening_still_read() {
     let three =
         c("ctor8 ......../......../......../......../......../......../......../........ b 1 P1M0L0 3v3 0 opening=old");
     assert!(!three.to_string().contains("opening"));
+}
+
+/// Every position CTOR prints reads back as the same position, in its whole state: seeded
+/// playouts from starts of both readings of the opening (`opening=old` included, and third turns
+/// written under the old reading), team sizes and options, each legal move played from every
+/// position reached. The old reading part way through its third turn (`P1M0L0` fits the new
+/// opening's three Puts too) once read back under the new one.
+#[test]
+fn every_printed_position_reads_back_as_the_same_position() {
+    let issue = "ctor8 ......../......../......../BW....../B......./......../......../......W. b 3 P1M0L1 1v1 0";
+    let g = parse(issue);
+    let mv = g.parse_move("L25,33>51").unwrap();
+    check_reads_back_after(&g, &mv).unwrap();
+    let empty8 = "......../......../......../......../......../......../......../........";
+    let empty10 =
+        "........../........../........../........../........../........../........../........../........../..........";
+    let starts = [
+        format!("ctor8 {empty8} b 1 P1M0L0 1v1 0"),
+        format!("ctor8 {empty8} b 1 P1M0L0 1v1 0 opening=old"),
+        format!("ctor8 {empty8} b 1 P1M0L0 1v1 0 opening=old landing-back"),
+        format!("ctor8 {empty8} b 1 P1M0L0 1v2 0 opening=old"),
+        format!("ctor8 {empty8} b 1 P1M0L0 3v3 0 opening=old"),
+        format!("ctor10 {empty10} b 1 P1M0L0 2v2 0 opening=old landing=2"),
+        format!("ctor10 {empty10} b 1 P1M0L0 2v2 0 power=3"),
+        format!("ctor10 {empty10} b 1 P1M0L0 2v1 0 power=1 opening=old"),
+        issue.to_string(),
+        "ctor8 ......../......../......../BW....../B......./......../......../......W. b 3 P2M2L1 1v1 0".to_string(),
+        "ctor8 ......../......../......../BW....../B......./......../......../......W. b 3 P0M1L0 1v1 0".to_string(),
+        "ctor8 ......../......../......../BW....../B......./......../......../......W. b 3 P1M0L0 1v1 0 opening=old"
+            .to_string(),
+        "ctor8 ......../......../......../BW....../B......./......../......../......W. w 2 P1M0L0 1v1 0 opening=old"
+            .to_string(),
+    ];
+    let mut checked = 0;
+    for (i, start) in starts.iter().enumerate() {
+        let start = parse(start);
+        let again: AnyGame = start.to_string().parse().unwrap();
+        assert!(same_position(&again, &start), "{start} reads back as {again:?}");
+        for seed in 0..3u64 {
+            let mut rng = StdRng::seed_from_u64(seed * 100 + i as u64);
+            let mut game = start.clone();
+            for _ in 0..70 {
+                let moves = game.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                for mv in &moves {
+                    check_reads_back_after(&game, mv).unwrap();
+                    checked += 1;
+                }
+                // Ending the turn early now and then, so that playouts reach later turns.
+                let mv = if rng.random_ratio(1, 8) {
+                    game.parse_move("E").unwrap()
+                } else {
+                    moves[rng.random_range(0..moves.len())].clone()
+                };
+                game.play(&mv).unwrap();
+            }
+            assert!(
+                game.to_string().split(' ').nth(3).unwrap().parse::<u32>().unwrap() > 3,
+                "{game}: past the opening"
+            );
+        }
+    }
+    assert!(checked > 10_000, "{checked} moves checked");
 }
 
 /// The seed's only example of a Landing: "two of your discs (#27, #12) are removed from the

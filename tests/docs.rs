@@ -1,6 +1,7 @@
 //! The documents hold no dead reference: every Markdown file of the repository is walked, and
 //! each relative link, each `path/to/file` in backticks and each `tablero <command>` it shows
-//! must exist; no file cites a document outside the repository.
+//! must exist; no file cites a document outside the repository. The README names the packages
+//! its commands need and `.ci/run` installs them; and one house rule read off the sources.
 
 use clap::CommandFactory;
 use std::collections::BTreeSet;
@@ -169,4 +170,77 @@ fn the_checks_see_links_paths_and_commands() {
     assert!(is_path("src/x.rs") && !is_path("src/<file>.rs") && !is_path("gui/sets/"));
     assert_eq!(commands_shown("tablero frob --x, tablero [play …], my-tablero x, tablero --help"), ["frob"]);
     assert!(commands().contains("photo") && commands().contains("analyze") && !commands().contains("frob"));
+}
+
+/// The packages named in the README's `apt-get install` lines.
+fn readme_packages() -> BTreeSet<String> {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let (spans, _) = code(&readme);
+    spans
+        .iter()
+        .filter_map(|s| s.strip_prefix("sudo apt-get install "))
+        .flat_map(|s| s.split_whitespace().map(str::to_string))
+        .collect()
+}
+
+/// The README's `apt-get install` lines name what a fresh Debian needs for both of its commands
+/// (building and running; the tests, under `xvfb-run` and with the overlay page in headless
+/// Chromium), and `.ci/run` installs every one of them.
+#[test]
+fn the_readme_names_every_package_its_commands_need_and_ci_installs_them() {
+    let named = readme_packages();
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let mut needed = vec!["build-essential", "mesa-vulkan-drivers", "libvulkan1"];
+    if readme.contains("xvfb-run") {
+        needed.extend(["xvfb", "xauth"]);
+    }
+    let mut tests = Vec::new();
+    files(&root().join("tests"), &[".rs"], &mut tests);
+    let browser = tests
+        .iter()
+        .filter(|t| !t.ends_with("docs.rs"))
+        .any(|t| std::fs::read_to_string(t).unwrap().contains("/usr/bin/chromium"));
+    assert!(browser, "a test opens a page in Chromium (this check would see nothing otherwise)");
+    needed.extend(["chromium", "chromium-driver"]);
+    for p in needed {
+        assert!(named.contains(p), "the README's apt-get lines lack {p}: {named:?}");
+    }
+    let ci = std::fs::read_to_string(root().join(".ci/run")).unwrap();
+    let installed: BTreeSet<&str> = ci
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("for p in "))
+        .flat_map(|l| l.trim_end_matches("; do").split_whitespace())
+        .collect();
+    for p in &named {
+        assert!(installed.contains(p.as_str()), ".ci/run does not install {p}, which the README names: {installed:?}");
+    }
+}
+
+/// A system that needs the table's session waits for it with a run condition
+/// (`resource_exists::<Session>`) rather than taking `Option<Res<Session>>` and returning early:
+/// only run conditions (functions that answer a `bool`) take it.
+#[test]
+fn no_system_returns_early_for_a_missing_session() {
+    let mut sources = Vec::new();
+    files(&root().join("src"), &[".rs"], &mut sources);
+    let mut early = Vec::new();
+    let mut conditions = 0;
+    for path in sources {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let mut from = 0;
+        while let Some(i) = text[from..].find("Option<Res<Session>>") {
+            let at = from + i;
+            from = at + 1;
+            let Some(start) = text[..at].rfind("fn ") else { continue };
+            let end = at + text[at..].find('{').unwrap_or(text.len() - at);
+            let signature = &text[start..end];
+            if signature.contains("-> bool") {
+                conditions += 1;
+            } else {
+                early.push(format!("{}: {}", path.display(), signature.lines().next().unwrap_or("")));
+            }
+        }
+    }
+    assert!(conditions > 0, "the check sees the run conditions that take it");
+    assert!(early.is_empty(), "systems taking Option<Res<Session>>:\n{}", early.join("\n"));
 }

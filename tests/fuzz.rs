@@ -185,6 +185,9 @@ fn starts() -> Vec<AnyGame> {
     let power = Teams::with_power([1, 1], 3).unwrap();
     v.push(AnyGame::Ctor(Ctor::new(8, power, Options { landing_back: true, ..Options::default() })));
     v.push(AnyGame::Ctor(Ctor::new(8, Teams::new([3, 1]), Options { landing: Some(1), ..Options::default() })));
+    // The opening as tablero read it before 2026-12-03.
+    v.push(AnyGame::Ctor(Ctor::new(8, Teams::new([1, 1]), Options { old_opening: true, ..Options::default() })));
+    v.push(AnyGame::Ctor(Ctor::new(10, Teams::new([2, 2]), Options { old_opening: true, ..Options::default() })));
     // Dark first, in both Volterras.
     use tablero::rules::volterra::{Options as VOptions, Volterra};
     v.push(AnyGame::Volterra(Volterra::initial(VOptions::default()).first_player(tablero::rules::Side::Second)));
@@ -222,6 +225,9 @@ fn check_position_text(text: &str) -> Result<(), String> {
             if again.to_string() != printed {
                 return Err(format!("{text:?}: print, parse, print gave {printed:?} then {again}"));
             }
+            if !common::same_position(&again, &game) {
+                return Err(format!("{text:?} printed {printed:?}, which reads back as another state"));
+            }
             check_moves_of(&game).map_err(|e| format!("{text:?}: {e}"))?;
         }
     }
@@ -229,7 +235,8 @@ fn check_position_text(text: &str) -> Result<(), String> {
 }
 
 /// Every legal move's notation reads back to the same move and prints the same, playing it
-/// gives a position that prints and reads back, and the count agrees with the list.
+/// gives a position that prints and reads back as the same position, and the count agrees
+/// with the list.
 fn check_moves_of(game: &AnyGame) -> Result<(), String> {
     let moves = game.legal_moves();
     if game.count_moves() != moves.len() as u64 {
@@ -246,13 +253,7 @@ fn check_moves_of(game: &AnyGame) -> Result<(), String> {
         if back != *mv || back.to_string() != text {
             return Err(format!("{text} reads back as {back}"));
         }
-        let mut next = game.clone();
-        next.play(mv).map_err(|e| format!("{text}: {e}"))?;
-        let printed = next.to_string();
-        let again: AnyGame = printed.parse().map_err(|e| format!("after {text}: {printed:?} does not read: {e}"))?;
-        if again.to_string() != printed {
-            return Err(format!("after {text}: {printed} reads back as {again}"));
-        }
+        common::check_reads_back_after(game, mv)?;
     }
     Ok(())
 }

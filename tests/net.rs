@@ -321,6 +321,27 @@ fn hostile_requests_are_refused_with_a_clear_4xx_and_change_nothing() {
     assert_eq!(post(&addr, Some(&white), &"{".repeat(4096)).0, 413);
     assert_eq!(get(&addr, Some(&white), "/nowhere").0, 404);
     assert_eq!(raw(&addr, b"DELETE /seat HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").0, 405);
+    // One Authorization header, the token alone: two headers (the first one the mover's), a
+    // token with anything after it, or another scheme are malformed requests, and play nothing.
+    let mv = format!("{{\"seq\":0,\"move\":\"{legal}\"}}");
+    for auth in [
+        format!("Authorization: Bearer {white}\r\nAuthorization: Bearer {blue}\r\n"),
+        format!("Authorization: Bearer {white}\r\nAuthorization: Bearer {white}\r\n"),
+        format!("Authorization: Bearer {white} {blue}\r\n"),
+        format!("Authorization: Bearer {white}x\r\n"),
+        format!("Authorization: Bearer {white},\r\n"),
+        format!("Authorization: Bearer  {white}\r\n"),
+        format!("Authorization: Basic {white}\r\n"),
+    ] {
+        let req = format!(
+            "POST /seat/move HTTP/1.1\r\nHost: x\r\n{auth}Connection: close\r\nContent-Length: {}\r\n\r\n{mv}",
+            mv.len()
+        );
+        let (status, body) = raw(&addr, req.as_bytes());
+        assert_eq!(status, 400, "{auth}: {body}");
+        assert!(body.contains("Authorization"), "{body}");
+    }
+    assert_eq!(host.game().to_string(), start.to_string(), "nothing played with a malformed header");
     // A slow sender: the body never comes whole.
     let req = format!(
         "POST /seat/move HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {white}\r\nConnection: close\r\nContent-Length: 40\r\n\r\n{{\"seq\""

@@ -15,9 +15,13 @@ pub const MAX_GAMES: u32 = 100_000;
 /// positions; progress and Ctrl-C keep it in hand).
 pub const MAX_DEPTH: u32 = 12;
 
+/// What each command that takes a position says of it.
+const POSITION: &str = "A position string, in quotes, or a variant's name for its start (ordo, volterra, ctor8, …)";
+
 const AFTER_HELP: &str = "\
 Without a command tablero opens the 3D table (the menu).
-variants: ordo, ordo-x, crossings, volterra, volterra-free, ctor8, ctor10
+variants: ordo, ordo-x, crossings, volterra, volterra-free, ctor8, ctor10; a variant's name
+  stands for its start wherever a position is asked for
 positions (docs/notation.md): crossings ... [exact]; volterra ... [build-near-source], the side
   field l or d of a start says who starts; ctor8|ctor10 <board> <side> <turn> <left> <teams>
   <idle> [landing=N] [power=R] [landing-back]: teams 1v1 to 3v3 (Black's first), power=R the
@@ -67,8 +71,7 @@ impl TableFlags {
 /// `tablero host`'s options.
 #[derive(Args, Debug, Clone)]
 pub struct HostArgs {
-    /// A position string, in quotes, or a variant's name for its start
-    #[arg(allow_hyphen_values = true)]
+    #[arg(allow_hyphen_values = true, help = POSITION)]
     pub position: String,
     /// Without a window: the seats are remote players or the computer
     #[arg(long)]
@@ -108,14 +111,12 @@ pub struct HostArgs {
 pub enum Command {
     /// Every legal move of a position, one per line
     Moves {
-        /// A position string, in quotes
-        #[arg(allow_hyphen_values = true)]
+        #[arg(allow_hyphen_values = true, help = POSITION)]
         position: String,
     },
     /// The number of move sequences of a given length from a position
     Perft {
-        /// A position string, in quotes
-        #[arg(allow_hyphen_values = true)]
+        #[arg(allow_hyphen_values = true, help = POSITION)]
         position: String,
         /// Moves deep
         #[arg(value_parser = depth, allow_negative_numbers = true)]
@@ -127,8 +128,7 @@ pub enum Command {
     /// The position after the moves, and the result if the game ended; without moves, the 3D
     /// table on that position
     Play {
-        /// A position string, in quotes
-        #[arg(allow_hyphen_values = true)]
+        #[arg(allow_hyphen_values = true, help = POSITION)]
         position: String,
         /// Moves in the notation
         #[arg(allow_hyphen_values = true)]
@@ -205,8 +205,7 @@ pub enum Command {
     },
     /// Renders a position off-screen into a PNG file
     Screenshot {
-        /// A position string, in quotes
-        #[arg(allow_hyphen_values = true)]
+        #[arg(allow_hyphen_values = true, help = POSITION)]
         position: String,
         #[command(flatten)]
         picture: Picture,
@@ -219,8 +218,7 @@ pub enum Command {
     },
     /// A picture of a position without any control, up to 3840x2160
     Photo {
-        /// A position string, in quotes
-        #[arg(allow_hyphen_values = true)]
+        #[arg(allow_hyphen_values = true, help = POSITION)]
         position: String,
         #[command(flatten)]
         picture: Picture,

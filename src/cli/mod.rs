@@ -371,7 +371,7 @@ fn perft(game: &AnyGame, depth: u32, divide: bool, out: &mut dyn Write) -> Resul
 }
 
 fn parse_position(text: &str) -> Result<AnyGame, CliError> {
-    Ok(text.parse::<AnyGame>()?)
+    Ok(AnyGame::read(text)?)
 }
 
 /// `tablero match`: the games, then the tally with Wilson's interval and each player's time.

@@ -653,10 +653,7 @@ impl Shared {
 
     /// The seat whose token the request carries, compared in constant time with every seat's.
     fn seat_of(&self, headers: &HeaderMap) -> Result<usize, Refusal> {
-        let given = headers
-            .get(header::AUTHORIZATION)
-            .and_then(|v| v.as_bytes().strip_prefix(b"Bearer "))
-            .ok_or_else(|| refuse(StatusCode::UNAUTHORIZED, "a seat's requests carry its token"))?;
+        let given = bearer(headers)?;
         let mut found = None;
         for (k, seat) in self.seats.iter().enumerate() {
             if let Some(token) = &seat.token
@@ -684,6 +681,24 @@ impl Shared {
         }
         Ok(k)
     }
+}
+
+/// The token of a request's one `Authorization: Bearer TOKEN` header. None at all is 401; two
+/// headers, another scheme, or anything but the token's 32 hexadecimal digits after `Bearer `
+/// is a malformed request (400), never read by its first header or first word.
+fn bearer(headers: &HeaderMap) -> Result<&[u8], Refusal> {
+    let mut all = headers.get_all(header::AUTHORIZATION).iter();
+    let value = all.next().ok_or_else(|| refuse(StatusCode::UNAUTHORIZED, "a seat's requests carry its token"))?;
+    if all.next().is_some() {
+        return Err(refuse(StatusCode::BAD_REQUEST, "a request carries one Authorization header, not several"));
+    }
+    value
+        .as_bytes()
+        .strip_prefix(b"Bearer ")
+        .filter(|t| t.len() == 32 && t.iter().all(u8::is_ascii_hexdigit))
+        .ok_or_else(|| {
+            refuse(StatusCode::BAD_REQUEST, "the Authorization header is `Bearer ` and the seat's token, nothing else")
+        })
 }
 
 /// The moves kept when `side` takes back its last move: up to just before it, or before the

@@ -282,6 +282,7 @@ impl Ctor {
             timeouts: Vec::new(),
             puts_this_turn: 0,
         };
+        g.settle_opening();
         g.left = g.allowance(1);
         g
     }
@@ -301,6 +302,15 @@ impl Ctor {
     /// Marks a game begun under the old reading of the opening ([`Options::old_opening`]).
     pub fn set_old_opening(&mut self) {
         self.options.old_opening = true;
+        self.settle_opening();
+    }
+
+    /// The old reading of the opening changes nothing where the row has 3 Puts, nor once the
+    /// third turn is over, so it is dropped there: a position has one state for one string.
+    fn settle_opening(&mut self) {
+        if self.turn > 3 || !self.old_opening_applies() {
+            self.options.old_opening = false;
+        }
     }
 
     /// Sets the sand-glass (an option the position string does not carry).
@@ -399,9 +409,14 @@ impl Ctor {
     /// discs; after this the game returns to the normal rules (the table)".
     pub fn allowance(&self, turn: u32) -> Allowance {
         if self.is_opening(turn) {
-            return Allowance { puts: turn as u8, steps: 0, landings: 0 };
+            return Ctor::opening_allowance(turn);
         }
         self.teams.allowance(self.options.landing)
+    }
+
+    /// An opening turn's allowance: as many Puts as the turn's number, nothing else.
+    fn opening_allowance(turn: u32) -> Allowance {
+        Allowance { puts: turn.min(3) as u8, steps: 0, landings: 0 }
     }
 
     /// Whether a turn is one of the opening turns (Puts only: 1, then 2, then up to 3).
@@ -566,6 +581,7 @@ impl Ctor {
         self.idle = if self.had_operation() { 0 } else { self.idle + 1 };
         self.side = self.side.other();
         self.turn = self.turn.saturating_add(1);
+        self.settle_opening();
         self.left = self.allowance(self.turn);
         self.puts_this_turn = 0;
         if self.idle >= 2 {
@@ -866,9 +882,11 @@ impl fmt::Display for Ctor {
         if self.options.landing_back {
             write!(f, " landing-back")?;
         }
-        // From the third turn on the string says it by itself: a third turn that does not fit
-        // the opening reads under the old reading, and one that fits plays the same either way.
-        if self.old_opening_applies() && self.turn < 3 {
+        // Up to the end of the third turn, where it changes the moves, unless the `left` field
+        // says it by itself: a third turn that does not fit the opening's Puts reads under the
+        // old reading, but one part played under it may fit them (`P1M0L0`). After the third
+        // turn the reading changes nothing and the game no longer carries it.
+        if self.options.old_opening && (self.turn < 3 || self.left.fits_in(&Ctor::opening_allowance(self.turn))) {
             write!(f, " opening=old")?;
         }
         Ok(())
@@ -1010,6 +1028,7 @@ impl FromStr for Ctor {
         if !left.fits_in(&full) {
             return Err(PositionError::Invalid(format!("left field {left} is above the turn's allowance {full}")));
         }
+        g.settle_opening();
         if turn == 1 && idle > 0 {
             return Err(PositionError::Invalid("idle field is 1 on turn 1, which follows no turn".into()));
         }

@@ -366,14 +366,15 @@ impl Table {
         Ok(s)
     }
 
-    /// Opens pasted text: a record (JSON) to replay, or a position string to play from.
+    /// Opens pasted text: a record (JSON) to replay, or a position string (or a variant's name)
+    /// to play from.
     pub fn open_text(text: &str) -> Result<Table, TableError> {
         let text = text.trim();
         if text.starts_with('{') {
             let record = Record::from_json(text)?;
             return Ok(Table::replay(record)?);
         }
-        let game: AnyGame = text.parse()?;
+        let game = AnyGame::read(text)?;
         Ok(Table::new(game, [PlayerKind::Person; 2], 1))
     }
 

@@ -393,6 +393,17 @@ fn a_photo_is_rendered_from_its_view_and_bad_requests_are_refused() {
     // Close up, the pine fills much of the picture.
     let pine = count(640, 360, &rgb, light_pine) + count(640, 360, &rgb, dark_pine);
     assert!(pine > 640 * 360 / 5, "the macro view is close to the tiles: {pine} pine pixels");
+    // A variant's name is its start, for a photo and a screenshot as for every command.
+    for command in ["photo", "screenshot"] {
+        let named = dir.join(format!("{command}-named.png"));
+        let run = Command::new(env!("CARGO_BIN_EXE_tablero"))
+            .args([command, "volterra", "--out", named.to_str().unwrap(), "--size", "160x90"])
+            .env("XDG_RUNTIME_DIR", std::env::temp_dir())
+            .output()
+            .unwrap();
+        assert!(run.status.success(), "{command} volterra: {}", String::from_utf8_lossy(&run.stderr));
+        assert_eq!(read_png(&named).0, 160);
+    }
     // CTOR on the doughnut, in the photo's light: the torus's edge colour and both faces of
     // the discs, and a picture unlike the flat field's from the first player's view.
     let ctor = "ctor8 BB.W..W./.BWW.B../..B..W../W..BB.../.W....B./..WW..B./B....W../.B..W..W b 9 P2M2L1 1v1 0";

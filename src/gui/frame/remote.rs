@@ -79,7 +79,10 @@ pub(crate) fn plugin(app: &mut App) {
         )
         .add_systems(
             PreUpdate,
-            (ask.run_if(resource_exists::<RemoteSeat>.and_then(seated)), host_here_key)
+            (
+                ask.run_if(resource_exists::<RemoteSeat>.and_then(seated)),
+                host_here_key.run_if(resource_exists::<Session>),
+            )
                 .in_set(crate::gui::frame::steps::TableSystems::Pick)
                 .after(join_pasted),
         )
@@ -321,7 +324,7 @@ pub fn host_addr() -> std::net::SocketAddr {
 #[allow(clippy::too_many_arguments)]
 fn host_here_key(
     mut commands: MessageReader<Command>,
-    session: Option<Res<Session>>,
+    session: Res<Session>,
     hosting: Option<Res<Hosting>>,
     mut intents: MessageWriter<TableIntent>,
     mut notice: ResMut<Notice>,
@@ -335,7 +338,6 @@ fn host_here_key(
     if !commands.read().any(|c| *c == Command::Host) {
         return;
     }
-    let Some(session) = session else { return };
     if hosting.is_some() {
         world.remove_resource::<Hosting>();
         world.remove_resource::<RemoteSeat>();
