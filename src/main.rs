@@ -82,8 +82,8 @@ fn table(cli: Cli) -> Result<Result<(), Failure>, Cli> {
             options.frames_dir = frames_dir;
             film(&record, &out, &options)
         }
-        Some(Command::BenchTable { frames, json }) => {
-            tablero::gui::bench_table(frames as usize, json, &mut std::io::stdout()).map_err(Failure::from)
+        Some(Command::BenchTable { frames, json, scene }) => {
+            tablero::gui::bench_table(frames as usize, json, &scene, &mut std::io::stdout()).map_err(Failure::from)
         }
         Some(Command::Keys) => {
             println!("{}", tablero::gui::frame::keymap::help());

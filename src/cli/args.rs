@@ -254,6 +254,9 @@ pub enum Command {
         /// The figures as JSON, to compare two builds side by side
         #[arg(long)]
         json: bool,
+        /// Only these scenes (every one unless given)
+        #[arg(long, value_enum, value_delimiter = ',')]
+        scene: Vec<BenchScene>,
     },
     /// Every key of the 3D table, and what it does
     Keys,
@@ -377,6 +380,22 @@ impl FeedOptions {
     pub fn addr(&self) -> SocketAddr {
         self.listen.unwrap_or(self.port)
     }
+}
+
+/// The scenes of `tablero bench-table`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BenchScene {
+    /// The game's systems without rendering, and while the computer thinks
+    Ecs,
+    /// Frames while the computer thinks
+    Thinking,
+    /// The full Ordo board, the full CTOR field flat and on the doughnut, Volterra's towers,
+    /// in both profiles
+    Boards,
+    /// The table and the broadcast together
+    Broadcast,
+    /// A CTOR cascade as it animates, in both profiles
+    Cascade,
 }
 
 /// The shells `tablero completions` writes for.

@@ -228,8 +228,15 @@ pub fn cascade_position(flips: usize) -> (AnyGame, String) {
 /// players play, the full 10 × 10 CTOR field with its 44 duplicates, Volterra's tallest towers,
 /// and a CTOR cascade of 20 flips as it animates), the game's own systems per frame without
 /// rendering, and the memory in use.
-pub fn bench_table(frames: usize, json: bool, out: &mut dyn std::io::Write) -> Result<(), GuiError> {
+pub fn bench_table(
+    frames: usize,
+    json: bool,
+    only: &[crate::cli::args::BenchScene],
+    out: &mut dyn std::io::Write,
+) -> Result<(), GuiError> {
+    use crate::cli::args::BenchScene;
     use std::time::Instant;
+    let wanted = |scene: BenchScene| only.is_empty() || only.contains(&scene);
     let mut measures: Vec<Measure> = Vec::new();
     // Each measure: its line (with the memory resident after it) unless the output is JSON.
     let mut report = |m: Measure, line: String| -> Result<(), GuiError> {
@@ -248,24 +255,6 @@ pub fn bench_table(frames: usize, json: bool, out: &mut dyn std::io::Write) -> R
     let random = [PlayerKind::Random, PlayerKind::Random];
     let people = [PlayerKind::Person, PlayerKind::Person];
     let ordo = crate::rules::Variant::Ordo.initial();
-    let mut headless = super::headless_app(ordo.clone(), random);
-    let mut ecs = Vec::with_capacity(frames);
-    for _ in 0..frames {
-        let t = Instant::now();
-        headless.update();
-        ecs.push(t.elapsed().as_secs_f64() * 1e3);
-    }
-    let moves = headless.world().resource::<Session>().history.len();
-    // Each scene is dropped once measured, and what it freed given back to the system, so
-    // that the memory after each says what the next one holds.
-    drop(headless);
-    let (mean, p95, _) = stats(ecs);
-    report(
-        Measure::of("ECS update without rendering (Ordo, random players)", None, frames, (mean, p95, None)),
-        format!(
-            "ECS update without rendering (Ordo, random players): {mean:.3} ms mean, {p95:.3} ms p95 over {frames} frames ({moves} moves played)"
-        ),
-    )?;
     // The computer (master) thinking about Ordo X's first move off the main thread: frames go
     // on, without and with rendering.
     let ordo_x = crate::rules::Variant::OrdoX.initial();
@@ -283,42 +272,64 @@ pub fn bench_table(frames: usize, json: bool, out: &mut dyn std::io::Write) -> R
         }
         (ms.len(), started.elapsed().as_secs_f64(), stats(ms))
     };
-    let mut app = super::headless_app(ordo_x.clone(), computer_first);
-    let (n, secs, (mean, p95, max)) = thinking(&mut || {
-        app.update();
-        !app.world().resource::<Session>().history.is_empty()
-    });
-    report(
-        Measure::of(
-            "ECS update while the computer (master) thinks about Ordo X's first move",
-            None,
-            n,
-            (mean, p95, Some(max)),
-        ),
-        format!(
-            "ECS update while the computer (master) thinks about Ordo X's first move: {n} frames in {secs:.1} s until it played, {mean:.3} ms mean, {p95:.3} ms p95, {max:.3} ms slowest"
-        ),
-    )?;
-    drop(app);
-    crate::memory::give_back();
-    let mut view = Offscreen::new(ordo_x, computer_first, 1280, 720)?;
-    let (n, secs, (mean, p95, max)) = thinking(&mut || {
-        view.frame();
-        !view.app.world().resource::<Session>().history.is_empty()
-    });
-    report(
-        Measure::of(
-            "frame at 1280x720 while the computer (master) thinks about Ordo X's first move",
-            None,
-            n,
-            (mean, p95, Some(max)),
-        ),
-        format!(
-            "frame at 1280x720 while the computer (master) thinks about Ordo X's first move: {n} frames in {secs:.1} s, {mean:.1} ms mean, {p95:.1} ms p95, {max:.1} ms slowest"
-        ),
-    )?;
-    drop(view);
-    crate::memory::give_back();
+    if wanted(BenchScene::Ecs) {
+        let mut headless = super::headless_app(ordo.clone(), random);
+        let mut ecs = Vec::with_capacity(frames);
+        for _ in 0..frames {
+            let t = Instant::now();
+            headless.update();
+            ecs.push(t.elapsed().as_secs_f64() * 1e3);
+        }
+        let moves = headless.world().resource::<Session>().history.len();
+        // Each scene is dropped once measured, and what it freed given back to the system, so
+        // that the memory after each says what the next one holds.
+        drop(headless);
+        let (mean, p95, _) = stats(ecs);
+        report(
+            Measure::of("ECS update without rendering (Ordo, random players)", None, frames, (mean, p95, None)),
+            format!(
+                "ECS update without rendering (Ordo, random players): {mean:.3} ms mean, {p95:.3} ms p95 over {frames} frames ({moves} moves played)"
+            ),
+        )?;
+        let mut app = super::headless_app(ordo_x.clone(), computer_first);
+        let (n, secs, (mean, p95, max)) = thinking(&mut || {
+            app.update();
+            !app.world().resource::<Session>().history.is_empty()
+        });
+        report(
+            Measure::of(
+                "ECS update while the computer (master) thinks about Ordo X's first move",
+                None,
+                n,
+                (mean, p95, Some(max)),
+            ),
+            format!(
+                "ECS update while the computer (master) thinks about Ordo X's first move: {n} frames in {secs:.1} s until it played, {mean:.3} ms mean, {p95:.3} ms p95, {max:.3} ms slowest"
+            ),
+        )?;
+        drop(app);
+        crate::memory::give_back();
+    }
+    if wanted(BenchScene::Thinking) {
+        let mut view = Offscreen::new(ordo_x.clone(), computer_first, 1280, 720)?;
+        let (n, secs, (mean, p95, max)) = thinking(&mut || {
+            view.frame();
+            !view.app.world().resource::<Session>().history.is_empty()
+        });
+        report(
+            Measure::of(
+                "frame at 1280x720 while the computer (master) thinks about Ordo X's first move",
+                None,
+                n,
+                (mean, p95, Some(max)),
+            ),
+            format!(
+                "frame at 1280x720 while the computer (master) thinks about Ordo X's first move: {n} frames in {secs:.1} s, {mean:.1} ms mean, {p95:.1} ms p95, {max:.1} ms slowest"
+            ),
+        )?;
+        drop(view);
+        crate::memory::give_back();
+    }
     let full_ctor: AnyGame =
         format!("ctor10 {} w 60 P2M2L1 1v1 0", ["BWBWBWBWBW", "WBWBWBWBWB"].repeat(5).join("/")).parse()?;
     let towers: AnyGame = "volterra DLDLDLDLDLl,-,-,-/-,-,-,-/-,-,-,-/-,-,-,-/-,-,-,LDLDLDLDLDd l".parse()?;
@@ -338,7 +349,7 @@ pub fn bench_table(frames: usize, json: bool, out: &mut dyn std::io::Write) -> R
             .unwrap_or_default()
     };
     // Each scene in both profiles: the full look (a GPU's) and the software one.
-    for (label, game, players, doughnut) in scenes {
+    for (label, game, players, doughnut) in scenes.into_iter().filter(|_| wanted(BenchScene::Boards)) {
         for quality in [Quality::Full, Quality::Software] {
             let mut view = Offscreen::with_quality(game.clone(), players, 1280, 720, Some(quality))?;
             view.app.insert_resource(crate::gui::sets::room::DoughnutView(doughnut));
@@ -357,7 +368,7 @@ pub fn bench_table(frames: usize, json: bool, out: &mut dyn std::io::Write) -> R
     }
     // The table and the broadcast together (1280x720 and 1920x1080), the full CTOR field, in
     // the software profile, the director orbiting.
-    {
+    if wanted(BenchScene::Broadcast) {
         let mut view = Offscreen::build(Table::new(full, people, 1), 1280, 720, Some(Quality::Software), Some(60))?;
         let second = view.app.world_mut().resource_mut::<Assets<Image>>().add(target_image(1920, 1080));
         let layout = *view.app.world().resource::<table::Layout>();
@@ -396,7 +407,7 @@ pub fn bench_table(frames: usize, json: bool, out: &mut dyn std::io::Write) -> R
     }
     // A cascade of at least 20 flips, frame by frame while it animates, in both profiles.
     let (game, put) = cascade_position(20);
-    for quality in [Quality::Full, Quality::Software] {
+    for quality in [Quality::Full, Quality::Software].into_iter().filter(|_| wanted(BenchScene::Cascade)) {
         let mut view = Offscreen::with_quality(game.clone(), people, 1280, 720, Some(quality))?;
         for _ in 0..10 {
             view.frame();

@@ -722,8 +722,8 @@ impl fmt::Display for Tally {
 impl AnyGame {
     /// What every command and the table's Paste take for a position: a position string, or a
     /// variant's name alone (`ordo`, `ctor10`, …) for its start.
+    /// Read as written, as positions are: nothing around the name.
     pub fn read(text: &str) -> Result<AnyGame, PositionError> {
-        let text = text.trim();
         match text.parse::<Variant>() {
             Ok(v) => Ok(v.initial()),
             Err(_) => text.parse(),

@@ -145,6 +145,20 @@ pub fn pbr_plugin() -> bevy::pbr::PbrPlugin {
 /// panels cost little; see `tablero bench-table`).
 pub const SOFTWARE_SCALE: f32 = 0.38;
 
+/// The most pixels a scaled view's 3D picture has: [`SOFTWARE_SCALE`] of a 1280 × 720 output is
+/// well within it, while a larger output (the 1920 × 1080 broadcast, a maximised window) is
+/// drawn at 640 × 360 and scaled up. On lavapipe every pixel of the table costs the whole
+/// lighting shader (its branches run for every pixel, unlit ones too), so the frame's time
+/// follows these pixels.
+pub const SOFTWARE_PIXELS: f32 = 640.0 * 360.0;
+
+/// The share of its output's width and height a scaled view draws in 3D: [`SOFTWARE_SCALE`],
+/// or less where that would pass [`SOFTWARE_PIXELS`].
+pub fn software_scale(output: UVec2) -> f32 {
+    let pixels = output.x as f32 * output.y as f32;
+    SOFTWARE_SCALE.min((SOFTWARE_PIXELS / pixels.max(1.0)).sqrt())
+}
+
 /// A 3D camera that draws the table into a smaller image, shown scaled up over its output.
 #[derive(Component, Clone, Debug)]
 pub struct ScaledView {
@@ -194,7 +208,7 @@ fn view_image(size: UVec2) -> Image {
     image
 }
 
-/// In the software profile, each 3D camera draws into an image of [`SOFTWARE_SCALE`] of its
+/// In the software profile, each 3D camera draws into an image of [`software_scale`] of its
 /// output's size (remade when the window is resized); a 2D camera shows it scaled up, with
 /// the panels drawn sharp on top.
 #[allow(clippy::too_many_arguments)]
@@ -224,13 +238,15 @@ fn scale_views(
         if view.as_ref().is_some_and(|v| v.size == size) {
             continue;
         }
-        let low = (size.as_vec2() * SOFTWARE_SCALE).round().as_uvec2().max(UVec2::ONE);
+        let scale = software_scale(size);
+        let low = (size.as_vec2() * scale).round().as_uvec2().max(UVec2::ONE);
         let image = images.add(view_image(low));
         *target = bevy::camera::RenderTarget::from(image.clone());
         match view {
             Some(mut v) => {
                 v.image = image.clone();
                 v.size = size;
+                v.scale = scale;
                 for (_, mut node) in backdrops.iter_mut().filter(|(b, _)| b.0 == cam) {
                     node.image = image.clone();
                 }
@@ -238,10 +254,11 @@ fn scale_views(
             None => {
                 // The panels' camera sees no mesh (its own layer), so the mouse picks only
                 // panels and buttons through it, and the table through the table's pointer.
+                // Nothing to clear: the picture covers the whole output.
                 let ui_camera = commands
                     .spawn((
                         Camera2d,
-                        Camera { order: 1, ..default() },
+                        Camera { order: 1, clear_color: ClearColorConfig::None, ..default() },
                         output.clone(),
                         Msaa::Off,
                         bevy::camera::visibility::RenderLayers::layer(31),
@@ -259,7 +276,7 @@ fn scale_views(
                 }
                 commands.entity(cam).insert(ScaledView {
                     image: image.clone(),
-                    scale: SOFTWARE_SCALE,
+                    scale,
                     output: output.clone(),
                     size,
                     ui_camera,
@@ -377,12 +394,15 @@ fn adapt_to_renderer(
             commands.insert_resource(bevy::light::DirectionalLightShadowMap { size: 1 });
         }
     }
+    // The table top unlit, and so without its relief (an unlit surface takes no light from
+    // its normals, but the shader would still read the relief's texture at every pixel).
     for m in &table {
         if let Some(mat) = materials.get(&m.0)
-            && !mat.unlit
+            && (!mat.unlit || mat.normal_map_texture.is_some())
             && let Some(mut mat) = materials.get_mut(&m.0)
         {
             mat.unlit = true;
+            mat.normal_map_texture = None;
         }
     }
 }
@@ -391,6 +411,21 @@ fn adapt_to_renderer(
 mod tests {
     use super::Quality;
     use wgpu_types::DeviceType;
+
+    /// The table's window and smaller outputs at [`super::SOFTWARE_SCALE`]; the 1920 × 1080
+    /// broadcast (or a maximised window) at 640 × 360, however large the output.
+    #[test]
+    fn a_scaled_view_draws_at_most_its_pixel_budget() {
+        use super::{SOFTWARE_SCALE, software_scale};
+        use bevy::math::UVec2;
+        assert_eq!(software_scale(UVec2::new(1280, 720)), SOFTWARE_SCALE);
+        assert_eq!(software_scale(UVec2::new(800, 450)), SOFTWARE_SCALE);
+        for (w, h) in [(1920, 1080), (2560, 1440), (3840, 2160)] {
+            let s = software_scale(UVec2::new(w, h));
+            let (x, y) = ((w as f32 * s).round(), (h as f32 * s).round());
+            assert!((x - 640.0).abs() <= 1.0 && (y - 360.0).abs() <= 1.0, "{w}x{h}: {x}x{y}");
+        }
+    }
 
     #[test]
     fn the_profile_follows_the_adapter_unless_one_is_asked_for() {
