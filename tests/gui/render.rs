@@ -692,6 +692,23 @@ fn each_profile_compiles_only_the_pipelines_it_draws_with() {
         view.save(&out).unwrap();
         let (w, h, pixels) = read_png(&out);
         assert!(count(w, h, &pixels, black_disc) > 300, "{quality:?}: the discs are drawn");
+        // The software profile draws the table top, most of the picture, with its own unlit
+        // material (no lighting code run for every pixel); the wood shows in the corners.
+        {
+            use bevy::prelude::*;
+            use tablero::gui::frame::board::Table;
+            use tablero::gui::look::render::TableTop;
+            let world = view.app.world_mut();
+            let tops = world.query_filtered::<(), (With<Table>, With<MeshMaterial3d<TableTop>>)>().iter(world).count();
+            let standard =
+                world.query_filtered::<(), (With<Table>, With<MeshMaterial3d<StandardMaterial>>)>().iter(world).count();
+            assert_eq!((tops, standard), if quality == Quality::Software { (1, 0) } else { (0, 1) }, "{quality:?}");
+            for (x, y) in [(8, h - 8), (w - 8, h - 8)] {
+                let i = ((y * w + x) * 3) as usize;
+                let (r, g, b) = (pixels[i], pixels[i + 1], pixels[i + 2]);
+                assert!(r > g && g > b && r > 50, "{quality:?}: wood at ({x}, {y}), not {r} {g} {b}");
+            }
+        }
         let render = view.app.sub_app(RenderApp).world();
         let labels: Vec<(bool, String)> = render
             .resource::<PipelineCache>()

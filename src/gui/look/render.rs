@@ -91,6 +91,11 @@ pub fn render_plugin(quality: Quality, adapter: &Adapter) -> bevy::render::Rende
 pub fn build_for(app: &mut App, quality: Quality) {
     use bevy::render::batching::gpu_preprocessing::{GpuPreprocessingMode, GpuPreprocessingSupport};
     app.insert_resource(quality);
+    if quality == Quality::Software {
+        app.add_plugins(MaterialPlugin::<TableTop>::default());
+        let shader = bevy::shader::Shader::from_wgsl(include_str!("table_top.wgsl"), file!());
+        let _ = app.world_mut().resource_mut::<Assets<bevy::shader::Shader>>().insert(TABLE_TOP_SHADER.id(), shader);
+    }
     let most = match quality {
         Quality::Full => GpuPreprocessingMode::PreprocessingOnly,
         Quality::Software => GpuPreprocessingMode::None,
@@ -126,6 +131,26 @@ pub fn build_for(app: &mut App, quality: Quality) {
     );
 }
 
+/// The table top's shader in the software profile (`table_top.wgsl`).
+const TABLE_TOP_SHADER: Handle<bevy::shader::Shader> =
+    bevy::asset::uuid_handle!("5b0f6c1e-2d7a-4c8e-9a51-7e3b2f6d9c40");
+
+/// The table top in the software profile: its wood, unlit. Bevy's unlit StandardMaterial looks
+/// the same, but on a software renderer its shader runs the lighting code for every pixel all
+/// the same (both sides of a branch are run), and the table top is most of the picture.
+#[derive(Asset, TypePath, bevy::render::render_resource::AsBindGroup, Clone, Debug)]
+pub struct TableTop {
+    #[texture(0)]
+    #[sampler(1)]
+    pub wood: Handle<Image>,
+}
+
+impl Material for TableTop {
+    fn fragment_shader() -> bevy::shader::ShaderRef {
+        TABLE_TOP_SHADER.into()
+    }
+}
+
 /// How many segments a round piece (a disc, a stone) is made of: 32 in the full look; 16 in the
 /// software profile, where a piece is some twenty pixels across (its outline then within a
 /// quarter of a pixel of the circle) and the software renderer pays for every triangle.
@@ -144,20 +169,6 @@ pub fn pbr_plugin() -> bevy::pbr::PbrPlugin {
 /// On lavapipe the frame's time goes almost all to the pixels (shading, tonemapping and the
 /// panels cost little; see `tablero bench-table`).
 pub const SOFTWARE_SCALE: f32 = 0.38;
-
-/// The most pixels a scaled view's 3D picture has: [`SOFTWARE_SCALE`] of a 1280 × 720 output is
-/// well within it, while a larger output (the 1920 × 1080 broadcast, a maximised window) is
-/// drawn at 640 × 360 and scaled up. On lavapipe every pixel of the table costs the whole
-/// lighting shader (its branches run for every pixel, unlit ones too), so the frame's time
-/// follows these pixels.
-pub const SOFTWARE_PIXELS: f32 = 640.0 * 360.0;
-
-/// The share of its output's width and height a scaled view draws in 3D: [`SOFTWARE_SCALE`],
-/// or less where that would pass [`SOFTWARE_PIXELS`].
-pub fn software_scale(output: UVec2) -> f32 {
-    let pixels = output.x as f32 * output.y as f32;
-    SOFTWARE_SCALE.min((SOFTWARE_PIXELS / pixels.max(1.0)).sqrt())
-}
 
 /// A 3D camera that draws the table into a smaller image, shown scaled up over its output.
 #[derive(Component, Clone, Debug)]
@@ -208,7 +219,7 @@ fn view_image(size: UVec2) -> Image {
     image
 }
 
-/// In the software profile, each 3D camera draws into an image of [`software_scale`] of its
+/// In the software profile, each 3D camera draws into an image of [`SOFTWARE_SCALE`] of its
 /// output's size (remade when the window is resized); a 2D camera shows it scaled up, with
 /// the panels drawn sharp on top.
 #[allow(clippy::too_many_arguments)]
@@ -238,15 +249,13 @@ fn scale_views(
         if view.as_ref().is_some_and(|v| v.size == size) {
             continue;
         }
-        let scale = software_scale(size);
-        let low = (size.as_vec2() * scale).round().as_uvec2().max(UVec2::ONE);
+        let low = (size.as_vec2() * SOFTWARE_SCALE).round().as_uvec2().max(UVec2::ONE);
         let image = images.add(view_image(low));
         *target = bevy::camera::RenderTarget::from(image.clone());
         match view {
             Some(mut v) => {
                 v.image = image.clone();
                 v.size = size;
-                v.scale = scale;
                 for (_, mut node) in backdrops.iter_mut().filter(|(b, _)| b.0 == cam) {
                     node.image = image.clone();
                 }
@@ -276,7 +285,7 @@ fn scale_views(
                 }
                 commands.entity(cam).insert(ScaledView {
                     image: image.clone(),
-                    scale,
+                    scale: SOFTWARE_SCALE,
                     output: output.clone(),
                     size,
                     ui_camera,
@@ -373,8 +382,9 @@ fn adapt_to_renderer(
     mut cams: Query<&mut Msaa>,
     without_depth_pass: Query<Entity, (With<Camera3d>, Without<bevy::core_pipeline::prepass::DepthPrepass>)>,
     mut lights: Query<&mut DirectionalLight>,
-    table: Query<&MeshMaterial3d<StandardMaterial>, With<Table>>,
-    mut materials: ResMut<Assets<StandardMaterial>>,
+    table: Query<(Entity, &MeshMaterial3d<StandardMaterial>), With<Table>>,
+    materials: Res<Assets<StandardMaterial>>,
+    mut table_tops: ResMut<Assets<TableTop>>,
 ) {
     for mut msaa in &mut cams {
         if *msaa != Msaa::Off {
@@ -394,15 +404,11 @@ fn adapt_to_renderer(
             commands.insert_resource(bevy::light::DirectionalLightShadowMap { size: 1 });
         }
     }
-    // The table top unlit, and so without its relief (an unlit surface takes no light from
-    // its normals, but the shader would still read the relief's texture at every pixel).
-    for m in &table {
-        if let Some(mat) = materials.get(&m.0)
-            && (!mat.unlit || mat.normal_map_texture.is_some())
-            && let Some(mut mat) = materials.get_mut(&m.0)
-        {
-            mat.unlit = true;
-            mat.normal_map_texture = None;
+    // The table top unlit: its wood alone, in a material whose shader does nothing else.
+    for (entity, m) in &table {
+        if let Some(wood) = materials.get(&m.0).and_then(|mat| mat.base_color_texture.clone()) {
+            let top = table_tops.add(TableTop { wood });
+            commands.entity(entity).remove::<MeshMaterial3d<StandardMaterial>>().insert(MeshMaterial3d(top));
         }
     }
 }
@@ -411,21 +417,6 @@ fn adapt_to_renderer(
 mod tests {
     use super::Quality;
     use wgpu_types::DeviceType;
-
-    /// The table's window and smaller outputs at [`super::SOFTWARE_SCALE`]; the 1920 × 1080
-    /// broadcast (or a maximised window) at 640 × 360, however large the output.
-    #[test]
-    fn a_scaled_view_draws_at_most_its_pixel_budget() {
-        use super::{SOFTWARE_SCALE, software_scale};
-        use bevy::math::UVec2;
-        assert_eq!(software_scale(UVec2::new(1280, 720)), SOFTWARE_SCALE);
-        assert_eq!(software_scale(UVec2::new(800, 450)), SOFTWARE_SCALE);
-        for (w, h) in [(1920, 1080), (2560, 1440), (3840, 2160)] {
-            let s = software_scale(UVec2::new(w, h));
-            let (x, y) = ((w as f32 * s).round(), (h as f32 * s).round());
-            assert!((x - 640.0).abs() <= 1.0 && (y - 360.0).abs() <= 1.0, "{w}x{h}: {x}x{y}");
-        }
-    }
 
     #[test]
     fn the_profile_follows_the_adapter_unless_one_is_asked_for() {
