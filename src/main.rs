@@ -65,11 +65,20 @@ fn table(cli: Cli) -> Result<Result<(), Failure>, Cli> {
             let (w, h) = picture.size.unwrap_or((1280, 720));
             Ok(tablero::gui::screenshot(game, &picture.out, w, h, palette, doughnut)?)
         })(),
-        Some(Command::Photo { position, picture, view }) => (|| {
+        Some(Command::Photo { position, picture, view, inspect }) => (|| {
             let game = AnyGame::read(&position)?;
             let (w, h) = picture.size.unwrap_or((3840, 2160));
-            tablero::gui::look::photo::photo(game, &picture.out, bevy::math::UVec2::new(w, h), &view)?;
-            println!("{}: {w}x{h} from the {view} view", picture.out.display());
+            let size = bevy::math::UVec2::new(w, h);
+            match inspect {
+                Some(cell) => {
+                    tablero::gui::look::photo::inspect_photo(game, &picture.out, size, &cell)?;
+                    println!("{}: {w}x{h}, the piece on {cell} alone", picture.out.display());
+                }
+                None => {
+                    tablero::gui::look::photo::photo(game, &picture.out, size, &view)?;
+                    println!("{}: {w}x{h} from the {view} view", picture.out.display());
+                }
+            }
             Ok(())
         })(),
         Some(Command::Film { record, out, size, fps, pace, frames_dir }) => {

@@ -225,6 +225,9 @@ pub enum Command {
         /// The camera: first, second, top, macro or doughnut
         #[arg(long, default_value = "first")]
         view: String,
+        /// Volterra: the tower (and pawn) on this cell alone, close up, on a plain sweep
+        #[arg(long, value_name = "CELL", conflicts_with = "view")]
+        inspect: Option<String>,
     },
     /// A film of a record, as a GIF or an MP4 (with ffmpeg)
     Film {

@@ -38,6 +38,12 @@ pub enum GuiError {
     Interrupted,
     #[error("a photo is from 16x16 to {}x{}, not {}x{}", .most.x, .most.y, .asked.x, .asked.y)]
     PhotoSize { most: bevy::math::UVec2, asked: bevy::math::UVec2 },
+    #[error("--inspect shows a Volterra tower or pawn; this position is not Volterra")]
+    InspectNotVolterra,
+    #[error("--inspect {0}: nothing stands there (a tower or a pawn is needed)")]
+    InspectEmpty(String),
+    #[error("--inspect: {0}")]
+    InspectCell(String),
     #[error("--view doughnut shows a CTOR field; this position is not CTOR")]
     DoughnutNotCtor,
     #[error("--view '{}' is not one of {}", crate::rules::quote(.name), .views.join(", "))]

@@ -66,3 +66,38 @@ fn photo_mode_hides_every_control_and_gives_each_back() {
     assert_eq!(app.world().resource::<ComputerPace>().paused, !paused, "Ctrl+P paused the computer");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// `G` at the table brings a piece close (the camera round to it, nearer than play allows), the
+/// right button turns round it, and `G` again or Escape puts it back: the view as it was.
+#[test]
+fn g_brings_a_piece_close_and_puts_it_back() {
+    use tablero::gui::frame::animate::Speed;
+    use tablero::gui::frame::board::{Layout, cell_pos};
+    use tablero::gui::look::camera::{NEAREST, Orbit, PlayerCamera, View};
+    use tablero::gui::look::photo::Inspecting;
+    let mut app = crate::pine_box::start("Volterra", Speed::Instant, "inspect");
+    app.init_resource::<ButtonInput<KeyCode>>();
+    app.add_plugins(tablero::gui::frame::input::plugin).add_message::<View>();
+    let layout = *app.world().resource::<Layout>();
+    let first = Orbit::preset(View::First, &layout);
+    let cam = app.world_mut().spawn((first, first.transform(), PlayerCamera)).id();
+    app.update();
+    let orbit = |app: &App| *app.world().get::<Orbit>(cam).unwrap();
+    for put_back in [KeyCode::KeyG, KeyCode::Escape] {
+        key(&mut app, KeyCode::KeyG);
+        let inspecting = *app.world().resource::<Inspecting>();
+        let c = inspecting.cell.expect("a piece is brought close");
+        let close = orbit(&app);
+        assert!(close.distance < NEAREST, "closer than play allows: {}", close.distance);
+        let at = cell_pos(&layout, c);
+        assert!((close.focus.x - at.x).abs() < 1e-3 && (close.focus.z - at.z).abs() < 1e-3, "round the piece on {c}");
+        let hint = {
+            let world = app.world_mut();
+            world.query::<&Text>().iter(world).any(|t| t.0.contains("G or Escape puts it back"))
+        };
+        assert!(hint, "a line says how to turn it and put it back");
+        key(&mut app, put_back);
+        assert_eq!(orbit(&app), first, "{put_back:?} puts it back");
+        assert_eq!(app.world().resource::<Inspecting>().cell, None);
+    }
+}

@@ -13,7 +13,7 @@ use tablero::gui::sets::pine::{Pad, Pawn, Tile, pawn_pos, tile_pos};
 use tablero::rules::{AnyGame, Side};
 
 /// The menu: the game's card (its exact title), people on both sides, Start.
-fn start(title: &str, speed: Speed, name: &str) -> App {
+pub(crate) fn start(title: &str, speed: Speed, name: &str) -> App {
     let mut app = tablero::gui::headless_menu_app(fresh_dir(name));
     app.insert_resource(speed);
     let card = buttons(&mut app).into_iter().find(|(_, t)| t == title).map(|(e, _)| e).expect("the game's card");
@@ -153,52 +153,134 @@ fn the_free_setup_takes_each_tile_laid_from_the_box() {
     assert_eq!(app.world().resource::<Resyncs>().0, 0);
 }
 
-/// The pine's wood is made by the project, seeded: each variant repeats for its seed, the
-/// variants differ, the grain's normal map is not flat, the cut ends' end grain differs from
-/// the faces', and the light pine is lighter than the dark throughout.
+/// The grey of a texel of an sRGB texture.
+fn grey(data: &[u8], w: usize, x: usize, y: usize) -> f32 {
+    let k = (y * w + x) * 4;
+    0.299 * data[k] as f32 + 0.587 * data[k + 1] as f32 + 0.114 * data[k + 2] as f32
+}
+
+/// A face's texels (grey) from a baked board texture, as rows.
+fn face(image: &Image, f: tablero::gui::sets::pine::pine_wood::Face) -> Vec<Vec<f32>> {
+    let w = image.width() as usize;
+    let data = image.data.as_ref().unwrap();
+    let (u0, v0, fw, fh) = f.region();
+    let (x0, y0) = ((u0 * w as f32) as usize + 2, (v0 * w as f32) as usize + 2);
+    let (nx, ny) = ((fw * w as f32) as usize - 4, (fh * w as f32) as usize - 4);
+    (0..ny).map(|y| (0..nx).map(|x| grey(data, w, x0 + x, y0 + y)).collect()).collect()
+}
+
+/// How alike two patterns are: the largest correlation of one with the other shifted by up to
+/// `reach` texels each way (1: the same pattern, in the same place or moved).
+fn likeness(a: &[Vec<f32>], b: &[Vec<f32>], reach: i32) -> f32 {
+    let (h, w) = (a.len() as i32, a[0].len() as i32);
+    let mut best = f32::MIN;
+    for dy in -reach..=reach {
+        for dx in -reach..=reach {
+            let mut pairs = Vec::new();
+            for y in reach..h - reach {
+                for x in reach..w - reach {
+                    pairs.push((a[y as usize][x as usize], b[(y + dy) as usize][(x + dx) as usize]));
+                }
+            }
+            let n = pairs.len() as f32;
+            let (ma, mb) = (pairs.iter().map(|p| p.0).sum::<f32>() / n, pairs.iter().map(|p| p.1).sum::<f32>() / n);
+            let cov: f32 = pairs.iter().map(|p| (p.0 - ma) * (p.1 - mb)).sum();
+            let va: f32 = pairs.iter().map(|p| (p.0 - ma).powi(2)).sum();
+            let vb: f32 = pairs.iter().map(|p| (p.1 - mb).powi(2)).sum();
+            best = best.max(cov / (va * vb).sqrt().max(1e-6));
+        }
+    }
+    best
+}
+
+/// The pine's wood is one solid texture baked per piece, seeded: a cut repeats for its seed;
+/// each of the twenty tiles is its own wood (no two tops are the same pattern, even moved a
+/// little); the top's grain runs along the tile, the ends show end grain, unlike the sides;
+/// the relief leans with the grain and the roughness follows it; light pine is lighter than
+/// dark throughout; each dark tile has its pale inlay in the same corner.
 #[test]
-fn the_pine_wood_is_seeded_varied_and_has_grain_end_grain_and_relief() {
-    use tablero::gui::sets::pine::pine_wood::{Pine, tile_textures};
-    let light = Pine { base: [0.93, 0.80, 0.56], rings: 38.0, contrast: 0.16 };
-    let dark = Pine { base: [0.40, 0.23, 0.11], rings: 64.0, contrast: 0.3 };
+fn every_tile_is_its_own_pine_with_grain_end_grain_relief_and_an_inlay() {
+    use tablero::gui::sets::pine::pine_wood::{Cut, Detail, Face, Sawn, Stain, bake_board, tile_cut};
+    use tablero::gui::sets::pine::{INLAY_AT, INLAY_R, PER_SIDE, THICK, TILE, set_wood};
+    let half = Vec3::new(TILE / 2.0, THICK * 0.49, TILE / 2.0);
     let bytes = |i: &Image| i.data.clone().unwrap();
-    let (a, an) = tile_textures(light, 1);
-    let (a2, _) = tile_textures(light, 1);
-    let (b, _) = tile_textures(light, 2);
-    assert_eq!(bytes(&a), bytes(&a2), "a seed gives the same wood");
-    assert_ne!(bytes(&a), bytes(&b), "another seed another");
-    let w = a.width() as usize;
-    let grey = |data: &[u8], x: usize, y: usize| {
-        let k = (y * w + x) * 4;
-        0.299 * data[k] as f32 + 0.587 * data[k + 1] as f32 + 0.114 * data[k + 2] as f32
-    };
-    // The normal map leans with the grain somewhere (not every pixel straight up).
-    let normals = bytes(&an);
-    let leaning = normals.chunks(4).filter(|p| p[0].abs_diff(128) > 6 || p[1].abs_diff(128) > 6).count();
-    assert!(leaning > w * w / 10, "the grain's relief: {leaning} pixels lean");
-    // Down a column of the face the rings come and go; across the end grain too, differently.
-    let column = |data: &[u8], x: usize| (0..w).map(|y| grey(data, x, y)).collect::<Vec<f32>>();
-    let face = column(&bytes(&a), w / 3);
-    let end = column(&bytes(&a), w - 4);
-    let swing = |v: &[f32]| v.iter().copied().fold(f32::MIN, f32::max) - v.iter().copied().fold(f32::MAX, f32::min);
-    assert!(
-        swing(&face) > 15.0 && swing(&end) > 15.0,
-        "rings on the face ({}) and the end ({})",
-        swing(&face),
-        swing(&end)
-    );
-    assert!(
-        face.iter().zip(&end).filter(|(f, e)| (*f - *e).abs() > 5.0).count() > w / 4,
-        "end grain is not the face's"
-    );
-    // Light pine lighter than dark, variant by variant.
-    for seed in 0..6 {
-        let (l, _) = tile_textures(light, seed);
-        let (d, _) = tile_textures(dark, seed + 100);
-        let mean = |i: &Image| {
-            let data = bytes(i);
-            (0..w * w).map(|p| grey(&data, p % w, p / w)).sum::<f32>() / (w * w) as f32
+    let a = bake_board(half, &tile_cut(0, 3), &Stain::pine(), Detail::Software, |_, _, s| s);
+    let a2 = bake_board(half, &tile_cut(0, 3), &Stain::pine(), Detail::Software, |_, _, s| s);
+    assert_eq!(bytes(&a.colour), bytes(&a2.colour), "a cut gives the same wood");
+    let wood = set_wood(Detail::Software);
+    assert_eq!(wood.tiles[0].len(), PER_SIDE);
+    assert_eq!(wood.tiles[1].len(), PER_SIDE);
+    for side in 0..2 {
+        let tops: Vec<Vec<Vec<f32>>> = wood.tiles[side].iter().map(|b| face(&b.colour, Face::Top)).collect();
+        for i in 0..tops.len() {
+            for j in i + 1..tops.len() {
+                let l = likeness(&tops[i], &tops[j], 4);
+                assert!(l < 0.8, "side {side}: tiles {i} and {j} are the same pattern ({l:.2})");
+            }
+        }
+    }
+    // Across many cuts: along a top the grain changes less than across it; the ends' rings
+    // (end grain) are not the sides' long grain.
+    let mut along_less = 0;
+    for k in 0..10 {
+        let b = bake_board(half, &Cut::random(k, Sawn::Any), &Stain::pine(), Detail::Software, |_, _, s| s);
+        let top = face(&b.colour, Face::Top);
+        let change = |dx: usize, dy: usize| -> f32 {
+            let mut sum = 0.0;
+            for y in 0..top.len() - dy {
+                for x in 0..top[0].len() - dx {
+                    sum += (top[y + dy][x + dx] - top[y][x]).abs();
+                }
+            }
+            sum
         };
-        assert!(mean(&l) > mean(&d) + 60.0, "seed {seed}: light {} against dark {}", mean(&l), mean(&d));
+        if change(1, 0) < change(0, 1) {
+            along_less += 1;
+        }
+        let (end, side) = (face(&b.colour, Face::PlusX), face(&b.colour, Face::PlusZ));
+        let swing = |f: &[Vec<f32>]| {
+            let all: Vec<f32> = f.iter().flatten().copied().collect();
+            all.iter().copied().fold(f32::MIN, f32::max) - all.iter().copied().fold(f32::MAX, f32::min)
+        };
+        assert!(swing(&end) > 15.0 && swing(&side) > 15.0, "cut {k}: rings on the end and the side");
+        let (end_rows, side_rows) = (end.len().min(side.len()), end[0].len().min(side[0].len()));
+        let e: Vec<Vec<f32>> = end[..end_rows].iter().map(|r| r[..side_rows].to_vec()).collect();
+        let s: Vec<Vec<f32>> = side[..end_rows].iter().map(|r| r[..side_rows].to_vec()).collect();
+        assert!(likeness(&e, &s, 0) < 0.9, "cut {k}: end grain is not the side's grain");
+    }
+    assert!(along_less >= 8, "the grain runs along the tile ({along_less} of 10 tops)");
+    for (k, b) in wood.tiles[0].iter().enumerate() {
+        // The relief leans with the grain, and the roughness follows it.
+        let normals = bytes(&b.normal);
+        let w = b.colour.width() as usize;
+        let leaning =
+            normals.chunks(4).take(w * w).filter(|p| p[0].abs_diff(128) > 3 || p[1].abs_diff(128) > 3).count();
+        assert!(leaning > w * w / 10, "tile {k}: the grain's relief ({leaning} texels lean)");
+        let rough: Vec<u8> = bytes(&b.roughness).chunks(4).take(w * w).map(|p| p[1]).collect();
+        let (lo, hi) = (rough.iter().min().unwrap(), rough.iter().max().unwrap());
+        assert!(hi - lo > 25, "tile {k}: the roughness follows the grain ({lo} to {hi})");
+    }
+    // Light pine lighter than dark, tile by tile.
+    let mean = |i: &Image| {
+        let w = i.width() as usize;
+        let data = bytes(i);
+        (0..w * w).map(|p| grey(&data, w, p % w, p / w)).sum::<f32>() / (w * w) as f32
+    };
+    for k in 0..PER_SIDE {
+        let (l, d) = (mean(&wood.tiles[0][k].colour), mean(&wood.tiles[1][k].colour));
+        assert!(l > d + 60.0, "tile {k}: light {l:.0} against dark {d:.0}");
+    }
+    // The dark tiles' inlay: a pale disc in the same corner of the top, flush in the wood.
+    for (k, b) in wood.tiles[1].iter().enumerate() {
+        let top = face(&b.colour, Face::Top);
+        let n = top.len() as f32 + 4.0;
+        let at = |x: f32, z: f32| {
+            let (i, j) = (((x / TILE + 0.5) * n) as usize - 2, ((z / TILE + 0.5) * n) as usize - 2);
+            top[j][i]
+        };
+        let inlay = at(INLAY_AT, INLAY_AT);
+        let wood = at(-INLAY_AT, -INLAY_AT).max(at(0.0, 0.0));
+        assert!(inlay > wood + 60.0, "dark tile {k}: the inlay {inlay:.0} against its wood {wood:.0}");
+        assert!(at(INLAY_AT + INLAY_R * 1.3, INLAY_AT) < inlay - 60.0, "dark tile {k}: the inlay is a small disc");
     }
 }

@@ -740,3 +740,81 @@ fn each_profile_compiles_only_the_pipelines_it_draws_with() {
         }
     }
 }
+
+/// The share of a picture's pixels darker than luminance 50 of 255.
+fn dark_share(rgb: &[u8]) -> f32 {
+    let dark =
+        rgb.chunks(3).filter(|p| (0.2126 * p[0] as f32 + 0.7152 * p[1] as f32 + 0.0722 * p[2] as f32) < 50.0).count();
+    dark as f32 / (rgb.len() / 3) as f32
+}
+
+/// The pine set's photos stand in a room, not a void: in the macro, first and top views of a
+/// position of tall towers (the full profile), at most 2% of the pixels are darker than
+/// luminance 50, and above the table (the picture's top rows in the macro view) the room's
+/// wall shows, lighter than the old void's 0.16 grey.
+#[test]
+fn the_pine_set_is_photographed_in_a_lit_room() {
+    use bevy::math::UVec2;
+    let position = "volterra LDLDL,D,-,-/L,D,-,-/-,Ll,Dd,-/-,-,L,D/-,-,DL,LDLDLD l";
+    for view in ["macro", "first", "top"] {
+        let out = std::env::temp_dir().join(format!("tablero-test-room-{view}.png"));
+        match tablero::gui::look::photo::photo(position.parse().unwrap(), &out, UVec2::new(480, 270), view) {
+            Ok(()) => {}
+            Err(why) if may_skip(&why.to_string()) => return eprintln!("skipping the render test: {why}"),
+            Err(why) => panic!("{why}"),
+        }
+        let (w, _, rgb) = read_png(&out);
+        let share = dark_share(&rgb);
+        eprintln!("{view}: {:.2}% of the pixels darker than 50", share * 100.0);
+        assert!(share <= 0.02, "{view}: {:.1}% of the picture is near black", share * 100.0);
+        if view == "macro" {
+            let top: Vec<u8> = rgb[..(w as usize * 20 * 3)].to_vec();
+            let mean = top.iter().map(|v| *v as f32).sum::<f32>() / top.len() as f32;
+            assert!(mean > 90.0, "the room above the table: mean {mean:.0}");
+        }
+    }
+}
+
+/// `tablero photo --inspect`: two light tiles of the start, each alone on the same sweep from
+/// the same angle, differ by their wood (a root mean square of at least 8 of 255), and only
+/// there: the sweep round them is the same picture. A cell off the board, an empty cell and a
+/// game without towers are refused in one line.
+#[test]
+fn inspected_tiles_differ_only_by_their_wood() {
+    use bevy::math::UVec2;
+    use tablero::gui::look::photo::inspect_photo;
+    let start = "volterra D,L,D,L/L,D,L,D/D,Ll,Dd,L/L,D,L,D/D,L,D,L l";
+    let (w, h) = (320usize, 180usize);
+    let mut shots = Vec::new();
+    for cell in ["b5", "a4"] {
+        let out = std::env::temp_dir().join(format!("tablero-test-inspect-{cell}.png"));
+        match inspect_photo(start.parse().unwrap(), &out, UVec2::new(w as u32, h as u32), cell) {
+            Ok(()) => {}
+            Err(why) if may_skip(&why.to_string()) => return eprintln!("skipping the render test: {why}"),
+            Err(why) => panic!("{why}"),
+        }
+        shots.push(read_png(&out).2);
+    }
+    let rms = |a: &[u8], b: &[u8]| {
+        (a.iter().zip(b).map(|(x, y)| (*x as f32 - *y as f32).powi(2)).sum::<f32>() / a.len() as f32).sqrt()
+    };
+    let whole = rms(&shots[0], &shots[1]);
+    // The picture's top corners: the sweep alone.
+    let corner = |rgb: &[u8]| -> Vec<u8> { (0..30).flat_map(|y| rgb[y * w * 3..(y * w + 60) * 3].to_vec()).collect() };
+    let backdrop = rms(&corner(&shots[0]), &corner(&shots[1]));
+    eprintln!("b5 against a4: {whole:.1} over the picture, {backdrop:.1} in the sweep's corner");
+    assert!(whole >= 8.0, "two tiles' close-ups differ by their wood: rms {whole:.1}");
+    assert!(backdrop < 2.0, "the same sweep behind each: rms {backdrop:.1}");
+    let out = std::env::temp_dir().join("tablero-test-inspect-refused.png");
+    let size = UVec2::new(64, 64);
+    for (position, cell, says) in [
+        (start, "e9", "off the"),
+        (start, "b", "not a square"),
+        ("volterra D,L,D,L/L,D,L,D/D,Ll,Dd,-/L,D,L,D/D,L,D,L l", "d3", "nothing stands there"),
+        ("ordo", "a1", "not Volterra"),
+    ] {
+        let game = tablero::rules::AnyGame::read(position).unwrap();
+        let why = inspect_photo(game, &out, size, cell).unwrap_err().to_string();
+        assert!(why.contains(says), "--inspect {cell}: {why}");
+    }
+}

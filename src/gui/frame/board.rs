@@ -175,8 +175,8 @@ pub fn table_top(size: u32) -> (Image, Image) {
             let (x, y) = (i as f32 / size as f32, j as f32 / size as f32);
             let k = ((y * PLANKS as f32) as usize).min(PLANKS - 1);
             let shade = planks[k].0
-                * (0.95 - 0.2 * grain(x, y) + 0.04 * rng.random::<f32>())
-                * (1.0 + 0.55 * groove(x, y).min(0.0));
+                * (0.95 - 0.1 * grain(x, y) + 0.025 * rng.random::<f32>())
+                * (1.0 + 0.35 * groove(x, y).min(0.0));
             for c in base {
                 data.push(((c * shade).clamp(0.0, 1.0) * 255.0) as u8);
             }
@@ -184,7 +184,7 @@ pub fn table_top(size: u32) -> (Image, Image) {
         }
     }
     let colour = square_image(size, data, TextureFormat::Rgba8UnormSrgb);
-    let normal = relief(size, 1.2, move |x, y| groove(x, y) * 0.8 + grain(x, y) * 0.15);
+    let normal = relief(size, 0.9, move |x, y| groove(x, y) * 0.8 + grain(x, y) * 0.08);
     (colour, normal)
 }
 

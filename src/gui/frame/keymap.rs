@@ -41,6 +41,8 @@ pub enum Action {
     Mute,
     /// Photo mode on or off.
     Photo,
+    /// Bring the piece under the pointer close to look at it, or put it back.
+    Inspect,
     /// Open the broadcast window.
     Broadcast,
     /// The evaluation bar on the broadcast.
@@ -121,6 +123,7 @@ pub const KEYMAP: &[(Action, &[Chord])] = &[
     (Action::FullScreen, &[key(KeyCode::F11)]),
     (Action::Mute, &[ctrl(KeyCode::KeyM)]),
     (Action::Photo, &[plain(KeyCode::KeyP)]),
+    (Action::Inspect, &[plain(KeyCode::KeyG)]),
     (Action::Broadcast, &[key(KeyCode::F8)]),
     (Action::BroadcastBar, &[key(KeyCode::F12)]),
     (Action::Director, &[key(KeyCode::F9)]),
@@ -190,6 +193,9 @@ pub fn words(action: Action) -> String {
         Action::FullScreen => "full screen".into(),
         Action::Mute => "sound off or on".into(),
         Action::Photo => "photo mode".into(),
+        Action::Inspect => {
+            "bring the piece under the pointer close (drag with the right button to turn it), or put it back".into()
+        }
         Action::Broadcast => "open the broadcast window".into(),
         Action::BroadcastBar => "the evaluation bar on the broadcast".into(),
         Action::Director => "the broadcast director's next way of choosing shots".into(),

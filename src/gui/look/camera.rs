@@ -10,6 +10,14 @@ use bevy::prelude::*;
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PhotoMode(pub bool);
 
+/// A piece brought close at the table (`G`, see `photo.rs`): its cell, and the view to go
+/// back to.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
+pub struct Inspecting {
+    pub cell: Option<crate::rules::Cell>,
+    pub back_to: Option<Orbit>,
+}
+
 /// How close the camera may come: in play, and in photo mode.
 pub const NEAREST: f32 = 4.0;
 pub const NEAREST_PHOTO: f32 = 1.2;
@@ -119,10 +127,13 @@ fn steer(
     scroll: Res<AccumulatedMouseScroll>,
     settings: Option<Res<crate::settings::Settings>>,
     photo: Option<Res<PhotoMode>>,
+    inspecting: Option<Res<Inspecting>>,
     mut cams: Query<(&mut Orbit, &mut Transform), With<PlayerCamera>>,
 ) {
     // Photo mode lets the camera come closer and lower (a macro shot of a tower).
-    let (nearest, lowest) = if photo.is_some_and(|p| p.0) { (NEAREST_PHOTO, 0.03) } else { (NEAREST, 0.15) };
+    // So does a piece brought close.
+    let close = photo.is_some_and(|p| p.0) || inspecting.is_some_and(|i| i.cell.is_some());
+    let (nearest, lowest) = if close { (NEAREST_PHOTO, 0.03) } else { (NEAREST, 0.15) };
     // The settings' sensitivity scales every movement; inverted, dragging turns the other way.
     let (k, sign) = settings.map_or((1.0, 1.0), |s| (s.camera_sensitivity, if s.invert_camera { -1.0 } else { 1.0 }));
     for (mut orbit, mut tf) in &mut cams {

@@ -39,6 +39,7 @@ pub struct RoomLight(pub Handle<Image>);
 pub struct Lit;
 
 pub(crate) fn plugin(app: &mut App) {
+    app.add_plugins(super::studio::plugin);
     app.add_systems(Startup, |mut commands: Commands, mut images: ResMut<Assets<Image>>| {
         commands.insert_resource(RoomLight(images.add(room())));
     })

@@ -7,3 +7,4 @@ pub mod light;
 pub mod photo;
 pub mod render;
 pub mod sound;
+pub mod studio;

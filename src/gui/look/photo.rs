@@ -15,7 +15,7 @@ use std::collections::HashMap;
 /// The size of the pictures photo mode saves.
 pub const PHOTO_SIZE: UVec2 = UVec2::new(3840, 2160);
 
-pub use crate::gui::look::camera::{NEAREST, NEAREST_PHOTO, PhotoMode};
+pub use crate::gui::look::camera::{Inspecting, NEAREST, NEAREST_PHOTO, PhotoMode};
 
 /// The line photo mode shows for a moment (it is not in the pictures).
 #[derive(Component)]
@@ -35,7 +35,9 @@ pub fn plugin(app: &mut App) {
     app.init_resource::<PhotoMode>()
         .init_resource::<LastPhoto>()
         .add_systems(OnExit(Screen::Playing), |mut mode: ResMut<PhotoMode>| mode.0 = false)
-        .add_systems(Update, (keys, hint).chain().run_if(in_state(Screen::Playing)))
+        .init_resource::<Inspecting>()
+        .add_systems(OnExit(Screen::Playing), |mut commands: Commands| commands.insert_resource(Inspecting::default()))
+        .add_systems(Update, (keys, inspect, hint).chain().run_if(in_state(Screen::Playing)))
         // After every system that shows or hides a panel or a label this frame.
         .add_systems(
             PostUpdate,
@@ -107,6 +109,68 @@ fn keys(
         last.0 = Some(result.map_err(std::sync::Arc::new));
         commands.spawn(hint_line(line));
     }
+}
+
+/// `G` brings the piece under the pointer close (else the keyboard cursor's, the selected
+/// one's, or the tallest tower): the camera comes round to it, near, as a piece held in the
+/// hand, and the right button turns round it. `G` again, or Escape, puts it back: the view
+/// goes back to where it was.
+#[allow(clippy::too_many_arguments)]
+fn inspect(
+    mut commands: Commands,
+    mut pressed: MessageReader<crate::gui::frame::keymap::Pressed>,
+    mut inspecting: ResMut<Inspecting>,
+    mut orbits: Query<&mut Orbit, With<PlayerCamera>>,
+    layout: Res<Layout>,
+    hovered: Query<&GlobalTransform, With<crate::gui::frame::board::Hovered>>,
+    cursor: Option<Res<crate::gui::screens::keyboard::Cursor>>,
+    marks: Option<Res<crate::gui::frame::session::Highlights>>,
+    session: Option<Res<crate::gui::frame::session::Session>>,
+) {
+    use crate::gui::frame::keymap::{Action, Pressed};
+    let actions: Vec<Action> = pressed.read().map(|Pressed(a)| *a).collect();
+    if let Some(back) = inspecting.back_to {
+        if actions.contains(&Action::Inspect) || actions.contains(&Action::Cancel) {
+            for mut orbit in &mut orbits {
+                *orbit = back;
+            }
+            *inspecting = Inspecting::default();
+            commands.spawn(hint_line("Put back".to_string()));
+        }
+        return;
+    }
+    if !actions.contains(&Action::Inspect) {
+        return;
+    }
+    let Some(session) = session else { return };
+    let game = &session.game;
+    let (files, ranks) = game.board_size();
+    // The cell a point of the table stands over.
+    let cell_at = |p: Vec3| {
+        let f = (p.x + (files as f32 - 1.0) / 2.0).round();
+        let r = ((ranks as f32 - 1.0) / 2.0 - p.z).round();
+        (f >= 0.0 && r >= 0.0 && f < files as f32 && r < ranks as f32)
+            .then(|| crate::rules::Cell::new(f as u8, r as u8))
+    };
+    let tallest = || {
+        let cells = (0..ranks).flat_map(|r| (0..files).map(move |f| crate::rules::Cell::new(f, r)));
+        cells.max_by(|a, b| crate::gui::sets::piece_top(game, *a).total_cmp(&crate::gui::sets::piece_top(game, *b)))
+    };
+    let cell = hovered
+        .iter()
+        .find_map(|g| cell_at(g.translation()))
+        .or(cursor.and_then(|c| c.0))
+        .or(marks.and_then(|m| m.selected.first().copied()))
+        .or_else(tallest);
+    let Some(c) = cell else { return };
+    for mut orbit in &mut orbits {
+        inspecting.back_to = Some(*orbit);
+        inspecting.cell = Some(c);
+        *orbit = inspect_orbit(&layout, game, c, orbit.yaw);
+    }
+    commands.spawn(hint_line(format!(
+        "The piece on {c}, close: drag with the right button to turn it, the wheel to come nearer; G or Escape puts it back"
+    )));
 }
 
 /// Starts drawing a picture from `view` into a new file in `dir`; the camera goes once the
@@ -257,11 +321,98 @@ pub fn view_of(name: &str, game: &AnyGame) -> Result<Orbit, GuiError> {
 /// Renders a position off-screen in the full profile from a named view, and writes a PNG of
 /// `size` (at most 3840 × 2160).
 pub fn photo(game: AnyGame, out: &std::path::Path, size: UVec2, view: &str) -> Result<(), GuiError> {
+    shoot(game, out, size, view, None)
+}
+
+/// Renders one Volterra tower or pawn alone (`tablero photo --inspect`): the piece at `cell`,
+/// centred, on the studio's sweep, from the same angle and distance for every cell of the
+/// same height, so that two close-ups differ only by the piece.
+pub fn inspect_photo(game: AnyGame, out: &std::path::Path, size: UVec2, cell: &str) -> Result<(), GuiError> {
+    let AnyGame::Volterra(v) = &game else { return Err(GuiError::InspectNotVolterra) };
+    let c: crate::rules::Cell =
+        cell.parse().map_err(|e: crate::rules::BadSquare| GuiError::InspectCell(e.to_string()))?;
+    let (files, ranks) = game.board_size();
+    if c.file >= files || c.rank >= ranks {
+        return Err(GuiError::InspectCell(format!("{c} is off the {files}x{ranks} board")));
+    }
+    let pawn = [crate::rules::Side::First, crate::rules::Side::Second].iter().any(|s| v.pawn(*s) == Some(c));
+    if v.tower(c).is_none_or(|t| t.height == 0) && !pawn {
+        return Err(GuiError::InspectEmpty(c.to_string()));
+    }
+    shoot(game, out, size, "inspect", Some(c))
+}
+
+/// How close a piece is brought, and from where it is seen: a little above, turned a little.
+pub fn inspect_orbit(layout: &Layout, game: &AnyGame, c: crate::rules::Cell, yaw: f32) -> Orbit {
+    let top = crate::gui::sets::piece_top(game, c);
+    let pawn = match game {
+        AnyGame::Volterra(v) => {
+            [crate::rules::Side::First, crate::rules::Side::Second].iter().any(|s| v.pawn(*s) == Some(c))
+        }
+        _ => false,
+    };
+    // A pawn on the tower makes it 3 cm taller.
+    let height = top + if pawn { 0.6 } else { 0.0 };
+    let focus = crate::gui::frame::board::cell_pos(layout, c).with_y(height.max(0.2) * 0.5);
+    Orbit { focus, yaw, pitch: 0.55, distance: 1.0 + height.max(0.2) * 1.6 }
+}
+
+/// Shows only the piece at a cell: every other piece, the board, the box, the table and the
+/// room are hidden, and the studio's sweep stands round the piece (`tablero photo --inspect`).
+#[derive(Resource, Clone, Copy, Debug)]
+pub struct Alone(pub crate::rules::Cell);
+
+#[allow(clippy::type_complexity)]
+fn alone(
+    mut commands: Commands,
+    alone: Res<Alone>,
+    layout: Res<Layout>,
+    mut items: Query<
+        (&GlobalTransform, &mut Visibility),
+        (
+            Or<(
+                With<crate::gui::frame::board::BoardItem>,
+                With<crate::gui::frame::board::Table>,
+                With<super::studio::Studio>,
+            )>,
+            Without<ChildOf>,
+        ),
+    >,
+    mut staged: Local<bool>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+    mut images: ResMut<Assets<Image>>,
+) {
+    let at = crate::gui::frame::board::cell_pos(&layout, alone.0);
+    for (g, mut vis) in &mut items {
+        let p = g.translation();
+        let on_cell = (p.x - at.x).abs() < 0.45 && (p.z - at.z).abs() < 0.45 && p.y > 0.02;
+        let want = if on_cell { Visibility::Inherited } else { Visibility::Hidden };
+        if *vis != want {
+            *vis = want;
+        }
+    }
+    if !*staged {
+        *staged = true;
+        super::studio::stage(&mut commands, &mut meshes, &mut materials, &mut images, at.with_y(0.0));
+    }
+}
+
+fn shoot(
+    game: AnyGame,
+    out: &std::path::Path,
+    size: UVec2,
+    view: &str,
+    inspect: Option<crate::rules::Cell>,
+) -> Result<(), GuiError> {
     use crate::gui::frame::session::PlayerKind;
     if size.x > PHOTO_SIZE.x || size.y > PHOTO_SIZE.y || size.x < 16 || size.y < 16 {
         return Err(GuiError::PhotoSize { most: PHOTO_SIZE, asked: size });
     }
-    let orbit = view_of(view, &game)?;
+    let orbit = match inspect {
+        Some(c) => inspect_orbit(&Layout::of(&game), &game, c, 0.55),
+        None => view_of(view, &game)?,
+    };
     let doughnut = view == "doughnut";
     let mut shot = crate::gui::offscreen::Offscreen::with_quality(
         game,
@@ -271,6 +422,14 @@ pub fn photo(game: AnyGame, out: &std::path::Path, size: UVec2, view: &str) -> R
         Some(crate::gui::look::render::Quality::Full),
     )?;
     shot.app.insert_resource(crate::gui::sets::room::DoughnutView(doughnut));
+    if let Some(c) = inspect {
+        shot.app.insert_resource(Alone(c)).add_systems(
+            PostUpdate,
+            alone
+                .run_if(resource_exists::<Alone>)
+                .before(bevy::camera::visibility::VisibilitySystems::VisibilityPropagate),
+        );
+    }
     let world = shot.app.world_mut();
     let cams: Vec<Entity> = world.query_filtered::<Entity, With<Orbit>>().iter(world).collect();
     for cam in cams {

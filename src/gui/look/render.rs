@@ -381,8 +381,9 @@ fn adapt_to_renderer(
     mut commands: Commands,
     mut cams: Query<&mut Msaa>,
     without_depth_pass: Query<Entity, (With<Camera3d>, Without<bevy::core_pipeline::prepass::DepthPrepass>)>,
+    without_smoothing: Query<Entity, (With<Camera3d>, Without<bevy::anti_alias::fxaa::Fxaa>)>,
     mut lights: Query<&mut DirectionalLight>,
-    table: Query<(Entity, &MeshMaterial3d<StandardMaterial>), With<Table>>,
+    table: Query<(Entity, &MeshMaterial3d<StandardMaterial>), Or<(With<Table>, With<super::studio::Studio>)>>,
     materials: Res<Assets<StandardMaterial>>,
     mut table_tops: ResMut<Assets<TableTop>>,
 ) {
@@ -396,6 +397,12 @@ fn adapt_to_renderer(
     for cam in &without_depth_pass {
         commands.entity(cam).insert(bevy::core_pipeline::prepass::DepthPrepass);
     }
+    // Edges smoothed in the small picture before it is scaled up (FXAA: one pass over a
+    // seventh of the window's pixels), so that the box's and the tiles' edges do not
+    // stair-step once enlarged.
+    for cam in &without_smoothing {
+        commands.entity(cam).insert(bevy::anti_alias::fxaa::Fxaa::default());
+    }
     for mut light in &mut lights {
         if light.shadow_maps_enabled {
             light.shadow_maps_enabled = false;
@@ -404,7 +411,8 @@ fn adapt_to_renderer(
             commands.insert_resource(bevy::light::DirectionalLightShadowMap { size: 1 });
         }
     }
-    // The table top unlit: its wood alone, in a material whose shader does nothing else.
+    // The table top unlit, and the room's painted walls: each its picture alone, in a
+    // material whose shader does nothing else.
     for (entity, m) in &table {
         if let Some(wood) = materials.get(&m.0).and_then(|mat| mat.base_color_texture.clone()) {
             let top = table_tops.add(TableTop { wood });

@@ -35,6 +35,8 @@ pub struct Tile {
     pub cell: Option<Cell>,
     pub level: u8,
     pub side: Side,
+    /// Which of its colour's ten tiles it is: each has its own wood, kept as it moves.
+    pub wood: u8,
 }
 
 /// A pawn, on the tower at `cell`.
@@ -72,20 +74,110 @@ pub struct PineSet {
     tile: Handle<Mesh>,
     pawn: Handle<Mesh>,
     pad: Handle<Mesh>,
-    /// Each colour's wood variants (see `pine_wood`).
+    /// Each colour's ten tiles, each its own wood (see `pine_wood`).
     tiles: [Vec<Handle<StandardMaterial>>; 2],
     pawns: [Handle<StandardMaterial>; 2],
     felt: Handle<StandardMaterial>,
     target: Handle<StandardMaterial>,
     selected: Handle<StandardMaterial>,
-    /// The pale inlay in a corner of each dark tile (top and bottom face).
-    inlay: Handle<Mesh>,
-    inlay_colour: Handle<StandardMaterial>,
 }
 
-/// The inlay's radius and how far from the tile's centre it sits (along both axes).
-const INLAY_R: f32 = 0.09;
-const INLAY_AT: f32 = TILE / 2.0 - 0.16;
+/// Tiles of each colour in the set.
+pub const PER_SIDE: usize = 10;
+
+/// The inlay's radius and how far from the tile's centre it sits (along both axes): a disc of
+/// pale wood let into a corner of each dark tile, through it (it shows on both faces), flush.
+pub const INLAY_R: f32 = 0.09;
+pub const INLAY_AT: f32 = TILE / 2.0 - 0.16;
+
+/// The set's wood, baked once a process for each detail (every table and picture of the
+/// process shares it).
+pub struct SetWood {
+    /// Light and dark, ten tiles each.
+    pub tiles: [Vec<pine_wood::Baked>; 2],
+    pub pawns: [pine_wood::Baked; 2],
+}
+
+/// The set's wood at a detail, baked the first time it is asked for.
+pub fn set_wood(detail: pine_wood::Detail) -> &'static SetWood {
+    use pine_wood::{Cut, Detail, Face, Sawn, Stain, bake_board, bake_turned, tile_cut, wood};
+    use std::sync::OnceLock;
+    static FULL: OnceLock<SetWood> = OnceLock::new();
+    static SOFTWARE: OnceLock<SetWood> = OnceLock::new();
+    let cell = if detail == Detail::Full { &FULL } else { &SOFTWARE };
+    cell.get_or_init(|| {
+        let half = Vec3::new(TILE / 2.0, THICK * 0.98 / 2.0, TILE / 2.0);
+        let tile = |side: usize, k: usize| {
+            let (stain, cut) = ([Stain::pine(), Stain::dark()][side], tile_cut(side, k));
+            let inlay = Cut::random(0x1a1a + k as u64, Sawn::Any);
+            bake_board(half, &cut, &stain, detail, |face, p, sample| {
+                let d = Vec2::new(p.x - INLAY_AT, p.z - INLAY_AT).length();
+                if side == 0 || !matches!(face, Face::Top | Face::Bottom) || d > INLAY_R {
+                    return sample;
+                }
+                // The inlay's own close grain, and a thin dark line of glue round it.
+                let pale = wood(&inlay, &Stain::inlay(), p * 0.5);
+                let glue = smooth_edge(d, INLAY_R - 0.008, INLAY_R);
+                pine_wood::Sample {
+                    colour: pale.colour.lerp(sample.colour * 0.55, glue),
+                    roughness: 0.5,
+                    height: 0.3 - glue * 0.6,
+                }
+            })
+        };
+        // Two threads: the machine's cores bake the twenty tiles together.
+        let tiles = std::thread::scope(|scope| {
+            let dark = scope.spawn(|| (0..PER_SIDE).map(|k| tile(1, k)).collect::<Vec<_>>());
+            let light = (0..PER_SIDE).map(|k| tile(0, k)).collect::<Vec<_>>();
+            [light, dark.join().unwrap_or_default()]
+        });
+        let profile = pawn_profile();
+        let pawns = [0, 1].map(|side| {
+            bake_turned(
+                &profile,
+                &Cut::random(0xba3e + side as u64, Sawn::Turned),
+                &[Stain::pine(), Stain::dark()][side],
+                detail,
+            )
+        });
+        SetWood { tiles, pawns }
+    })
+}
+
+/// 1 inside `inner`, 0 past `outer`, smoothly between.
+fn smooth_edge(d: f32, inner: f32, outer: f32) -> f32 {
+    let t = ((d - inner) / (outer - inner)).clamp(0.0, 1.0);
+    t * t * (3.0 - 2.0 * t)
+}
+
+/// The set's detail in this app's profile.
+pub fn detail_of(quality: Option<&crate::gui::look::render::Quality>) -> pine_wood::Detail {
+    match quality {
+        Some(crate::gui::look::render::Quality::Software) => pine_wood::Detail::Software,
+        _ => pine_wood::Detail::Full,
+    }
+}
+
+/// A piece's material from its baked wood: oiled (the roughness follows the grain), with a thin
+/// clear coat in the full profile.
+pub fn oiled(
+    baked: &pine_wood::Baked,
+    detail: pine_wood::Detail,
+    images: &mut Assets<Image>,
+    normal: bool,
+) -> StandardMaterial {
+    StandardMaterial {
+        base_color_texture: Some(images.add(baked.colour.clone())),
+        normal_map_texture: normal.then(|| images.add(baked.normal.clone())),
+        metallic_roughness_texture: Some(images.add(baked.roughness.clone())),
+        perceptual_roughness: 1.0,
+        metallic: 0.0,
+        reflectance: 0.45,
+        clearcoat: if detail == pine_wood::Detail::Full { 0.25 } else { 0.0 },
+        clearcoat_perceptual_roughness: 0.35,
+        ..default()
+    }
+}
 
 /// The centre of a tile at a level of a cell.
 pub fn tile_pos(layout: &Layout, c: Cell, level: u8) -> Vec3 {
@@ -134,20 +226,39 @@ pub fn lathe(profile: &[(f32, f32)], segments: usize) -> Mesh {
         .with_inserted_indices(Indices::U32(indices))
 }
 
-/// The pawn's profile: a foot, a waisted body, a collar and a round head, 3 cm tall.
-fn pawn_profile() -> Vec<(f32, f32)> {
-    let k = PAWN_H / 0.62;
-    // Two lathe rings: a groove above the foot and one on the body.
-    let mut p = vec![(0.0, 0.0), (0.2, 0.0), (0.215, 0.02), (0.21, 0.045), (0.197, 0.053), (0.205, 0.06)];
-    p.extend([(0.17, 0.078), (0.13, 0.11), (0.112, 0.17), (0.1, 0.178), (0.108, 0.186), (0.105, 0.2)]);
-    p.extend([(0.09, 0.3), (0.085, 0.36), (0.13, 0.385), (0.135, 0.4), (0.085, 0.425), (0.09, 0.44)]);
-    // The head: a quarter circle up to the top.
-    for i in 0..=8 {
-        let a = i as f32 / 8.0 * std::f32::consts::FRAC_PI_2;
-        p.push((0.1 * a.cos() + 0.0001, 0.52 + 0.1 * a.sin() - 0.08 * (1.0 - a.sin()).min(0.0)));
+/// The pawn's profile, as turned on a lathe: a foot with a bead and a fillet, a waist that
+/// sweeps in and tapers, a collar, a short neck and a round head, 3 cm tall.
+pub fn pawn_profile() -> Vec<(f32, f32)> {
+    use std::f32::consts::{FRAC_PI_2, PI};
+    // In heights of the pawn (its foot's radius 0.37 of its height: a 2.2 cm foot).
+    let mut p: Vec<(f32, f32)> = vec![(0.0, 0.0), (0.3, 0.0), (0.35, 0.004)];
+    // The foot's bead: a half round standing on the table.
+    let arc = |p: &mut Vec<(f32, f32)>, centre: (f32, f32), r: f32, from: f32, to: f32, steps: usize| {
+        for i in 1..=steps {
+            let a = from + (to - from) * i as f32 / steps as f32;
+            p.push((centre.0 + r * a.cos(), centre.1 + r * a.sin()));
+        }
+    };
+    arc(&mut p, (0.335, 0.05), 0.045, -FRAC_PI_2, FRAC_PI_2, 8);
+    // A fillet, then the cove sweeping in to the waist.
+    p.push((0.3, 0.1));
+    arc(&mut p, (0.32, 0.245), 0.14, PI + 1.05, PI + 0.15, 8);
+    // The waist tapers up to the collar.
+    for i in 1..=6 {
+        let t = i as f32 / 6.0;
+        p.push((0.183 - 0.06 * t + 0.012 * (t * PI).sin(), 0.27 + 0.28 * t));
     }
-    p.push((0.0, 0.62));
-    p.into_iter().map(|(r, y)| (r * k, y * k)).collect()
+    // The collar: a flat disc with round edges.
+    p.extend([(0.14, 0.56), (0.2, 0.575), (0.225, 0.59), (0.228, 0.605), (0.22, 0.62), (0.16, 0.635)]);
+    // The neck, and the head: a ball.
+    p.extend([(0.115, 0.65), (0.105, 0.675)]);
+    let (head, r) = (0.835, 0.165);
+    // The ball meets the neck where it is as wide.
+    let from = -(0.105f32 / r).acos();
+    p.push((0.105, head + r * from.sin()));
+    arc(&mut p, (0.0, head), r, from, FRAC_PI_2, 14);
+    let scale = PAWN_H / (head + r);
+    p.into_iter().map(|(r, y)| (r.max(0.0) * scale, y * scale)).collect()
 }
 
 pub(crate) fn plugin(app: &mut App) {
@@ -161,46 +272,21 @@ fn setup(
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
     mut images: ResMut<Assets<Image>>,
+    quality: Option<Res<crate::gui::look::render::Quality>>,
 ) {
-    // The dark pine's grain is closer and stronger than the light's: the tiles differ in their
-    // grain as well as their colour. Each colour has its seeded variants, with knots and end
-    // grain, a normal map for the grain to catch the light, and a satin finish.
-    use pine_wood::{Pine, VARIANTS, tile_textures};
-    let kinds = [
-        Pine { base: [0.93, 0.80, 0.56], rings: 38.0, contrast: 0.16 },
-        Pine { base: [0.40, 0.23, 0.11], rings: 64.0, contrast: 0.3 },
-    ];
-    let tiles = [0, 1].map(|k| {
-        (0..VARIANTS)
-            .map(|v| {
-                let (colour, normal) = tile_textures(kinds[k], 0x9e37 + (k * VARIANTS + v) as u64);
-                materials.add(StandardMaterial {
-                    base_color_texture: Some(images.add(colour)),
-                    normal_map_texture: Some(images.add(normal)),
-                    perceptual_roughness: 0.55,
-                    reflectance: 0.4,
-                    ..default()
-                })
-            })
-            .collect::<Vec<_>>()
+    let detail = detail_of(quality.as_deref());
+    let wood = set_wood(detail);
+    let tiles = [0, 1].map(|side| {
+        wood.tiles[side].iter().map(|b| materials.add(oiled(b, detail, &mut images, true))).collect::<Vec<_>>()
     });
-    let pawn_wood = |m: &mut Assets<StandardMaterial>, i: &mut Assets<Image>, base: [f32; 3], seed: u64| {
-        m.add(StandardMaterial {
-            base_color_texture: Some(i.add(pine_wood::pawn_texture(base, seed))),
-            perceptual_roughness: 0.45,
-            ..default()
-        })
-    };
-    let pawns = [
-        pawn_wood(&mut materials, &mut images, [0.95, 0.88, 0.72], 1),
-        pawn_wood(&mut materials, &mut images, [0.28, 0.16, 0.08], 2),
-    ];
+    let pawns = [0, 1].map(|side| materials.add(oiled(&wood.pawns[side], detail, &mut images, false)));
     let glow = |m: &mut Assets<StandardMaterial>, c: Color, e: LinearRgba| {
         m.add(StandardMaterial { base_color: c, emissive: e, perceptual_roughness: 0.6, ..default() })
     };
+    let segments = crate::gui::look::render::round_segments(quality.as_deref()) as usize * 2;
     commands.insert_resource(PineSet {
         tile: meshes.add(pine_wood::tile_mesh(TILE, THICK * 0.98)),
-        pawn: meshes.add(lathe(&pawn_profile(), 28)),
+        pawn: meshes.add(lathe(&pawn_profile(), segments)),
         pad: meshes.add(Cuboid::new(0.99, 0.01, 0.99)),
         tiles,
         pawns,
@@ -212,12 +298,6 @@ fn setup(
         // The palette's colours are given by `follow_palette`.
         target: glow(&mut materials, Color::WHITE, LinearRgba::BLACK),
         selected: glow(&mut materials, Color::WHITE, LinearRgba::BLACK),
-        inlay: meshes.add(Cylinder::new(INLAY_R, THICK * 0.98 + 0.008).mesh().resolution(16)),
-        inlay_colour: materials.add(StandardMaterial {
-            base_color: Color::srgb(0.96, 0.9, 0.74),
-            perceptual_roughness: 0.6,
-            ..default()
-        }),
     });
 }
 
@@ -235,6 +315,8 @@ fn build(mut commands: Commands, session: Res<Session>, picking: Res<Picking>, s
 }
 
 fn spawn(commands: &mut Commands, set: &PineSet, layout: &Layout, v: &Volterra) {
+    // Each colour's tiles numbered as they are laid out, rank by rank: every tile its own wood.
+    let mut count = [0u8; 2];
     for rank in 0..layout.ranks {
         for file in 0..layout.files {
             let c = Cell::new(file, rank);
@@ -249,10 +331,12 @@ fn spawn(commands: &mut Commands, set: &PineSet, layout: &Layout, v: &Volterra) 
             with_mark(&mut pad, set.pad.clone());
             let Some(tower) = v.tower(c) else { continue };
             for (level, side) in tower.tiles().into_iter().enumerate() {
+                let wood = count[side.index()];
+                count[side.index()] += 1;
                 spawn_tile(
                     commands,
                     set,
-                    Tile { cell: Some(c), level: level as u8, side },
+                    Tile { cell: Some(c), level: level as u8, side, wood },
                     tile_pos(layout, c, level as u8),
                 );
             }
@@ -266,33 +350,24 @@ fn spawn(commands: &mut Commands, set: &PineSet, layout: &Layout, v: &Volterra) 
     }
 }
 
-/// The wood variant of a tile, from where it stands as it is made (it keeps it as it moves).
-fn wood_of(tile: &Tile) -> usize {
-    tile.cell.map_or(0, |c| pine_wood::variant_of(c.file, c.rank, tile.level))
+/// A tile's material: its own wood (a set has ten of each colour).
+pub fn wood_of(set: &PineSet, side: Side, wood: u8) -> Handle<StandardMaterial> {
+    let woods = &set.tiles[side.index()];
+    woods[wood as usize % woods.len().max(1)].clone()
 }
 
-fn spawn_tile(commands: &mut Commands, set: &PineSet, tile: Tile, at: Vec3) -> Entity {
-    // Alternate the grain direction so stacked tiles read as separate pieces of wood.
-    let turn = if tile.level % 2 == 0 { 0.0 } else { std::f32::consts::FRAC_PI_2 };
+/// A tile on the table. Every tile lies the same way (its grain along the files), so a dark
+/// tile's inlay is in the same corner at every level.
+pub fn spawn_tile(commands: &mut Commands, set: &PineSet, tile: Tile, at: Vec3) -> Entity {
     let mut e = commands.spawn((
         Mesh3d(set.tile.clone()),
-        MeshMaterial3d(set.tiles[tile.side.index()][wood_of(&tile)].clone()),
-        Transform::from_translation(at).with_rotation(Quat::from_rotation_y(turn)),
+        MeshMaterial3d(wood_of(set, tile.side, tile.wood)),
+        Transform::from_translation(at),
         tile,
         BoardItem,
     ));
     pickable::<Tile>(&mut e);
     with_mark(&mut e, set.tile.clone());
-    if tile.side == Side::Second {
-        // Through the tile, showing on both faces, in the same corner of every level.
-        let corner = Quat::from_rotation_y(-turn) * Vec3::new(INLAY_AT, 0.0, INLAY_AT);
-        e.with_child((
-            Mesh3d(set.inlay.clone()),
-            MeshMaterial3d(set.inlay_colour.clone()),
-            Transform::from_translation(corner),
-            Pickable::IGNORE,
-        ));
-    }
     e.id()
 }
 
@@ -342,6 +417,7 @@ fn plan(
         let mut tweens: Vec<(Entity, Vec3, f32, f32, f32, Option<Sound>)> = Vec::new();
         // Where the pieces spawned by this plan start (a free setup's tile: out of the box).
         let mut spawned_at: HashMap<Entity, Vec3> = HashMap::new();
+        let mut placed = [0usize; 2];
         for effect in parts.into_iter().flatten() {
             match effect {
                 Effect::PawnMoved { side, to, .. } => {
@@ -389,7 +465,12 @@ fn plan(
                     // Out of the box, from the top of what is left in it.
                     let laid: usize = towers.values().map(|t| t.len()).sum();
                     let from = pine_box::next_out_of_box(&layout, laid);
-                    let e = spawn_tile(&mut commands, &set, Tile { cell: Some(*at), level, side: *side }, from);
+                    // The next of its colour's tiles.
+                    let wood = tiles.iter().filter(|(_, t)| t.side == *side && t.cell.is_some()).count()
+                        + placed[side.index()];
+                    placed[side.index()] += 1;
+                    let tile = Tile { cell: Some(*at), level, side: *side, wood: wood as u8 };
+                    let e = spawn_tile(&mut commands, &set, tile, from);
                     spawned_at.insert(e, from);
                     towers.entry(*at).or_default().push(e);
                     tweens.push((e, tile_pos(&layout, *at, level), cursor, ARC * f, 1.0, Some(landing(level))));
@@ -444,7 +525,7 @@ fn paint(
     }
     let pawn_cells: Vec<Cell> = pawns.iter().map(|(p, _)| p.cell).collect();
     for (t, children) in &tiles {
-        let own = &set.tiles[t.side.index()][0];
+        let own = &wood_of(&set, t.side, t.wood);
         let want = match t.cell {
             Some(c) if top.get(&c) == Some(&t.level) && marks.targets.contains(&c) => &set.target,
             Some(c) if top.get(&c) == Some(&t.level) && marks.selected.contains(&c) && !pawn_cells.contains(&c) => {

@@ -70,8 +70,8 @@ const WALL: f32 = 0.08;
 /// past the box's far end).
 fn lid_at(layout: &Layout, open: bool) -> Vec3 {
     match open {
-        false => box_centre(layout) + Vec3::new(0.0, HEIGHT + 0.03, 0.0),
-        true => box_centre(layout) + Vec3::new(0.0, 0.03, -(LENGTH + 0.15)),
+        false => box_centre(layout) + Vec3::new(0.0, HEIGHT - LID_DOWN - LID_T / 2.0, 0.0),
+        true => box_centre(layout) + Vec3::new(0.0, LID_T / 2.0, -(LENGTH + 0.15)),
     }
 }
 
@@ -86,14 +86,107 @@ pub(super) fn plugin(app: &mut App) {
         );
 }
 
+/// The box's boards: the bottom, two long walls, two end walls (the front one lower, for the
+/// lid to slide over it) and the lid, each as (its half-size as a board, with the grain along
+/// its x; where its centre is in the box; how it is turned). The lid slides in grooves cut
+/// along the long walls' inner faces, just under their top.
+fn boards() -> [(Vec3, Vec3, Quat); 6] {
+    let turn = |x: Vec3, y: Vec3, z: Vec3| Quat::from_mat3(&Mat3::from_cols(x, y, z));
+    let inner = WIDTH - 2.0 * WALL;
+    let front = HEIGHT - LID_T - 0.02;
+    [
+        // The bottom, between the walls.
+        (
+            Vec3::new(LENGTH / 2.0 - WALL, WALL / 2.0, inner / 2.0),
+            Vec3::new(0.0, WALL / 2.0, 0.0),
+            turn(Vec3::Z, Vec3::Y, -Vec3::X),
+        ),
+        // The long walls, their boards standing on edge.
+        (
+            Vec3::new(LENGTH / 2.0, WALL / 2.0, HEIGHT / 2.0),
+            Vec3::new(-(WIDTH - WALL) / 2.0, HEIGHT / 2.0, 0.0),
+            turn(Vec3::Z, Vec3::X, Vec3::Y),
+        ),
+        (
+            Vec3::new(LENGTH / 2.0, WALL / 2.0, HEIGHT / 2.0),
+            Vec3::new((WIDTH - WALL) / 2.0, HEIGHT / 2.0, 0.0),
+            turn(Vec3::Z, Vec3::X, Vec3::Y),
+        ),
+        // The ends between them: the back one full height, the front one under the lid.
+        (
+            Vec3::new(inner / 2.0, WALL / 2.0, HEIGHT / 2.0),
+            Vec3::new(0.0, HEIGHT / 2.0, (LENGTH - WALL) / 2.0),
+            turn(Vec3::X, -Vec3::Z, Vec3::Y),
+        ),
+        (
+            Vec3::new(inner / 2.0, WALL / 2.0, front / 2.0),
+            Vec3::new(0.0, front / 2.0, -(LENGTH - WALL) / 2.0),
+            turn(Vec3::X, -Vec3::Z, Vec3::Y),
+        ),
+        // The lid (its place is the lid's own entity's).
+        (
+            Vec3::new(LENGTH / 2.0 - 0.01, LID_T / 2.0, inner / 2.0 + GROOVE - 0.005),
+            Vec3::ZERO,
+            turn(Vec3::Z, Vec3::Y, -Vec3::X),
+        ),
+    ]
+}
+
+/// The lid's thickness, and how deep the grooves it slides in are cut.
+const LID_T: f32 = 0.05;
+const GROOVE: f32 = 0.03;
+/// The lid's top lies this far under the long walls' top.
+const LID_DOWN: f32 = 0.025;
+
+/// The box's wood, baked once a process for each detail: a board each, the lid with its finger
+/// notch, the long walls with their grooves.
+fn box_wood(detail: super::pine_wood::Detail) -> &'static [super::pine_wood::Baked] {
+    use super::pine_wood::{Cut, Detail, Face, Sample, Sawn, Stain, bake_board};
+    use std::sync::OnceLock;
+    static FULL: OnceLock<Vec<super::pine_wood::Baked>> = OnceLock::new();
+    static SOFTWARE: OnceLock<Vec<super::pine_wood::Baked>> = OnceLock::new();
+    let cell = if detail == Detail::Full { &FULL } else { &SOFTWARE };
+    cell.get_or_init(|| {
+        let groove_y = HEIGHT - LID_DOWN - LID_T / 2.0 - HEIGHT / 2.0;
+        boards()
+            .iter()
+            .enumerate()
+            .map(|(k, (half, _, _))| {
+                let cut = Cut::random(0xb0c5 + k as u64, Sawn::Any);
+                let cut = Cut { knots: Vec::new(), ..cut };
+                bake_board(*half, &cut, &Stain::pine(), detail, |face, p, s| match (k, face) {
+                    // The long walls' grooves, on their inner faces (the board's y towards the box).
+                    (1, Face::Top) | (2, Face::Bottom) if (p.z - groove_y).abs() < LID_T / 2.0 + 0.004 => {
+                        Sample { colour: s.colour * 0.3, roughness: 0.8, height: -1.0 }
+                    }
+                    // The lid's finger notch, a shallow scoop near the end that slides out first.
+                    (5, Face::Top) => {
+                        let d = Vec2::new((p.x + half.x - 0.22) / 0.1, p.z / 0.3).length();
+                        if d >= 1.0 {
+                            return s;
+                        }
+                        // Cut across the grain: darker, rougher, and in shade towards its far side.
+                        let depth = 1.0 - d * d;
+                        let shade = 1.0 - 0.3 * depth - 0.15 * ((p.x + half.x - 0.22) / 0.1).max(0.0);
+                        Sample { colour: s.colour * shade, roughness: s.roughness + 0.15, height: -depth * 2.0 }
+                    }
+                    _ => s,
+                })
+            })
+            .collect()
+    })
+}
+
 /// The box beside the board, whenever the pine set is on the table.
+#[allow(clippy::too_many_arguments)]
 fn make_box(
     mut commands: Commands,
     layout: Res<Layout>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
     mut images: ResMut<Assets<Image>>,
-    mut mesh: Local<Option<(Handle<Mesh>, Handle<Mesh>, Handle<StandardMaterial>)>>,
+    quality: Option<Res<crate::gui::look::render::Quality>>,
+    mut made: Local<Option<Vec<(Handle<Mesh>, Handle<StandardMaterial>, Vec3, Quat)>>>,
     boxes: Query<&PineBox>,
     unboxing: Res<Unboxing>,
     session: Res<Session>,
@@ -101,51 +194,56 @@ fn make_box(
     if !boxes.is_empty() {
         return;
     }
-    let (tray, lid, material) = mesh
+    let parts = made
         .get_or_insert_with(|| {
-            // Pine like the light tiles, clear of knots (a box's long boards are chosen so), a
-            // shade warmer and satin-varnished.
-            let grain = images.add(crate::gui::frame::board::wood_grain([0.93, 0.80, 0.56], 128, 30.0, 0.12));
-            let varnished = materials.add(StandardMaterial {
-                base_color: Color::srgb(0.92, 0.8, 0.62),
-                base_color_texture: Some(grain),
-                perceptual_roughness: 0.45,
-                ..default()
-            });
-            // The tray: a bottom and four walls in one mesh.
-            let mut tray = Cuboid::new(WIDTH, WALL, LENGTH).mesh().build().translated_by(Vec3::Y * WALL / 2.0);
-            for (size, at) in [
-                (Vec3::new(WALL, HEIGHT, LENGTH), Vec3::new(-(WIDTH - WALL) / 2.0, HEIGHT / 2.0, 0.0)),
-                (Vec3::new(WALL, HEIGHT, LENGTH), Vec3::new((WIDTH - WALL) / 2.0, HEIGHT / 2.0, 0.0)),
-                (Vec3::new(WIDTH, HEIGHT, WALL), Vec3::new(0.0, HEIGHT / 2.0, -(LENGTH - WALL) / 2.0)),
-                (Vec3::new(WIDTH, HEIGHT, WALL), Vec3::new(0.0, HEIGHT / 2.0, (LENGTH - WALL) / 2.0)),
-            ] {
-                let wall = Cuboid::from_size(size).mesh().build().translated_by(at);
-                if let Err(e) = tray.merge(&wall) {
-                    warn!("the box's wall could not be made: {e}");
-                }
-            }
-            (meshes.add(tray), meshes.add(Cuboid::new(WIDTH - 0.02, 0.05, LENGTH - 0.02)), varnished)
+            let detail = super::detail_of(quality.as_deref());
+            let wood = box_wood(detail);
+            boards()
+                .iter()
+                .zip(wood)
+                .map(|((half, at, turn), baked)| {
+                    let mesh = meshes.add(super::pine_wood::board_mesh(*half, super::pine_wood::CHAMFER));
+                    (mesh, materials.add(super::oiled(baked, detail, &mut images, true)), *at, *turn)
+                })
+                .collect()
         })
         .clone();
-    commands.spawn((
-        Mesh3d(tray),
-        MeshMaterial3d(material.clone()),
-        Transform::from_translation(box_centre(&layout)),
-        PineBox::Tray,
-        BoardItem,
-        Pickable::IGNORE,
-    ));
+    let (walls, lid) = parts.split_at(5);
+    commands
+        .spawn((
+            Transform::from_translation(box_centre(&layout)),
+            Visibility::default(),
+            PineBox::Tray,
+            BoardItem,
+            Pickable::IGNORE,
+        ))
+        .with_children(|tray| {
+            for (mesh, material, at, turn) in walls {
+                tray.spawn((
+                    Mesh3d(mesh.clone()),
+                    MeshMaterial3d(material.clone()),
+                    Transform::from_translation(*at).with_rotation(*turn),
+                    Pickable::IGNORE,
+                ));
+            }
+        });
     // The lid is open once the game's set was laid out (or for a game that has begun).
     let begun = !session.history.is_empty() || unboxing.laid_for == Some(session.record.created_ms);
-    commands.spawn((
-        Mesh3d(lid),
-        MeshMaterial3d(material),
-        Transform::from_translation(lid_at(&layout, begun)),
-        PineBox::Lid,
-        BoardItem,
-        Pickable::IGNORE,
-    ));
+    let (mesh, material, _, turn) = &lid[0];
+    commands
+        .spawn((
+            Transform::from_translation(lid_at(&layout, begun)),
+            Visibility::default(),
+            PineBox::Lid,
+            BoardItem,
+            Pickable::IGNORE,
+        ))
+        .with_child((
+            Mesh3d(mesh.clone()),
+            MeshMaterial3d(material.clone()),
+            Transform::from_rotation(*turn),
+            Pickable::IGNORE,
+        ));
 }
 
 /// A new Volterra game's set comes out of the box: the lid slides open, then each tile flies
@@ -278,7 +376,7 @@ fn fill_box(
         let side = if k % 2 == 0 { Side::First } else { Side::Second };
         commands.spawn((
             Mesh3d(set.tile.clone()),
-            MeshMaterial3d(set.tiles[side.index()][k % super::pine_wood::VARIANTS].clone()),
+            MeshMaterial3d(super::wood_of(&set, side, (k / 2) as u8)),
             Transform::from_translation(slot(&layout, k)),
             Boxed(k),
             BoardItem,
