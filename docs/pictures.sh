@@ -23,6 +23,10 @@ ORDO="ordo ..BB..BB../BBBBBBBBBB/BB..BB..BB/........../........../WW..WW..WW/WWW
 "$T" photo "$VOLTERRA" --out "$OUT/table.png" --size 1280x720 --view first
 # The showcase: the towers from close by, and CTOR's field on the doughnut.
 "$T" photo "$VOLTERRA" --out "$OUT/pine-set.png" --size 960x540 --view macro
+"$T" photo "$VOLTERRA" --out "$OUT/pine-set-top.png" --size 960x540 --view top
+# Two light tiles of the start, each alone: every tile its own wood.
+"$T" photo volterra --inspect b5 --out "$OUT/inspect-b5.png" --size 640x360
+"$T" photo volterra --inspect a4 --out "$OUT/inspect-a4.png" --size 640x360
 "$T" photo "$CTOR" --out "$OUT/doughnut.png" --size 960x540 --view doughnut
 
 # A short Ordo game for the streaming pictures: each move the first of `tablero moves` after

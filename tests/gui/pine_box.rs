@@ -204,8 +204,8 @@ fn every_tile_is_its_own_pine_with_grain_end_grain_relief_and_an_inlay() {
     use tablero::gui::sets::pine::{INLAY_AT, INLAY_R, PER_SIDE, THICK, TILE, set_wood};
     let half = Vec3::new(TILE / 2.0, THICK * 0.49, TILE / 2.0);
     let bytes = |i: &Image| i.data.clone().unwrap();
-    let a = bake_board(half, &tile_cut(0, 3), &Stain::pine(), Detail::Software, |_, _, s| s);
-    let a2 = bake_board(half, &tile_cut(0, 3), &Stain::pine(), Detail::Software, |_, _, s| s);
+    let a = bake_board(half, &tile_cut(0, 3), &Stain::pine(), Detail::Software.tile(), |_, _, s| s);
+    let a2 = bake_board(half, &tile_cut(0, 3), &Stain::pine(), Detail::Software.tile(), |_, _, s| s);
     assert_eq!(bytes(&a.colour), bytes(&a2.colour), "a cut gives the same wood");
     let wood = set_wood(Detail::Software);
     assert_eq!(wood.tiles[0].len(), PER_SIDE);
@@ -223,7 +223,7 @@ fn every_tile_is_its_own_pine_with_grain_end_grain_relief_and_an_inlay() {
     // (end grain) are not the sides' long grain.
     let mut along_less = 0;
     for k in 0..10 {
-        let b = bake_board(half, &Cut::random(k, Sawn::Any), &Stain::pine(), Detail::Software, |_, _, s| s);
+        let b = bake_board(half, &Cut::random(k, Sawn::Any), &Stain::pine(), Detail::Software.tile(), |_, _, s| s);
         let top = face(&b.colour, Face::Top);
         let change = |dx: usize, dy: usize| -> f32 {
             let mut sum = 0.0;
@@ -252,10 +252,11 @@ fn every_tile_is_its_own_pine_with_grain_end_grain_relief_and_an_inlay() {
     for (k, b) in wood.tiles[0].iter().enumerate() {
         // The relief leans with the grain, and the roughness follows it.
         let normals = bytes(&b.normal);
-        let w = b.colour.width() as usize;
+        let w = b.normal.width() as usize;
         let leaning =
-            normals.chunks(4).take(w * w).filter(|p| p[0].abs_diff(128) > 3 || p[1].abs_diff(128) > 3).count();
+            normals.chunks(4).take(w * w).filter(|p| p[0].abs_diff(128) > 1 || p[1].abs_diff(128) > 1).count();
         assert!(leaning > w * w / 10, "tile {k}: the grain's relief ({leaning} texels lean)");
+        let w = b.roughness.width() as usize;
         let rough: Vec<u8> = bytes(&b.roughness).chunks(4).take(w * w).map(|p| p[1]).collect();
         let (lo, hi) = (rough.iter().min().unwrap(), rough.iter().max().unwrap());
         assert!(hi - lo > 25, "tile {k}: the roughness follows the grain ({lo} to {hi})");

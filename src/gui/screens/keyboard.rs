@@ -53,7 +53,7 @@ fn settings_open(open: Option<Res<crate::gui::screens::prefs::SettingsOpen>>) ->
 }
 
 /// Photo mode is on: Enter takes the photo.
-fn photo_mode(mode: Option<Res<crate::gui::look::photo::PhotoMode>>) -> bool {
+fn photo_mode(mode: Option<Res<crate::gui::look::camera::PhotoMode>>) -> bool {
     mode.is_some_and(|m| m.0)
 }
 

@@ -110,7 +110,7 @@ pub fn set_wood(detail: pine_wood::Detail) -> &'static SetWood {
         let tile = |side: usize, k: usize| {
             let (stain, cut) = ([Stain::pine(), Stain::dark()][side], tile_cut(side, k));
             let inlay = Cut::random(0x1a1a + k as u64, Sawn::Any);
-            bake_board(half, &cut, &stain, detail, |face, p, sample| {
+            bake_board(half, &cut, &stain, detail.tile(), |face, p, sample| {
                 let d = Vec2::new(p.x - INLAY_AT, p.z - INLAY_AT).length();
                 if side == 0 || !matches!(face, Face::Top | Face::Bottom) || d > INLAY_R {
                     return sample;
@@ -137,7 +137,7 @@ pub fn set_wood(detail: pine_wood::Detail) -> &'static SetWood {
                 &profile,
                 &Cut::random(0xba3e + side as u64, Sawn::Turned),
                 &[Stain::pine(), Stain::dark()][side],
-                detail,
+                detail.board(),
             )
         });
         SetWood { tiles, pawns }

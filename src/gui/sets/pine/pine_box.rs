@@ -154,7 +154,7 @@ fn box_wood(detail: super::pine_wood::Detail) -> &'static [super::pine_wood::Bak
             .map(|(k, (half, _, _))| {
                 let cut = Cut::random(0xb0c5 + k as u64, Sawn::Any);
                 let cut = Cut { knots: Vec::new(), ..cut };
-                bake_board(*half, &cut, &Stain::pine(), detail, |face, p, s| match (k, face) {
+                bake_board(*half, &cut, &Stain::pine(), detail.board(), |face, p, s| match (k, face) {
                     // The long walls' grooves, on their inner faces (the board's y towards the box).
                     (1, Face::Top) | (2, Face::Bottom) if (p.z - groove_y).abs() < LID_T / 2.0 + 0.004 => {
                         Sample { colour: s.colour * 0.3, roughness: 0.8, height: -1.0 }

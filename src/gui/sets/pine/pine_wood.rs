@@ -29,12 +29,29 @@ pub enum Detail {
     Software,
 }
 
+/// Texels a side of a piece's textures: the colour, the relief's normal map and the roughness
+/// (which changes slowly, and is baked coarser).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sizes {
+    pub colour: u32,
+    pub normal: u32,
+    pub rough: u32,
+}
+
 impl Detail {
-    /// Texels a side of a piece's texture.
-    pub fn size(self) -> u32 {
+    /// A tile's textures: fine enough in the full profile for a tile brought close.
+    pub fn tile(self) -> Sizes {
         match self {
-            Detail::Full => 256,
-            Detail::Software => 128,
+            Detail::Full => Sizes { colour: 512, normal: 256, rough: 64 },
+            Detail::Software => Sizes { colour: 128, normal: 64, rough: 32 },
+        }
+    }
+
+    /// A board of the box, and a pawn.
+    pub fn board(self) -> Sizes {
+        match self {
+            Detail::Full => Sizes { colour: 256, normal: 128, rough: 64 },
+            Detail::Software => Sizes { colour: 128, normal: 64, rough: 32 },
         }
     }
 }
@@ -59,7 +76,7 @@ impl Stain {
     pub fn pine() -> Stain {
         Stain {
             early: linear(0.94, 0.84, 0.65),
-            late: linear(0.84, 0.65, 0.42),
+            late: linear(0.8, 0.57, 0.34),
             heart: Vec3::new(1.0, 0.93, 0.84),
             knot: linear(0.55, 0.34, 0.16),
         }
@@ -68,8 +85,8 @@ impl Stain {
     /// Heat-darkened pine: the same rings, the late wood darkest.
     pub fn dark() -> Stain {
         Stain {
-            early: linear(0.58, 0.37, 0.21),
-            late: linear(0.34, 0.19, 0.09),
+            early: linear(0.56, 0.36, 0.22),
+            late: linear(0.31, 0.17, 0.09),
             heart: Vec3::new(0.96, 0.92, 0.88),
             knot: linear(0.22, 0.12, 0.06),
         }
@@ -159,7 +176,7 @@ impl Cut {
             lean,
             along: rng.random_range(0.0..200.0),
             spacing: rng.random_range(0.035..0.07),
-            late: rng.random_range(0.18..0.32),
+            late: rng.random_range(0.14..0.3),
             heart: rng.random_range(0.8..2.4),
             knots,
             tint: Vec3::new(bright * rng.random_range(0.98..1.04), bright, bright * rng.random_range(0.9..1.04)),
@@ -220,9 +237,10 @@ pub fn wood(cut: &Cut, stain: &Stain, p: Vec3) -> Sample {
     let r = c.length();
     // The rings wobble round the log and along it, and each year is its own width.
     let wobble = noise(Vec3::new(c.x * 1.3, c.y * 1.3, a * 0.35), seed) - 0.5;
-    let mut year = (r + wobble * cut.spacing * 3.0) / cut.spacing;
+    let sway = noise(Vec3::new(c.x * 4.0, c.y * 4.0, a * 1.1), seed ^ 0x77) - 0.5;
+    let mut year = (r + wobble * cut.spacing * 4.0 + sway * cut.spacing * 1.2) / cut.spacing;
     // Good years and lean ones: the rings' widths vary.
-    year += 2.0 * (noise(Vec3::new(year * 0.3, 3.7, 1.3), seed ^ 0x55) - 0.5);
+    year += 3.0 * (noise(Vec3::new(year * 0.3, 3.7, 1.3), seed ^ 0x55) - 0.5);
     // Knots: the rings bend round a branch, which shows as a dark, resinous oval.
     let mut knot = 0.0f32;
     let mut knot_rings = 0.0f32;
@@ -241,8 +259,8 @@ pub fn wood(cut: &Cut, stain: &Stain, p: Vec3) -> Sample {
     let ring = year.rem_euclid(1.0);
     // Early wood darkens slowly into the late wood, which ends sharply at the next ring.
     let start = 1.0 - cut.late;
-    let late = smoothstep(start - 0.14, start + 0.05, ring);
-    let mut colour = stain.early.lerp(stain.late, late) * (1.0 + 0.07 * (1.0 - ring) * (1.0 - late));
+    let late = smoothstep(start - 0.07, start + 0.04, ring);
+    let mut colour = stain.early.lerp(stain.late, late) * (1.06 - 0.14 * ring * (1.0 - late));
     // Heartwood near the pith, warmer.
     colour *= Vec3::ONE.lerp(stain.heart, smoothstep(cut.heart + 0.35, cut.heart - 0.35, r));
     // Rays: thin radial lines a few millimetres long, glossy and a shade lighter.
@@ -252,6 +270,9 @@ pub fn wood(cut: &Cut, stain: &Stain, p: Vec3) -> Sample {
     let ray_on = hash(ray_i as i32, ray_seg as i32, 3, seed) < 0.35;
     let ray = if ray_on { (-((around - ray_i - 0.5) / 0.12).powi(2)).exp() } else { 0.0 };
     colour *= 1.0 + 0.06 * ray;
+    // Fibres: fine streaks along the grain, a shade lighter or darker.
+    let fibre = noise(Vec3::new(a * 2.5, c.x * 45.0, c.y * 45.0), seed ^ 0x3c) - 0.5;
+    colour *= 1.0 + 0.16 * fibre;
     // Pores and resin canals: a fine speckle, stronger in the late wood.
     let pore = noise(Vec3::new(a * 40.0, c.x * 140.0, c.y * 140.0), seed ^ 0xa5) - 0.5;
     colour *= 1.0 + pore * (0.05 + 0.07 * late);
@@ -336,15 +357,16 @@ pub struct Baked {
     pub roughness: Image,
 }
 
-/// Bakes `size` texels a side by sampling `at` (each texel's point, or none where the texture
-/// is unused), four samples a texel, then the normal map from the relief, texel to texel
-/// within each texture region (`region` names the region a texel belongs to).
-fn bake(size: u32, at: impl Fn(f32, f32) -> Option<Sample>, region: impl Fn(u32, u32) -> u32) -> Baked {
-    let n = size as usize;
+/// Bakes by sampling `at` (each point of the texture, or none where it is unused), four
+/// samples a colour texel; the roughness and the relief averaged down to their own sizes, and
+/// the normal map from the relief, texel to texel within each texture region (`region` names
+/// the region a point of the texture belongs to).
+fn bake(sizes: Sizes, at: impl Fn(f32, f32) -> Option<Sample>, region: impl Fn(f32, f32) -> u32) -> Baked {
+    let n = sizes.colour as usize;
     let mut colour = Vec::with_capacity(n * n * 4);
-    let mut rough = Vec::with_capacity(n * n * 4);
+    let mut rough = vec![0.0f32; n * n];
     let mut height = vec![0.0f32; n * n];
-    let step = 1.0 / size as f32;
+    let step = 1.0 / n as f32;
     for j in 0..n {
         for i in 0..n {
             let mut sum = (Vec3::ZERO, 0.0, 0.0, 0);
@@ -359,20 +381,44 @@ fn bake(size: u32, at: impl Fn(f32, f32) -> Option<Sample>, region: impl Fn(u32,
                 colour.push((v.clamp(0.0, 1.0) * 255.0 + 0.5) as u8);
             }
             colour.push(255);
-            rough.extend([0, ((sum.1 / k).clamp(0.0, 1.0) * 255.0 + 0.5) as u8, 0, 255]);
+            rough[j * n + i] = sum.1 / k;
             height[j * n + i] = sum.2 / k;
         }
     }
-    let mut normal = Vec::with_capacity(n * n * 4);
-    for j in 0..n {
-        for i in 0..n {
-            let here = region(i as u32, j as u32);
+    // A value averaged down to `m` texels a side.
+    let down = |values: &[f32], m: usize| -> Vec<f32> {
+        let f = (n / m).max(1);
+        let mut out = vec![0.0f32; m * m];
+        for j in 0..m {
+            for i in 0..m {
+                let mut s = 0.0;
+                for y in 0..f {
+                    for x in 0..f {
+                        s += values[(j * f + y).min(n - 1) * n + (i * f + x).min(n - 1)];
+                    }
+                }
+                out[j * m + i] = s / (f * f) as f32;
+            }
+        }
+        out
+    };
+    let m = sizes.rough as usize;
+    let rough: Vec<u8> =
+        down(&rough, m).into_iter().flat_map(|r| [0, (r.clamp(0.0, 1.0) * 255.0 + 0.5) as u8, 0, 255]).collect();
+    let m = sizes.normal as usize;
+    let height = down(&height, m);
+    let mut normal = Vec::with_capacity(m * m * 4);
+    let texel = |x: usize| (x as f32 + 0.5) / m as f32;
+    for j in 0..m {
+        for i in 0..m {
+            let here = region(texel(i), texel(j));
             let h = |x: usize, y: usize| {
-                if region(x as u32, y as u32) == here { height[y * n + x] } else { height[j * n + i] }
+                if region(texel(x), texel(y)) == here { height[y * m + x] } else { height[j * m + i] }
             };
-            let dx = h((i + 1).min(n - 1), j) - h(i.saturating_sub(1), j);
-            let dy = h(i, (j + 1).min(n - 1)) - h(i, j.saturating_sub(1));
-            let v = Vec3::new(-dx * 0.6, -dy * 0.6, 1.0).normalize();
+            let dx = h((i + 1).min(m - 1), j) - h(i.saturating_sub(1), j);
+            let dy = h(i, (j + 1).min(m - 1)) - h(i, j.saturating_sub(1));
+            // Oiled wood is smooth: the late wood stands only a little proud.
+            let v = Vec3::new(-dx * 0.25, -dy * 0.25, 1.0).normalize();
             for c in [v.x, v.y, v.z] {
                 normal.push(((c * 0.5 + 0.5) * 255.0 + 0.5) as u8);
             }
@@ -380,9 +426,9 @@ fn bake(size: u32, at: impl Fn(f32, f32) -> Option<Sample>, region: impl Fn(u32,
         }
     }
     Baked {
-        colour: square_image(size, colour, TextureFormat::Rgba8UnormSrgb),
-        normal: square_image(size, normal, TextureFormat::Rgba8Unorm),
-        roughness: square_image(size, rough, TextureFormat::Rgba8Unorm),
+        colour: square_image(sizes.colour, colour, TextureFormat::Rgba8UnormSrgb),
+        normal: square_image(sizes.normal, normal, TextureFormat::Rgba8Unorm),
+        roughness: square_image(sizes.rough, rough, TextureFormat::Rgba8Unorm),
     }
 }
 
@@ -404,33 +450,28 @@ pub fn bake_board(
     half: Vec3,
     cut: &Cut,
     stain: &Stain,
-    detail: Detail,
+    sizes: Sizes,
     mark: impl Fn(Face, Vec3, Sample) -> Sample,
 ) -> Baked {
-    let size = detail.size();
     bake(
-        size,
+        sizes,
         |u, v| {
             let face = face_at(u, v);
             let (u0, v0, w, h) = face.region();
             let p = face.point((u - u0) / w, (v - v0) / h, half);
             Some(mark(face, p, wood(cut, stain, p)))
         },
-        |i, j| {
-            let step = 1.0 / size as f32;
-            face_at((i as f32 + 0.5) * step, (j as f32 + 0.5) * step) as u32
-        },
+        |u, v| face_at(u, v) as u32,
     )
 }
 
 /// A turned piece's wood (UV round it and up its profile, as [`super::lathe`] makes them):
 /// the grain along its axis, the rings' ends on its top.
-pub fn bake_turned(profile: &[(f32, f32)], cut: &Cut, stain: &Stain, detail: Detail) -> Baked {
-    let size = detail.size() / 2;
+pub fn bake_turned(profile: &[(f32, f32)], cut: &Cut, stain: &Stain, sizes: Sizes) -> Baked {
     let n = profile.len();
     let height = profile.last().map_or(1.0, |p| p.1);
     bake(
-        size,
+        sizes,
         |u, v| {
             let at = (v * (n - 1) as f32).clamp(0.0, (n - 1) as f32 - 1e-4);
             let k = at as usize;
@@ -560,5 +601,19 @@ pub const CHAMFER: f32 = 0.02;
 
 /// The cut of the `k`-th tile of a colour (0 to 9): every tile of the set its own wood.
 pub fn tile_cut(side: usize, k: usize) -> Cut {
-    Cut::random(0x7_11e0 + (side * 64 + k) as u64, Sawn::Any)
+    let cut = Cut::random(0x7_11e0 + (side * 64 + k) as u64, Sawn::Any);
+    // A set's tiles come from boards of several trees and cuts: the rings' spacing spread over
+    // its range, and every third tile quarter-sawn (the pith to one side), the rest flat-sawn
+    // (the pith under or over the face), at different distances.
+    let spread = ((k * 7 + side * 3) % PER_SET) as f32 / (PER_SET - 1) as f32;
+    let spacing = 0.035 + 0.04 * spread;
+    let distance = cut.pith.length();
+    let sign = if k % 2 == 0 { 1.0 } else { -1.0 };
+    let square =
+        if k % 3 == 2 { (1.0 - sign) * std::f32::consts::FRAC_PI_2 } else { sign * std::f32::consts::FRAC_PI_2 };
+    let angle = square + cut.pith.to_angle() * 0.1;
+    Cut { spacing, pith: Vec2::from_angle(angle) * distance, ..cut }
 }
+
+/// Tiles of a colour in the set.
+const PER_SET: usize = 10;
