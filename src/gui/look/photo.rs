@@ -354,7 +354,7 @@ pub fn inspect_orbit(layout: &Layout, game: &AnyGame, c: crate::rules::Cell, yaw
     // A pawn on the tower makes it 3 cm taller.
     let height = top + if pawn { 0.6 } else { 0.0 };
     let focus = crate::gui::frame::board::cell_pos(layout, c).with_y(height.max(0.2) * 0.5);
-    Orbit { focus, yaw, pitch: 0.55, distance: 1.25 + height.max(0.2) * 1.8 }
+    Orbit { focus, yaw, pitch: 0.55, distance: 1.2 + height.max(0.2) * 1.7 }
 }
 
 /// Shows only the piece at a cell: every other piece, the board, the box, the table and the

@@ -4,7 +4,7 @@
 //! a split slide off the table edge.
 
 use super::add_room;
-use super::room::Room;
+use super::room::{Room, on_table};
 use crate::gui::frame::animate::{Speed, Tween};
 use crate::gui::frame::board::{BoardItem, Layout, Marks, ShowLabels, cell_pos, highlight, with_mark};
 use crate::gui::frame::board::{OnCell, pickable};
@@ -87,25 +87,20 @@ pub const PER_SIDE: usize = 10;
 
 /// The inlay's radius and how far from the tile's centre it sits (along both axes): a disc of
 /// pale wood let into a corner of each dark tile, through it (it shows on both faces), flush.
-pub const INLAY_R: f32 = 0.09;
+pub const INLAY_R: f32 = 0.11;
 pub const INLAY_AT: f32 = TILE / 2.0 - 0.16;
 
-/// The set's wood, baked once a process for each detail (every table and picture of the
-/// process shares it).
+/// The set's wood: each piece's baked textures.
 pub struct SetWood {
     /// Light and dark, ten tiles each.
     pub tiles: [Vec<pine_wood::Baked>; 2],
     pub pawns: [pine_wood::Baked; 2],
 }
 
-/// The set's wood at a detail, baked the first time it is asked for.
-pub fn set_wood(detail: pine_wood::Detail) -> &'static SetWood {
-    use pine_wood::{Cut, Detail, Face, Sawn, Stain, bake_board, bake_turned, tile_cut, wood};
-    use std::sync::OnceLock;
-    static FULL: OnceLock<SetWood> = OnceLock::new();
-    static SOFTWARE: OnceLock<SetWood> = OnceLock::new();
-    let cell = if detail == Detail::Full { &FULL } else { &SOFTWARE };
-    cell.get_or_init(|| {
+/// The set's wood baked at a detail (the first time the set is on a drawn table).
+pub fn set_wood(detail: pine_wood::Detail) -> SetWood {
+    use pine_wood::{Cut, Face, Sawn, Stain, bake_board, bake_turned, tile_cut, wood};
+    {
         let half = Vec3::new(TILE / 2.0, THICK * 0.98 / 2.0, TILE / 2.0);
         let tile = |side: usize, k: usize| {
             let (stain, cut) = ([Stain::pine(), Stain::dark()][side], tile_cut(side, k));
@@ -141,7 +136,7 @@ pub fn set_wood(detail: pine_wood::Detail) -> &'static SetWood {
             )
         });
         SetWood { tiles, pawns }
-    })
+    }
 }
 
 /// 1 inside `inner`, 0 past `outer`, smoothly between.
@@ -262,7 +257,9 @@ pub fn pawn_profile() -> Vec<(f32, f32)> {
 }
 
 pub(crate) fn plugin(app: &mut App) {
-    app.add_systems(Startup, setup).add_systems(Update, follow_palette.run_if(resource_changed::<super::Palette>));
+    app.add_systems(Startup, setup)
+        .add_systems(Update, follow_palette.run_if(resource_changed::<super::Palette>))
+        .add_systems(Update, dress.run_if(on_table(Room::Pine)));
     add_room(app, Room::Pine, build, plan, verify, (paint, heights));
     pine_box::plugin(app);
 }
@@ -271,15 +268,16 @@ fn setup(
     mut commands: Commands,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
-    mut images: ResMut<Assets<Image>>,
     quality: Option<Res<crate::gui::look::render::Quality>>,
 ) {
-    let detail = detail_of(quality.as_deref());
-    let wood = set_wood(detail);
-    let tiles = [0, 1].map(|side| {
-        wood.tiles[side].iter().map(|b| materials.add(oiled(b, detail, &mut images, true))).collect::<Vec<_>>()
-    });
-    let pawns = [0, 1].map(|side| materials.add(oiled(&wood.pawns[side], detail, &mut images, false)));
+    // Plain pine until the set is first on a drawn table (`dress`): a table without a
+    // renderer, or with another game, never bakes the wood.
+    let plain = |m: &mut Assets<StandardMaterial>, c: Color| {
+        m.add(StandardMaterial { base_color: c, perceptual_roughness: 0.55, ..default() })
+    };
+    let colours = [Color::srgb(0.93, 0.82, 0.62), Color::srgb(0.5, 0.31, 0.18)];
+    let tiles = [0, 1].map(|side| (0..PER_SIDE).map(|_| plain(&mut materials, colours[side])).collect::<Vec<_>>());
+    let pawns = [0, 1].map(|side| plain(&mut materials, colours[side]));
     let glow = |m: &mut Assets<StandardMaterial>, c: Color, e: LinearRgba| {
         m.add(StandardMaterial { base_color: c, emissive: e, perceptual_roughness: 0.6, ..default() })
     };
@@ -299,6 +297,30 @@ fn setup(
         target: glow(&mut materials, Color::WHITE, LinearRgba::BLACK),
         selected: glow(&mut materials, Color::WHITE, LinearRgba::BLACK),
     });
+}
+
+/// The first time the set is on a drawn table, its wood is baked into each piece's material
+/// (the same materials: what stands on the table takes its wood at once). Headless tables keep
+/// the plain colours.
+fn dress(
+    set: Res<PineSet>,
+    quality: Option<Res<crate::gui::look::render::Quality>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+    mut images: ResMut<Assets<Image>>,
+    mut done: Local<bool>,
+) {
+    if std::mem::replace(&mut *done, true) {
+        return;
+    }
+    let Some(quality) = quality else { return };
+    let detail = detail_of(Some(&quality));
+    let wood = set_wood(detail);
+    for side in 0..2 {
+        for (handle, baked) in set.tiles[side].iter().zip(&wood.tiles[side]) {
+            let _ = materials.insert(handle, oiled(baked, detail, &mut images, true));
+        }
+        let _ = materials.insert(&set.pawns[side], oiled(&wood.pawns[side], detail, &mut images, false));
+    }
 }
 
 /// The highlights in the palette's colours (at start, and when it changes).

@@ -138,15 +138,11 @@ const GROOVE: f32 = 0.03;
 /// The lid's top lies this far under the long walls' top.
 const LID_DOWN: f32 = 0.025;
 
-/// The box's wood, baked once a process for each detail: a board each, the lid with its finger
+/// The box's wood: a board each, the lid with its finger
 /// notch, the long walls with their grooves.
-fn box_wood(detail: super::pine_wood::Detail) -> &'static [super::pine_wood::Baked] {
-    use super::pine_wood::{Cut, Detail, Face, Sample, Sawn, Stain, bake_board};
-    use std::sync::OnceLock;
-    static FULL: OnceLock<Vec<super::pine_wood::Baked>> = OnceLock::new();
-    static SOFTWARE: OnceLock<Vec<super::pine_wood::Baked>> = OnceLock::new();
-    let cell = if detail == Detail::Full { &FULL } else { &SOFTWARE };
-    cell.get_or_init(|| {
+fn box_wood(detail: super::pine_wood::Detail) -> Vec<super::pine_wood::Baked> {
+    use super::pine_wood::{Cut, Face, Sample, Sawn, Stain, bake_board};
+    {
         let groove_y = HEIGHT - LID_DOWN - LID_T / 2.0 - HEIGHT / 2.0;
         boards()
             .iter()
@@ -174,7 +170,7 @@ fn box_wood(detail: super::pine_wood::Detail) -> &'static [super::pine_wood::Bak
                 })
             })
             .collect()
-    })
+    }
 }
 
 /// The box beside the board, whenever the pine set is on the table.
@@ -197,13 +193,23 @@ fn make_box(
     let parts = made
         .get_or_insert_with(|| {
             let detail = super::detail_of(quality.as_deref());
-            let wood = box_wood(detail);
+            // Baked for a drawn table; a headless one keeps plain pine.
+            let wood = if quality.is_some() { box_wood(detail) } else { Vec::new() };
+            let plain = materials.add(StandardMaterial {
+                base_color: Color::srgb(0.92, 0.8, 0.62),
+                perceptual_roughness: 0.5,
+                ..default()
+            });
             boards()
                 .iter()
-                .zip(wood)
-                .map(|((half, at, turn), baked)| {
+                .enumerate()
+                .map(|(k, (half, at, turn))| {
                     let mesh = meshes.add(super::pine_wood::board_mesh(*half, super::pine_wood::CHAMFER));
-                    (mesh, materials.add(super::oiled(baked, detail, &mut images, true)), *at, *turn)
+                    let material = match wood.get(k) {
+                        Some(baked) => materials.add(super::oiled(baked, detail, &mut images, true)),
+                        None => plain.clone(),
+                    };
+                    (mesh, material, *at, *turn)
                 })
                 .collect()
         })
