@@ -156,15 +156,16 @@ pub fn detail_of(quality: Option<&crate::gui::look::render::Quality>) -> pine_wo
 /// A piece's material from its baked wood: oiled (the roughness follows the grain), with a thin
 /// clear coat in the full profile.
 pub fn oiled(
-    baked: &pine_wood::Baked,
+    baked: pine_wood::Baked,
     detail: pine_wood::Detail,
     images: &mut Assets<Image>,
     normal: bool,
 ) -> StandardMaterial {
+    // Moved, not copied: a full set's textures are some 40 MB.
     StandardMaterial {
-        base_color_texture: Some(images.add(baked.colour.clone())),
-        normal_map_texture: normal.then(|| images.add(baked.normal.clone())),
-        metallic_roughness_texture: Some(images.add(baked.roughness.clone())),
+        base_color_texture: Some(images.add(baked.colour)),
+        normal_map_texture: normal.then(|| images.add(baked.normal)),
+        metallic_roughness_texture: Some(images.add(baked.roughness)),
         perceptual_roughness: 1.0,
         metallic: 0.0,
         reflectance: 0.45,
@@ -314,13 +315,15 @@ fn dress(
     }
     let Some(quality) = quality else { return };
     let detail = detail_of(Some(&quality));
-    let wood = set_wood(detail);
-    for side in 0..2 {
-        for (handle, baked) in set.tiles[side].iter().zip(&wood.tiles[side]) {
+    let SetWood { tiles, pawns } = set_wood(detail);
+    for (side, (tiles, pawn)) in tiles.into_iter().zip(pawns).enumerate() {
+        for (handle, baked) in set.tiles[side].iter().zip(tiles) {
             let _ = materials.insert(handle, oiled(baked, detail, &mut images, true));
         }
-        let _ = materials.insert(&set.pawns[side], oiled(&wood.pawns[side], detail, &mut images, false));
+        let _ = materials.insert(&set.pawns[side], oiled(pawn, detail, &mut images, false));
     }
+    // What the baking took in passing goes back to the system.
+    crate::memory::give_back();
 }
 
 /// The highlights in the palette's colours (at start, and when it changes).

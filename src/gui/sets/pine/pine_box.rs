@@ -194,7 +194,7 @@ fn make_box(
         .get_or_insert_with(|| {
             let detail = super::detail_of(quality.as_deref());
             // Baked for a drawn table; a headless one keeps plain pine.
-            let wood = if quality.is_some() { box_wood(detail) } else { Vec::new() };
+            let mut wood = if quality.is_some() { box_wood(detail) } else { Vec::new() }.into_iter();
             let plain = materials.add(StandardMaterial {
                 base_color: Color::srgb(0.92, 0.8, 0.62),
                 perceptual_roughness: 0.5,
@@ -202,10 +202,9 @@ fn make_box(
             });
             boards()
                 .iter()
-                .enumerate()
-                .map(|(k, (half, at, turn))| {
+                .map(|(half, at, turn)| {
                     let mesh = meshes.add(super::pine_wood::board_mesh(*half, super::pine_wood::CHAMFER));
-                    let material = match wood.get(k) {
+                    let material = match wood.next() {
                         Some(baked) => materials.add(super::oiled(baked, detail, &mut images, true)),
                         None => plain.clone(),
                     };
