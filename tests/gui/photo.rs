@@ -79,9 +79,19 @@ fn g_brings_a_piece_close_and_puts_it_back() {
     app.init_resource::<ButtonInput<KeyCode>>();
     app.add_plugins(tablero::gui::frame::input::plugin).add_message::<View>();
     let layout = *app.world().resource::<Layout>();
+    // Which tiles are shown, by cell.
+    let shown = |app: &mut App| -> Vec<(tablero::rules::Cell, bool)> {
+        let world = app.world_mut();
+        world
+            .query::<(&tablero::gui::sets::pine::Tile, &Visibility)>()
+            .iter(world)
+            .filter_map(|(t, v)| t.cell.map(|cell| (cell, *v != Visibility::Hidden)))
+            .collect()
+    };
     let first = Orbit::preset(View::First, &layout);
     let cam = app.world_mut().spawn((first, first.transform(), PlayerCamera)).id();
-    app.update();
+    crate::table::settle(&mut app);
+    assert!(!shown(&mut app).is_empty(), "the set is on the table");
     let orbit = |app: &App| *app.world().get::<Orbit>(cam).unwrap();
     for put_back in [KeyCode::KeyG, KeyCode::Escape] {
         key(&mut app, KeyCode::KeyG);
@@ -96,7 +106,12 @@ fn g_brings_a_piece_close_and_puts_it_back() {
             world.query::<&Text>().iter(world).any(|t| t.0.contains("G or Escape puts it back"))
         };
         assert!(hint, "a line says how to turn it and put it back");
+        // The other pieces are set aside; the piece brought close stays.
+        let tiles = shown(&mut app);
+        assert!(tiles.iter().any(|(cell, v)| *cell == c && *v), "the piece on {c} is shown");
+        assert!(tiles.iter().filter(|(cell, _)| *cell != c).all(|(_, v)| !v), "the others are set aside");
         key(&mut app, put_back);
+        assert!(shown(&mut app).iter().all(|(_, v)| *v), "{put_back:?} brings every piece back");
         assert_eq!(orbit(&app), first, "{put_back:?} puts it back");
         assert_eq!(app.world().resource::<Inspecting>().cell, None);
     }

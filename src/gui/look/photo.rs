@@ -44,7 +44,8 @@ pub fn plugin(app: &mut App) {
             hide_controls
                 .run_if(in_state(Screen::Playing).and_then(photo_on.or_else(resource_changed::<PhotoMode>)))
                 .before(bevy::camera::visibility::VisibilitySystems::VisibilityPropagate),
-        );
+        )
+        .add_systems(PostUpdate, set_aside.before(bevy::camera::visibility::VisibilitySystems::VisibilityPropagate));
 }
 
 /// Photo mode is on (every frame re-hides what a system showed meanwhile).
@@ -135,7 +136,7 @@ fn inspect(
                 *orbit = back;
             }
             *inspecting = Inspecting::default();
-            commands.spawn(hint_line("Put back".to_string()));
+            commands.spawn(hint_line("Put back".to_string())).insert(above_the_controls());
         }
         return;
     }
@@ -168,9 +169,12 @@ fn inspect(
         inspecting.cell = Some(c);
         *orbit = inspect_orbit(&layout, game, c, orbit.yaw);
     }
-    commands.spawn(hint_line(format!(
-        "The piece on {c}, close: drag with the right button to turn it, the wheel to come nearer; G or Escape puts it back"
-    )));
+    // Over the table, clear of the panels at the top and the buttons along the bottom.
+    commands
+        .spawn(hint_line(format!(
+            "The piece on {c}, close: drag with the right button to turn it, the wheel to come nearer; G or Escape puts it back"
+        )))
+        .insert(above_the_controls());
 }
 
 /// Starts drawing a picture from `view` into a new file in `dir`; the camera goes once the
@@ -207,6 +211,12 @@ fn take(
         },
     );
     Ok(path)
+}
+
+/// Where a line about a piece brought close goes: at the table the panels stay, so it stands
+/// above the buttons along the bottom.
+fn above_the_controls() -> Node {
+    Node { position_type: PositionType::Absolute, bottom: px(110), left: px(12), ..default() }
 }
 
 fn hint_line(text: String) -> impl Bundle {
@@ -395,6 +405,37 @@ fn alone(
     if !*staged {
         *staged = true;
         super::studio::stage(&mut commands, &mut meshes, &mut materials, &mut images, at.with_y(0.0));
+    }
+}
+
+/// A piece set aside while another is brought close at the table.
+#[derive(Component)]
+pub struct SetAside;
+
+/// While a piece is brought close at the table (`G`), the other pieces are set aside, so that
+/// none stands between it and the eye; the board, the box and the table stay. Put back, they
+/// come back.
+#[allow(clippy::type_complexity)]
+fn set_aside(
+    mut commands: Commands,
+    inspecting: Res<Inspecting>,
+    layout: Res<Layout>,
+    mut pieces: Query<
+        (Entity, &GlobalTransform, &mut Visibility, Has<SetAside>),
+        (With<crate::gui::frame::board::BoardItem>, Without<ChildOf>),
+    >,
+) {
+    let at = inspecting.cell.map(|c| crate::gui::frame::board::cell_pos(&layout, c));
+    for (e, g, mut vis, aside) in &mut pieces {
+        let p = g.translation();
+        let other = at.is_some_and(|at| p.y > 0.02 && ((p.x - at.x).abs() >= 0.45 || (p.z - at.z).abs() >= 0.45));
+        if other && !aside && *vis != Visibility::Hidden {
+            *vis = Visibility::Hidden;
+            commands.entity(e).insert(SetAside);
+        } else if !other && aside {
+            *vis = Visibility::Inherited;
+            commands.entity(e).remove::<SetAside>();
+        }
     }
 }
 

@@ -388,6 +388,7 @@ pub fn spawn_tile(commands: &mut Commands, set: &PineSet, tile: Tile, at: Vec3) 
         Mesh3d(set.tile.clone()),
         MeshMaterial3d(wood_of(set, tile.side, tile.wood)),
         Transform::from_translation(at),
+        Visibility::default(),
         tile,
         BoardItem,
     ));
@@ -401,6 +402,7 @@ fn spawn_pawn(commands: &mut Commands, set: &PineSet, pawn: Pawn, at: Vec3) -> E
         Mesh3d(set.pawn.clone()),
         MeshMaterial3d(set.pawns[pawn.side.index()].clone()),
         Transform::from_translation(at),
+        Visibility::default(),
         pawn,
         BoardItem,
     ));
