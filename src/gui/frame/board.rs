@@ -40,6 +40,19 @@ pub fn cell_pos(layout: &Layout, c: Cell) -> Vec3 {
     )
 }
 
+/// The cell a point of the table stands over, if any ([`cell_pos`] the other way).
+pub fn cell_at(layout: &Layout, p: Vec3) -> Option<Cell> {
+    let f = (p.x + (layout.files as f32 - 1.0) / 2.0).round();
+    let r = ((layout.ranks as f32 - 1.0) / 2.0 - p.z).round();
+    (f >= 0.0 && r >= 0.0 && f < layout.files as f32 && r < layout.ranks as f32).then(|| Cell::new(f as u8, r as u8))
+}
+
+/// Whether something at `p` stands on the cell whose centre is `at` (on its square, above
+/// the board's felt): a piece, not the square itself.
+pub fn stands_on(p: Vec3, at: Vec3) -> bool {
+    (p.x - at.x).abs() < 0.45 && (p.z - at.z).abs() < 0.45 && p.y > 0.02
+}
+
 /// The render layer of what only the player's view shows (CTOR's unrevealed secret squares):
 /// the broadcast and films see layer 0 alone.
 pub const PLAYER_ONLY: usize = 1;
@@ -98,25 +111,6 @@ pub(crate) fn plugin(app: &mut App) {
             w.write(Rebuild);
         })
         .add_systems(OnExit(crate::gui::frame::steps::Screen::Playing), clear_board);
-}
-
-/// Wood with `rings` growth rings across the image, `contrast` deep.
-pub fn wood_grain(base: [f32; 3], size: u32, rings: f32, contrast: f32) -> Image {
-    let mut noise = rand::rngs::StdRng::seed_from_u64(12345);
-    let mut data = Vec::with_capacity((size * size * 4) as usize);
-    for y in 0..size {
-        for x in 0..size {
-            let fx = x as f32 / size as f32;
-            let fy = y as f32 / size as f32;
-            let ring = (fy * rings + (fx * 6.0).sin() * 1.6 + (fx * 23.0).sin() * 0.25).sin() * 0.5 + 0.5;
-            let shade = 0.96 - contrast + contrast * ring + 0.05 * noise.random::<f32>();
-            for c in base {
-                data.push(((c * shade).clamp(0.0, 1.0) * 255.0) as u8);
-            }
-            data.push(255);
-        }
-    }
-    square_image(size, data, TextureFormat::Rgba8UnormSrgb)
 }
 
 /// A normal map (linear RGBA, `size` square) of the relief `height` gives over the unit

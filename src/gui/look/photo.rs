@@ -37,7 +37,12 @@ pub fn plugin(app: &mut App) {
         .add_systems(OnExit(Screen::Playing), |mut mode: ResMut<PhotoMode>| mode.0 = false)
         .init_resource::<Inspecting>()
         .add_systems(OnExit(Screen::Playing), |mut commands: Commands| commands.insert_resource(Inspecting::default()))
-        .add_systems(Update, (keys, inspect, hint).chain().run_if(in_state(Screen::Playing)))
+        .add_systems(
+            Update,
+            (keys, inspect.run_if(resource_exists::<crate::gui::frame::session::Session>), hint)
+                .chain()
+                .run_if(in_state(Screen::Playing)),
+        )
         // After every system that shows or hides a panel or a label this frame.
         .add_systems(
             PostUpdate,
@@ -45,7 +50,18 @@ pub fn plugin(app: &mut App) {
                 .run_if(in_state(Screen::Playing).and_then(photo_on.or_else(resource_changed::<PhotoMode>)))
                 .before(bevy::camera::visibility::VisibilitySystems::VisibilityPropagate),
         )
-        .add_systems(PostUpdate, set_aside.before(bevy::camera::visibility::VisibilitySystems::VisibilityPropagate));
+        .add_systems(
+            PostUpdate,
+            set_aside
+                .run_if(inspecting.or_else(resource_changed::<Inspecting>))
+                .before(bevy::camera::visibility::VisibilitySystems::VisibilityPropagate),
+        );
+}
+
+/// A piece is brought close (every frame sets aside what a rebuild showed meanwhile; once
+/// more when it is put back).
+fn inspecting(inspecting: Res<Inspecting>) -> bool {
+    inspecting.cell.is_some()
 }
 
 /// Photo mode is on (every frame re-hides what a system showed meanwhile).
@@ -126,7 +142,7 @@ fn inspect(
     hovered: Query<&GlobalTransform, With<crate::gui::frame::board::Hovered>>,
     cursor: Option<Res<crate::gui::screens::keyboard::Cursor>>,
     marks: Option<Res<crate::gui::frame::session::Highlights>>,
-    session: Option<Res<crate::gui::frame::session::Session>>,
+    session: Res<crate::gui::frame::session::Session>,
 ) {
     use crate::gui::frame::keymap::{Action, Pressed};
     let actions: Vec<Action> = pressed.read().map(|Pressed(a)| *a).collect();
@@ -143,26 +159,13 @@ fn inspect(
     if !actions.contains(&Action::Inspect) {
         return;
     }
-    let Some(session) = session else { return };
     let game = &session.game;
-    let (files, ranks) = game.board_size();
-    // The cell a point of the table stands over.
-    let cell_at = |p: Vec3| {
-        let f = (p.x + (files as f32 - 1.0) / 2.0).round();
-        let r = ((ranks as f32 - 1.0) / 2.0 - p.z).round();
-        (f >= 0.0 && r >= 0.0 && f < files as f32 && r < ranks as f32)
-            .then(|| crate::rules::Cell::new(f as u8, r as u8))
-    };
-    let tallest = || {
-        let cells = (0..ranks).flat_map(|r| (0..files).map(move |f| crate::rules::Cell::new(f, r)));
-        cells.max_by(|a, b| crate::gui::sets::piece_top(game, *a).total_cmp(&crate::gui::sets::piece_top(game, *b)))
-    };
     let cell = hovered
         .iter()
-        .find_map(|g| cell_at(g.translation()))
+        .find_map(|g| crate::gui::frame::board::cell_at(&layout, g.translation()))
         .or(cursor.and_then(|c| c.0))
         .or(marks.and_then(|m| m.selected.first().copied()))
-        .or_else(tallest);
+        .or_else(|| tallest(game));
     let Some(c) = cell else { return };
     for mut orbit in &mut orbits {
         inspecting.back_to = Some(*orbit);
@@ -310,15 +313,7 @@ pub fn view_of(name: &str, game: &AnyGame) -> Result<Orbit, GuiError> {
         "second" => Ok(Orbit::preset(View::Second, &layout)),
         "top" => Ok(Orbit::preset(View::Top, &layout)),
         "macro" => {
-            let (files, ranks) = game.board_size();
-            let cells = (0..ranks).flat_map(|r| (0..files).map(move |f| crate::rules::Cell::new(f, r)));
-            let tallest = match game {
-                AnyGame::Volterra(v) => {
-                    cells.filter_map(|c| v.tower(c).map(|t| (t.height, c))).max_by_key(|(h, c)| (*h, *c)).map(|x| x.1)
-                }
-                _ => None,
-            };
-            let (focus, height) = match tallest {
+            let (focus, height) = match tallest(game) {
                 Some(c) => (crate::gui::frame::board::cell_pos(&layout, c), crate::gui::sets::piece_top(game, c)),
                 None => (Vec3::ZERO, 0.0),
             };
@@ -326,6 +321,20 @@ pub fn view_of(name: &str, game: &AnyGame) -> Result<Orbit, GuiError> {
         }
         other => Err(GuiError::View { name: other.to_string(), views: &VIEWS }),
     }
+}
+
+/// Volterra's tallest tower (the last of the tallest, cell by cell); none in other games.
+fn tallest(game: &AnyGame) -> Option<crate::rules::Cell> {
+    let AnyGame::Volterra(v) = game else { return None };
+    let (files, ranks) = game.board_size();
+    let cells = (0..ranks).flat_map(|r| (0..files).map(move |f| crate::rules::Cell::new(f, r)));
+    cells.filter_map(|c| v.tower(c).map(|t| (t.height, c))).max_by_key(|(h, c)| (*h, *c)).map(|x| x.1)
+}
+
+/// Whether a Volterra pawn stands on `c`.
+fn pawn_on(game: &AnyGame, c: crate::rules::Cell) -> bool {
+    use crate::rules::Side;
+    matches!(game, AnyGame::Volterra(v) if [Side::First, Side::Second].iter().any(|s| v.pawn(*s) == Some(c)))
 }
 
 /// Renders a position off-screen in the full profile from a named view, and writes a PNG of
@@ -345,8 +354,7 @@ pub fn inspect_photo(game: AnyGame, out: &std::path::Path, size: UVec2, cell: &s
     if c.file >= files || c.rank >= ranks {
         return Err(GuiError::InspectCell(format!("{c} is off the {files}x{ranks} board")));
     }
-    let pawn = [crate::rules::Side::First, crate::rules::Side::Second].iter().any(|s| v.pawn(*s) == Some(c));
-    if v.tower(c).is_none_or(|t| t.height == 0) && !pawn {
+    if v.tower(c).is_none_or(|t| t.height == 0) && !pawn_on(&game, c) {
         return Err(GuiError::InspectEmpty(c.to_string()));
     }
     shoot(game, out, size, "inspect", Some(c))
@@ -355,14 +363,8 @@ pub fn inspect_photo(game: AnyGame, out: &std::path::Path, size: UVec2, cell: &s
 /// How close a piece is brought, and from where it is seen: a little above, turned a little.
 pub fn inspect_orbit(layout: &Layout, game: &AnyGame, c: crate::rules::Cell, yaw: f32) -> Orbit {
     let top = crate::gui::sets::piece_top(game, c);
-    let pawn = match game {
-        AnyGame::Volterra(v) => {
-            [crate::rules::Side::First, crate::rules::Side::Second].iter().any(|s| v.pawn(*s) == Some(c))
-        }
-        _ => false,
-    };
     // A pawn on the tower makes it 3 cm taller.
-    let height = top + if pawn { 0.6 } else { 0.0 };
+    let height = top + if pawn_on(game, c) { 0.6 } else { 0.0 };
     let focus = crate::gui::frame::board::cell_pos(layout, c).with_y(height.max(0.2) * 0.5);
     Orbit { focus, yaw, pitch: 0.55, distance: 1.2 + height.max(0.2) * 1.7 }
 }
@@ -372,7 +374,7 @@ pub fn inspect_orbit(layout: &Layout, game: &AnyGame, c: crate::rules::Cell, yaw
 #[derive(Resource, Clone, Copy, Debug)]
 pub struct Alone(pub crate::rules::Cell);
 
-#[allow(clippy::type_complexity)]
+#[allow(clippy::type_complexity, clippy::too_many_arguments)]
 fn alone(
     mut commands: Commands,
     alone: Res<Alone>,
@@ -395,9 +397,11 @@ fn alone(
 ) {
     let at = crate::gui::frame::board::cell_pos(&layout, alone.0);
     for (g, mut vis) in &mut items {
-        let p = g.translation();
-        let on_cell = (p.x - at.x).abs() < 0.45 && (p.z - at.z).abs() < 0.45 && p.y > 0.02;
-        let want = if on_cell { Visibility::Inherited } else { Visibility::Hidden };
+        let want = if crate::gui::frame::board::stands_on(g.translation(), at) {
+            Visibility::Inherited
+        } else {
+            Visibility::Hidden
+        };
         if *vis != want {
             *vis = want;
         }
@@ -428,7 +432,8 @@ fn set_aside(
     let at = inspecting.cell.map(|c| crate::gui::frame::board::cell_pos(&layout, c));
     for (e, g, mut vis, aside) in &mut pieces {
         let p = g.translation();
-        let other = at.is_some_and(|at| p.y > 0.02 && ((p.x - at.x).abs() >= 0.45 || (p.z - at.z).abs() >= 0.45));
+        // A piece (above the felt) standing elsewhere.
+        let other = at.is_some_and(|at| p.y > 0.02 && !crate::gui::frame::board::stands_on(p, at));
         if other && !aside && *vis != Visibility::Hidden {
             *vis = Visibility::Hidden;
             commands.entity(e).insert(SetAside);

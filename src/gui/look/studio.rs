@@ -20,7 +20,7 @@ pub struct Studio;
 
 /// The room's size in world units (5 cm): the floor 75 cm under the table's top, the walls 3.5 m
 /// and 2.75 m from its middle, the ceiling 2.75 m above the floor.
-pub const FLOOR: f32 = -15.0;
+const FLOOR: f32 = -15.0;
 const HALF_X: f32 = 70.0;
 const HALF_Z: f32 = 55.0;
 const CEILING: f32 = 40.0;
@@ -73,6 +73,7 @@ fn wall(u: f32, v: f32, window: Option<(f32, f32, f32, f32)>) -> Vec3 {
     // Lighter high up (the room's light falls from above), a skirting board at the foot.
     let mut c = PLASTER * (0.78 + 0.22 * (1.0 - v)) * corners(u, v);
     if v > 0.93 {
+        // The skirting board.
         c = Vec3::new(0.42, 0.33, 0.24);
     }
     if let Some((u0, v0, u1, v1)) = window {
@@ -80,11 +81,11 @@ fn wall(u: f32, v: f32, window: Option<(f32, f32, f32, f32)>) -> Vec3 {
         let (cu, cv) = ((u0 + u1) / 2.0, (v0 + v1) / 2.0);
         let d = ((u - cu) / (u1 - u0)).powi(2) + ((v - cv) / (v1 - v0)).powi(2);
         c *= 1.0 + 0.35 * (-d * 1.5).exp();
-        if u > u0 && u < u1 && v > v0 && v < v1 {
+        if (u0..u1).contains(&u) && (v0..v1).contains(&v) {
             // Its frame and glazing bars, and daylight through it.
             let (fu, fv) = ((u - u0) / (u1 - u0), (v - v0) / (v1 - v0));
             let bar = (fu - 0.5).abs() < 0.02 || (fv - 0.45).abs() < 0.015;
-            let frame = fu < 0.04 || fu > 0.96 || fv < 0.03 || fv > 0.97;
+            let frame = !(0.04..=0.96).contains(&fu) || !(0.03..=0.97).contains(&fv);
             c = if bar || frame { Vec3::new(0.78, 0.76, 0.72) } else { Vec3::new(0.86, 0.92, 1.0) * (1.0 - 0.15 * fv) };
         }
     }
@@ -110,22 +111,26 @@ fn spawn(
     let p = Vec3::new;
     // The window on the far wall, to the left: where the environment light's is.
     let window = Some((0.12, 0.18, 0.34, 0.72));
-    let surfaces: [([Vec3; 4], Image); 6] = [
-        ([p(-x, f, -z), p(x, f, -z), p(x, c, -z), p(-x, c, -z)], painted(1, |u, v| wall(u, v, window))),
-        ([p(x, f, z), p(-x, f, z), p(-x, c, z), p(x, c, z)], painted(2, |u, v| wall(u, v, None))),
-        ([p(-x, f, z), p(-x, f, -z), p(-x, c, -z), p(-x, c, z)], painted(3, |u, v| wall(u, v, None))),
-        ([p(x, f, -z), p(x, f, z), p(x, c, z), p(x, c, -z)], painted(4, |u, v| wall(u, v, None))),
-        ([p(-x, f, z), p(x, f, z), p(x, f, -z), p(-x, f, -z)], painted(5, floor)),
-        ([p(-x, c, -z), p(x, c, -z), p(x, c, z), p(-x, c, z)], painted(6, |u, v| Vec3::splat(0.62) * corners(u, v))),
+    let mut surface = |image: Image| {
+        materials.add(StandardMaterial { base_color_texture: Some(images.add(image)), unlit: true, ..default() })
+    };
+    // The three plain walls share one painting.
+    let plain = surface(painted(2, |u, v| wall(u, v, None)));
+    let surfaces = [
+        ([p(-x, f, -z), p(x, f, -z), p(x, c, -z), p(-x, c, -z)], surface(painted(1, |u, v| wall(u, v, window)))),
+        ([p(x, f, z), p(-x, f, z), p(-x, c, z), p(x, c, z)], plain.clone()),
+        ([p(-x, f, z), p(-x, f, -z), p(-x, c, -z), p(-x, c, z)], plain.clone()),
+        ([p(x, f, -z), p(x, f, z), p(x, c, z), p(x, c, -z)], plain),
+        ([p(-x, f, z), p(x, f, z), p(x, f, -z), p(-x, f, -z)], surface(painted(5, floor))),
+        (
+            [p(-x, c, -z), p(x, c, -z), p(x, c, z), p(-x, c, z)],
+            surface(painted(6, |u, v| Vec3::splat(0.62) * corners(u, v))),
+        ),
     ];
-    for (corners, image) in surfaces {
+    for (corners, material) in surfaces {
         commands.spawn((
             Mesh3d(meshes.add(quad(corners))),
-            MeshMaterial3d(materials.add(StandardMaterial {
-                base_color_texture: Some(images.add(image)),
-                unlit: true,
-                ..default()
-            })),
+            MeshMaterial3d(material),
             Studio,
             NotShadowCaster,
             NotShadowReceiver,
@@ -138,9 +143,6 @@ fn spawn(
 /// The photographer's sweep a piece is shown alone on (`tablero photo --inspect`): a pale
 /// floor that takes the piece's shadow, under a dome that fades from warm grey at the horizon
 /// to lighter above, the same round every piece.
-#[derive(Component)]
-pub struct Sweep;
-
 pub fn stage(
     commands: &mut Commands,
     meshes: &mut Assets<Mesh>,
@@ -165,7 +167,6 @@ pub fn stage(
             ..default()
         })),
         Transform::from_translation(at),
-        Sweep,
         NotShadowCaster,
         Pickable::IGNORE,
         bevy::camera::visibility::RenderLayers::layer(TABLE_TOP),
@@ -183,7 +184,6 @@ pub fn stage(
             ..default()
         })),
         Transform::from_translation(at),
-        Sweep,
         NotShadowCaster,
         NotShadowReceiver,
         Pickable::IGNORE,

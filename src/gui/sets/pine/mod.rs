@@ -82,8 +82,7 @@ pub struct PineSet {
     selected: Handle<StandardMaterial>,
 }
 
-/// Tiles of each colour in the set.
-pub const PER_SIDE: usize = 10;
+pub use pine_wood::PER_SIDE;
 
 /// The inlay's radius and how far from the tile's centre it sits (along both axes): a disc of
 /// pale wood let into a corner of each dark tile, through it (it shows on both faces), flush.
@@ -112,7 +111,7 @@ pub fn set_wood(detail: pine_wood::Detail) -> SetWood {
                 }
                 // The inlay's own close grain, and a thin dark line of glue round it.
                 let pale = wood(&inlay, &Stain::inlay(), p * 0.5);
-                let glue = smooth_edge(d, INLAY_R - 0.008, INLAY_R);
+                let glue = pine_wood::smoothstep(INLAY_R - 0.008, INLAY_R, d);
                 pine_wood::Sample {
                     colour: pale.colour.lerp(sample.colour * 0.55, glue),
                     roughness: 0.5,
@@ -137,12 +136,6 @@ pub fn set_wood(detail: pine_wood::Detail) -> SetWood {
         });
         SetWood { tiles, pawns }
     }
-}
-
-/// 1 inside `inner`, 0 past `outer`, smoothly between.
-fn smooth_edge(d: f32, inner: f32, outer: f32) -> f32 {
-    let t = ((d - inner) / (outer - inner)).clamp(0.0, 1.0);
-    t * t * (3.0 - 2.0 * t)
 }
 
 /// The set's detail in this app's profile.
@@ -260,7 +253,14 @@ pub fn pawn_profile() -> Vec<(f32, f32)> {
 pub(crate) fn plugin(app: &mut App) {
     app.add_systems(Startup, setup)
         .add_systems(Update, follow_palette.run_if(resource_changed::<super::Palette>))
-        .add_systems(Update, dress.run_if(on_table(Room::Pine)));
+        .add_systems(
+            Update,
+            dress.run_if(
+                on_table(Room::Pine)
+                    .and_then(resource_exists::<crate::gui::look::render::Quality>)
+                    .and_then(not(resource_exists::<Dressed>)),
+            ),
+        );
     add_room(app, Room::Pine, build, plan, verify, (paint, heights));
     pine_box::plugin(app);
 }
@@ -300,20 +300,21 @@ fn setup(
     });
 }
 
+/// The set's wood is baked (see `dress`).
+#[derive(Resource)]
+struct Dressed;
+
 /// The first time the set is on a drawn table, its wood is baked into each piece's material
 /// (the same materials: what stands on the table takes its wood at once). Headless tables keep
 /// the plain colours.
 fn dress(
+    mut commands: Commands,
     set: Res<PineSet>,
-    quality: Option<Res<crate::gui::look::render::Quality>>,
+    quality: Res<crate::gui::look::render::Quality>,
     mut materials: ResMut<Assets<StandardMaterial>>,
     mut images: ResMut<Assets<Image>>,
-    mut done: Local<bool>,
 ) {
-    if std::mem::replace(&mut *done, true) {
-        return;
-    }
-    let Some(quality) = quality else { return };
+    commands.insert_resource(Dressed);
     let detail = detail_of(Some(&quality));
     let SetWood { tiles, pawns } = set_wood(detail);
     for (side, (tiles, pawn)) in tiles.into_iter().zip(pawns).enumerate() {

@@ -223,7 +223,8 @@ fn noise(p: Vec3, seed: u32) -> f32 {
     y0 + (y1 - y0) * s.z
 }
 
-fn smoothstep(a: f32, b: f32, x: f32) -> f32 {
+/// 0 at `a`, 1 at `b`, smoothly between (either way round).
+pub fn smoothstep(a: f32, b: f32, x: f32) -> f32 {
     let t = ((x - a) / (b - a)).clamp(0.0, 1.0);
     t * t * (3.0 - 2.0 * t)
 }
@@ -514,22 +515,17 @@ pub fn board_mesh(half: Vec3, chamfer: f32) -> Mesh {
         b.tri(k[0], k[1], k[2], n);
         b.tri(k[0], k[2], k[3], n);
     }
-    // The twelve edges: along x (between y and z faces), along z (y and x), along y (z and x).
-    for (fa, fb, along, uv_face) in [
-        (Face::Top, Face::PlusZ, Vec3::X, Face::Top),
-        (Face::Top, Face::MinusZ, Vec3::X, Face::Top),
-        (Face::Bottom, Face::PlusZ, Vec3::X, Face::Bottom),
-        (Face::Bottom, Face::MinusZ, Vec3::X, Face::Bottom),
-        (Face::Top, Face::PlusX, Vec3::Z, Face::Top),
-        (Face::Top, Face::MinusX, Vec3::Z, Face::Top),
-        (Face::Bottom, Face::PlusX, Vec3::Z, Face::Bottom),
-        (Face::Bottom, Face::MinusX, Vec3::Z, Face::Bottom),
-        (Face::PlusZ, Face::PlusX, Vec3::Y, Face::PlusZ),
-        (Face::PlusZ, Face::MinusX, Vec3::Y, Face::PlusZ),
-        (Face::MinusZ, Face::PlusX, Vec3::Y, Face::MinusZ),
-        (Face::MinusZ, Face::MinusX, Vec3::Y, Face::MinusZ),
-    ] {
+    // The twelve edges, each between face a (whose wood it takes: the top or bottom, else a
+    // long side) and face b, running along the axis both are square to.
+    let tops = [Face::Top, Face::Bottom];
+    let sides = [Face::PlusZ, Face::MinusZ, Face::PlusX, Face::MinusX];
+    let edges = tops.iter().flat_map(|a| sides.iter().map(move |b| (*a, *b)));
+    let edges =
+        edges.chain([Face::PlusZ, Face::MinusZ].into_iter().flat_map(|a| [(a, Face::PlusX), (a, Face::MinusX)]));
+    for (fa, fb) in edges {
+        let uv_face = fa;
         let (na, nb) = (fa.normal(), fb.normal());
+        let along = na.cross(nb).abs();
         let corner = (na + nb) * half;
         let ends = [-1.0f32, 1.0].map(|s| corner + along * s * (along.dot(half) - c));
         // On face a: pulled back from face b by the chamfer; and the other way round.
@@ -606,7 +602,7 @@ pub fn tile_cut(side: usize, k: usize) -> Cut {
     // A set's tiles come from boards of several trees and cuts: the rings' spacing spread over
     // its range, and every third tile quarter-sawn (the pith to one side), the rest flat-sawn
     // (the pith under or over the face), at different distances.
-    let spread = ((k * 7 + side * 3) % PER_SET) as f32 / (PER_SET - 1) as f32;
+    let spread = ((k * 7 + side * 3) % PER_SIDE) as f32 / (PER_SIDE - 1) as f32;
     let spacing = 0.035 + 0.04 * spread;
     let distance = cut.pith.length();
     let sign = if k % 2 == 0 { 1.0 } else { -1.0 };
@@ -616,5 +612,5 @@ pub fn tile_cut(side: usize, k: usize) -> Cut {
     Cut { spacing, pith: Vec2::from_angle(angle) * distance, ..cut }
 }
 
-/// Tiles of a colour in the set.
-const PER_SET: usize = 10;
+/// Tiles of each colour in the set.
+pub const PER_SIDE: usize = 10;
