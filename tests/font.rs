@@ -1,6 +1,7 @@
-//! The font the table draws every label with (assets/fonts, bundled in the binary) has a
-//! glyph for every character tablero prints: everything written in its sources (messages,
-//! rule explanations, the move notation) and the names people give players in records.
+//! The fonts the table draws with (assets/fonts, bundled in the binary) have a glyph for
+//! every character tablero prints: Noto Sans (every word: messages, menus, rule explanations)
+//! and DejaVu Sans Mono (the move notation, positions), for everything written in the sources
+//! and the names people give players in records.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -86,4 +87,55 @@ fn the_bundled_font_draws_every_character_tablero_prints() {
     assert!(missing.is_empty(), "no glyph for {missing:?}");
     // And the check can fail: a character the font lacks is found.
     assert!(!chars.contains(&('\u{1F600}' as u32)), "an emoji is not in it");
+}
+
+/// The sources' text without their comments (`//` lines and what follows ` // `), with each
+/// `\u{...}` escape as the character it writes.
+fn printed(root: &Path) -> String {
+    let mut all = String::new();
+    sources(&root.join("src"), &mut all);
+    let mut out = String::new();
+    for line in all.lines() {
+        if line.trim_start().starts_with("//") {
+            continue;
+        }
+        let code = line.split(" // ").next().unwrap_or("");
+        let mut rest = code;
+        while let Some(i) = rest.find("\\u{") {
+            out.push_str(&rest[..i]);
+            let after = &rest[i + 3..];
+            let end = after.find('}').unwrap_or(0);
+            if let Some(c) = u32::from_str_radix(&after[..end], 16).ok().and_then(char::from_u32) {
+                out.push(c);
+            }
+            rest = &after[end + 1..];
+        }
+        out.push_str(rest);
+        out.push('\n');
+    }
+    out
+}
+
+#[test]
+fn the_interface_font_draws_every_character_the_menus_rules_and_names_use() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut text = printed(root);
+    text.push_str(&std::fs::read_to_string(root.join("docs/rules.md")).unwrap());
+    text.push_str("José Müller, Ørsted, Łukasz, Ærø, Dvořák, Ἀθηνᾶ, Дмитрий, Çağlar, Ñandú");
+    assert!(text.contains('\u{d7}'), "the escapes are read: the broadcast window's size has a ×");
+    for file in ["NotoSans-Regular.ttf", "NotoSans-Bold.ttf"] {
+        let font = std::fs::read(root.join("assets/fonts").join(file)).unwrap();
+        let chars = covered(&font);
+        assert!((32..127).all(|c| chars.contains(&c)), "{file}: printable ASCII");
+        let missing: BTreeSet<char> =
+            text.chars().filter(|c| !c.is_control() && !chars.contains(&(*c as u32))).collect();
+        assert!(missing.is_empty(), "{file}: no glyph for {missing:?}");
+        // The check can fail: a character the font lacks is found.
+        assert!(!chars.contains(&('\u{25B6}' as u32)), "{file}: no play sign in it");
+    }
+    // Each font's licence is beside it and names it.
+    for (licence, name) in [("LICENSE-NotoSans.txt", "Noto Sans"), ("LICENSE-DejaVu.txt", "DejaVu")] {
+        let words = std::fs::read_to_string(root.join("assets/fonts").join(licence)).unwrap();
+        assert!(words.contains(name), "{licence} names {name}");
+    }
 }

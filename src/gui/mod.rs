@@ -74,21 +74,12 @@ impl Plugin for CorePlugin {
             eval::plugin,
             frame::remote::plugin,
         ));
-        // Every label in DejaVu Sans Mono, bundled (assets/fonts, with its licence): Bevy's own
-        // default font holds only printable ASCII, so a name like "José", a "×" or a "–" drew
-        // as a box. It takes the default font's place, so every text uses it.
-        if let Some(mut fonts) = app.world_mut().get_resource_mut::<Assets<Font>>() {
-            let font = Font::from_bytes(FONT.to_vec());
-            if let Err(e) = fonts.insert(AssetId::default(), font) {
-                warn!("the bundled font could not be used: {e}");
-            }
-        }
+        // Every label in Noto Sans, notation in DejaVu Sans Mono, bundled (assets/fonts).
+        theme::install_fonts(app);
     }
 }
 
-/// The font of every label (DejaVu Sans Mono 2.37, under the Bitstream Vera licence: see
-/// `assets/fonts/LICENSE-DejaVu.txt`).
-pub const FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSansMono.ttf");
+pub use theme::FONT;
 
 /// How the window opens besides its game: the broadcast window of a size beside it, the
 /// live feed served on an address.
@@ -262,7 +253,7 @@ fn window_app(broadcast: Option<UVec2>, setup: impl FnOnce(&mut App)) -> Result<
         .insert_resource(settings)
         .insert_resource(prefs::ConfigDir(Some(dir)))
         .insert_resource(prefs::SettingsTrouble(trouble))
-        .insert_resource(ClearColor(Color::srgb(0.16, 0.14, 0.13)))
+        .insert_resource(ClearColor(theme::colour::CLEAR))
         .insert_resource(session::SaveFolder(Some(crate::record::data_dir())))
         // Only the player's camera picks (the broadcast window is for watching).
         .insert_resource(bevy::picking::mesh_picking::MeshPickingSettings { require_markers: true, ..default() });

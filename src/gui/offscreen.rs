@@ -41,6 +41,46 @@ impl Offscreen {
         quality: Option<crate::gui::look::render::Quality>,
         film: Option<u32>,
     ) -> Result<Offscreen, GuiError> {
+        Offscreen::assemble(Some(session), width, height, quality, film)
+    }
+
+    /// The whole interface drawn off-screen, as the window has it (the menu first, then the
+    /// table with its panels, the rules, the settings), without the window's devices: for the
+    /// layout's tests and pictures. Its settings stay in memory; its games are not saved.
+    pub fn interface(
+        width: u32,
+        height: u32,
+        quality: Option<crate::gui::look::render::Quality>,
+    ) -> Result<Offscreen, GuiError> {
+        Offscreen::assemble(None, width, height, quality, None)
+    }
+
+    /// The size the pictures are drawn at, from now on (the camera draws into a new image).
+    pub fn resize(&mut self, width: u32, height: u32) {
+        let image = self.app.world_mut().resource_mut::<Assets<Image>>().add(target_image(width, height));
+        let world = self.app.world_mut();
+        let mut cams = world.query_filtered::<&mut bevy::camera::RenderTarget, With<camera::PlayerCamera>>();
+        for mut target in cams.iter_mut(world) {
+            *target = bevy::camera::RenderTarget::from(image.clone());
+        }
+        let mut views = world.query::<&mut crate::gui::look::render::ScaledView>();
+        for mut view in views.iter_mut(world) {
+            view.output = bevy::camera::RenderTarget::from(image.clone());
+        }
+        let mut others = world.query_filtered::<&mut bevy::camera::RenderTarget, With<Camera2d>>();
+        for mut target in others.iter_mut(world) {
+            *target = bevy::camera::RenderTarget::from(image.clone());
+        }
+        self.image = image;
+    }
+
+    fn assemble(
+        session: Option<Table>,
+        width: u32,
+        height: u32,
+        quality: Option<crate::gui::look::render::Quality>,
+        film: Option<u32>,
+    ) -> Result<Offscreen, GuiError> {
         use bevy::camera::RenderTarget;
         use bevy::window::ExitCondition;
         use bevy::winit::WinitPlugin;
@@ -50,7 +90,9 @@ impl Offscreen {
         use crate::gui::look::render::{Quality, pbr_plugin, probe, render_plugin};
         let adapter = probe().map_err(|why| GuiError::NoVulkan(why.0))?;
         let quality = Quality::choose(quality.or_else(Quality::from_env), adapter.kind);
-        let layout = table::Layout::of(&session.game);
+        let interface = session.is_none();
+        let layout =
+            table::Layout::of(&session.as_ref().map_or(crate::rules::Variant::Ordo.initial(), |s| s.game.clone()));
         crate::memory::lean_allocator();
         let built = quietly(|| {
             let mut app = App::new();
@@ -65,10 +107,19 @@ impl Offscreen {
                     // render world stays in the app, where tests read it).
                     .disable::<bevy::render::pipelined_rendering::PipelinedRenderingPlugin>(),
                 CorePlugin,
-                super::look::coords::plugin,
             ))
-            .insert_resource(ClearColor(Color::srgb(0.16, 0.14, 0.13)));
+            .insert_resource(ClearColor(crate::gui::theme::colour::CLEAR));
             crate::gui::look::render::build_for(&mut app, quality);
+            if !interface {
+                app.add_plugins(super::look::coords::plugin);
+            } else {
+                app.add_plugins((super::frame::input::plugin, super::screens::hud::plugin, super::people))
+                    // The views the keys ask for (the window's camera plugin turns to them).
+                    .add_message::<camera::View>()
+                    .insert_resource(crate::settings::Settings::default())
+                    .insert_resource(super::screens::prefs::ConfigDir(None))
+                    .insert_resource(super::frame::session::SaveFolder(None));
+            }
             if let Some(fps) = film {
                 app.add_plugins(crate::gui::stream::broadcast::plugin).insert_resource(
                     bevy::time::TimeUpdateStrategy::ManualDuration(std::time::Duration::from_secs_f64(
@@ -76,7 +127,9 @@ impl Offscreen {
                     )),
                 );
             }
-            super::open(session)(app.world_mut());
+            if let Some(session) = session {
+                super::open(session)(app.world_mut());
+            }
             app.finish();
             app.cleanup();
             app
@@ -88,7 +141,7 @@ impl Offscreen {
             .world_mut()
             .spawn((
                 Camera3d::default(),
-                Camera { clear_color: ClearColorConfig::Custom(Color::srgb(0.16, 0.14, 0.13)), ..default() },
+                Camera { clear_color: ClearColorConfig::Custom(crate::gui::theme::colour::CLEAR), ..default() },
                 RenderTarget::from(image.clone()),
                 Msaa::Sample4,
                 orbit,

@@ -2,7 +2,7 @@
 //! banner, the score as each game counts it, and the moves played.
 
 use super::{PlayerKind, Table};
-use crate::rules::{AnyGame, Game};
+use crate::rules::{AnyGame, Game, Side};
 
 /// The status line: whose turn, or the result.
 pub fn status_line(game: &AnyGame, players: &[PlayerKind; 2]) -> String {
@@ -58,6 +58,48 @@ pub fn score_line(table: &Table, shown: &AnyGame, clock: f32) -> String {
         }
         _ => shown.tally(&table.start).to_string(),
     }
+}
+
+/// The game's figures in the words a player uses, one line a side: "light: 10 towers,
+/// tallest 2", "black: 12 discs", "red: 2 stones lost, 1 crossed".
+pub fn figures(shown: &AnyGame, start: &AnyGame) -> [String; 2] {
+    let tally = shown.tally(start);
+    [Side::First, Side::Second].map(|side| {
+        let name = tally.names[side.index()];
+        let numbers = &tally.sides[side.index()];
+        let n = numbers.first().copied().unwrap_or(0);
+        let plural = |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+        match shown {
+            AnyGame::Volterra(_) => {
+                let tallest = numbers.iter().max().copied().unwrap_or(0);
+                format!("{name}: {}, tallest {tallest}", plural(numbers.len() as u32, "tower", "towers"))
+            }
+            AnyGame::Ctor(_) => format!("{name}: {}", plural(n, "disc", "discs")),
+            AnyGame::Crossings(c) => {
+                format!("{name}: {} lost, {} crossed", plural(n, "stone", "stones"), c.crossed(side))
+            }
+            _ => format!("{name}: {} lost", plural(n, "stone", "stones")),
+        }
+    })
+}
+
+/// CTOR's turn in words: its number, what is left of its allowance, the sand-glass.
+pub fn ctor_turn_line(table: &Table, clock: f32) -> Option<String> {
+    let AnyGame::Ctor(g) = &table.game else { return None };
+    let glass = match g.options().timer {
+        Some(t) => format!(", {:.0} s left in the sand-glass", (t as f32 - clock).max(0.0).ceil()),
+        None => String::new(),
+    };
+    let left = g.left();
+    let opening = if g.is_opening(g.turn()) { " (an opening turn: Puts only)" } else { "" };
+    let plural = |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    Some(format!(
+        "Turn {}: {}, {}, {} left{opening}{glass}",
+        g.turn(),
+        plural(left.puts as u32, "Put", "Puts"),
+        plural(left.steps as u32, "Move", "Moves"),
+        plural(left.landings as u32, "Landing", "Landings"),
+    ))
 }
 
 /// The last moves in notation, numbered by turn pairs (in a replay, where the game stands).

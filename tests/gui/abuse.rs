@@ -40,6 +40,19 @@ fn press(app: &mut App, label: &str) {
     click_entity(app, b);
 }
 
+/// Whether a node and every parent are in the layout.
+fn laid_out(app: &App, mut e: Entity) -> bool {
+    loop {
+        if app.world().get::<Node>(e).is_some_and(|n| n.display == Display::None) {
+            return false;
+        }
+        match app.world().get::<ChildOf>(e) {
+            Some(p) => e = p.parent(),
+            None => return true,
+        }
+    }
+}
+
 /// What must hold after every step.
 fn check(app: &mut App, what: &str) {
     if screen(app) != Screen::Playing {
@@ -71,7 +84,9 @@ fn act(app: &mut App, rng: &mut StdRng) -> String {
     if screen(app) == Screen::Menu {
         // Any button of the menu: games, players, options, resume, replays, Start (not the
         // live feed's switch, which would serve on this machine's port 7878).
-        let all: Vec<_> = buttons(app).into_iter().filter(|(_, l)| !l.starts_with("Live feed")).collect();
+        // Only those shown: a page or a level row out of the layout cannot be pressed.
+        let all: Vec<_> =
+            buttons(app).into_iter().filter(|(b, l)| !l.starts_with("Live feed") && laid_out(app, *b)).collect();
         let (b, label) = all[rng.random_range(0..all.len())].clone();
         click_entity(app, b);
         return format!("menu button '{label}'");

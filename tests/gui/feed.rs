@@ -194,8 +194,8 @@ fn the_menu_s_switch_serves_the_game_started_from_the_menu() {
     let mut app = tablero::gui::headless_menu_app(dir.clone());
     // A free port, so that the test never meets another program on 7878.
     app.world_mut().resource_mut::<LiveFeed>().addr = "127.0.0.1:0".parse().unwrap();
-    assert!(menu_text(&mut app).contains("live feed: off"));
-    press(&mut app, "Live feed on or off");
+    assert!(menu_text(&mut app).contains("Live feed for streaming tools: off"));
+    press(&mut app, "Live feed for streaming tools");
     let url = app.world().resource::<LiveFeed>().url().expect("the switch starts the feed");
     assert!(menu_text(&mut app).contains(&format!("live feed: {url}/overlay")), "{}", menu_text(&mut app));
     press(&mut app, "Start");

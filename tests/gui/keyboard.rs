@@ -81,21 +81,21 @@ fn play_by_keys(app: &mut App, game: &AnyGame, mv: &AnyMove) {
     }
 }
 
-/// The words on the button the keyboard has reached in the menu.
+/// The first words on the button the keyboard has reached in the menu.
 fn focused(app: &mut App) -> Option<String> {
     let e = app.world().resource::<ButtonFocus>().0?;
+    // Its first words in the tree's order (a card's title, a button's words).
     let world = app.world_mut();
-    let mut words = String::new();
     let mut stack = vec![e];
     while let Some(x) = stack.pop() {
         if let Some(t) = world.get::<Text>(x) {
-            words.push_str(&t.0);
+            return Some(t.0.clone());
         }
         if let Some(kids) = world.get::<Children>(x) {
-            stack.extend(kids.iter());
+            stack.extend(kids.iter().rev());
         }
     }
-    Some(words)
+    Some(String::new())
 }
 
 /// Tab (Shift+Tab when `back`) until the button reached passes `want`, then Enter.
@@ -286,32 +286,155 @@ fn one_keymap_gives_every_key_one_action_and_the_buttons_show_it() {
     app.update();
     let world = app.world_mut();
     let labels: Vec<String> = world.query::<&Text>().iter(world).map(|t| t.0.clone()).collect();
+    // The controls along the bottom: few, each with its key.
     for (words, action, i) in [
         ("Undo", Action::Undo, 0),
-        ("Evaluation", Action::Evaluation, 0),
-        ("Numbers", Action::Labels, 1),
-        ("My secrets", Action::MySecrets, 0),
+        ("Hint", Action::Hint, 0),
+        ("View", Action::ViewNext, 0),
         ("End turn", Action::Space, 0),
+        ("Rules", Action::Rules, 0),
+        ("Menu", Action::Actions, 0),
     ] {
         let want = format!("{words} ({})", shown(action, i));
         assert!(labels.contains(&want), "a button {want:?} among {labels:?}");
+    }
+    // The table's menu: each action's words beside its key, as the keymap says.
+    let rows = menu_rows(&mut app);
+    for (words, action, i) in [
+        ("Evaluation bar", Action::Evaluation, 0),
+        ("Square numbers", Action::Labels, 1),
+        ("My team's secret squares", Action::MySecrets, 0),
+        ("New game", Action::NewGame, 0),
+        ("Copy the position", Action::CopyPosition, 0),
+    ] {
+        let row = rows.iter().find(|(_, w, _)| w == words).unwrap_or_else(|| panic!("{words} in the menu: {rows:?}"));
+        assert_eq!(row.2, shown(action, i), "{words}'s key");
     }
     // E and the *Evaluation* button do the same.
     let shown_now = |app: &App| app.world().resource::<tablero::gui::stream::eval::Evaluation>().shown;
     let before = shown_now(&app);
     key(&mut app, KeyCode::KeyE);
     assert_ne!(shown_now(&app), before, "E shows or hides the bar");
-    let button = {
-        let world = app.world_mut();
-        let mut q = world.query::<(Entity, &Children)>();
-        let texts: Vec<(Entity, String)> =
-            world.query::<(Entity, &Text)>().iter(world).map(|(e, t)| (e, t.0.clone())).collect();
-        let label = texts.iter().find(|(_, t)| t == "Evaluation (E)").map(|(e, _)| *e).expect("the button's words");
-        q.iter(world).find(|(_, kids)| kids.contains(&label)).map(|(e, _)| e).expect("the button")
-    };
+    let button = menu_rows(&mut app).into_iter().find(|(_, w, _)| w == "Evaluation bar").unwrap().0;
     app.world_mut().trigger(tablero::gui::screens::keyboard::click_on(button));
     app.update();
     assert_eq!(shown_now(&app), before, "the button shows or hides it back");
+}
+
+/// At the table Tab goes on from the last piece to the controls along the bottom (each wearing
+/// the outline when reached, Enter pressing it), and from the last control back to the pieces;
+/// the table's menu (K) is walked by Tab alone while it is open, and Enter presses its action.
+#[test]
+fn tab_reaches_the_tables_controls_and_its_menu() {
+    use tablero::gui::screens::hud::ActionsOpen;
+    let mut app = tablero::gui::headless_app(Variant::Ordo.initial(), [PlayerKind::Person; 2]);
+    app.init_resource::<ButtonInput<KeyCode>>();
+    app.add_plugins((
+        tablero::gui::screens::hud::plugin,
+        tablero::gui::frame::input::plugin,
+        tablero::gui::screens::keyboard::plugin,
+    ));
+    app.add_message::<tablero::gui::look::camera::View>();
+    app.world_mut().resource_mut::<NextState<tablero::gui::Screen>>().set(tablero::gui::Screen::Menu);
+    app.update();
+    app.world_mut().resource_mut::<NextState<tablero::gui::Screen>>().set(tablero::gui::Screen::Playing);
+    app.update();
+    app.update();
+    let game = session(&app).game.clone();
+    let movable: std::collections::BTreeSet<Cell> =
+        game.legal_moves().iter().flat_map(|m| m.paths(0)).map(|(f, _)| f).collect();
+    for _ in 0..movable.len() {
+        key(&mut app, KeyCode::Tab);
+        assert!(app.world().resource::<Cursor>().0.is_some(), "the pieces first");
+    }
+    // Past the last piece: the controls, in order, each with the outline.
+    let mut controls = Vec::new();
+    for _ in 0..6 {
+        key(&mut app, KeyCode::Tab);
+        let Some(words) = focused(&mut app) else { break };
+        let e = app.world().resource::<ButtonFocus>().0.unwrap();
+        assert!(app.world().get::<Outline>(e).is_some(), "{words} wears the outline");
+        assert_eq!(app.world().resource::<Cursor>().0, None, "the board's cursor is put away");
+        controls.push(words);
+    }
+    assert_eq!(controls, ["Undo (U)", "Hint (I)", "View (V)", "Rules (F1)", "Menu (K)"], "at most six controls");
+    // Past the last control: back to the first piece.
+    key(&mut app, KeyCode::Tab);
+    assert_eq!(app.world().resource::<ButtonFocus>().0, None);
+    assert!(app.world().resource::<Cursor>().0.is_some_and(|c| movable.contains(&c)), "back on a piece");
+    // Shift+Tab from the first piece: the last control, Menu; Enter opens the table's menu.
+    while app.world().resource::<ButtonFocus>().0.is_none() {
+        app.world_mut().resource_mut::<ButtonInput<KeyCode>>().press(KeyCode::ShiftLeft);
+        key(&mut app, KeyCode::Tab);
+        app.world_mut().resource_mut::<ButtonInput<KeyCode>>().release(KeyCode::ShiftLeft);
+    }
+    assert_eq!(focused(&mut app).as_deref(), Some("Menu (K)"));
+    key(&mut app, KeyCode::Enter);
+    assert!(app.world().resource::<ActionsOpen>().0, "Enter on Menu opened it");
+    // Its actions by Tab: Evaluation bar reached and pressed shows the bar, and closes the menu.
+    let before = app.world().resource::<tablero::gui::stream::eval::Evaluation>().shown;
+    tab_to_and_press(&mut app, false, "Evaluation bar", |app| focused(app).as_deref() == Some("Evaluation bar"));
+    assert_ne!(app.world().resource::<tablero::gui::stream::eval::Evaluation>().shown, before, "pressed");
+    assert!(!app.world().resource::<ActionsOpen>().0, "an action closes the menu");
+    // K opens it again, Escape closes it.
+    key(&mut app, KeyCode::KeyK);
+    assert!(app.world().resource::<ActionsOpen>().0);
+    key(&mut app, KeyCode::Escape);
+    assert!(!app.world().resource::<ActionsOpen>().0);
+}
+
+/// The menu's level control: Computer brings back the level last chosen for the side, and
+/// the levels show only while the computer plays it.
+#[test]
+fn the_menus_level_control_follows_person_and_computer() {
+    use tablero::gui::screens::choice::MenuChoice;
+    use tablero::gui::screens::menu::{ComputerButton, PlayerButton};
+    use tablero::rules::Side;
+    let dir = crate::saving::fresh_dir("keys-levels");
+    let mut app = tablero::gui::headless_menu_app(dir.clone());
+    let find = |app: &mut App, f: &dyn Fn(Option<&PlayerButton>, Option<&ComputerButton>) -> bool| -> Entity {
+        let world = app.world_mut();
+        let mut q = world.query::<(Entity, Option<&PlayerButton>, Option<&ComputerButton>)>();
+        q.iter(world).find(|(_, p, c)| f(*p, *c)).map(|(e, _, _)| e).expect("the segment")
+    };
+    let hard = find(&mut app, &|p, _| p == Some(&PlayerButton { side: Side::Second, kind: PlayerKind::Ai(2) }));
+    crate::table::click_entity(&mut app, hard);
+    app.update();
+    let person = find(&mut app, &|p, _| p == Some(&PlayerButton { side: Side::Second, kind: PlayerKind::Person }));
+    crate::table::click_entity(&mut app, person);
+    app.update();
+    assert_eq!(app.world().resource::<MenuChoice>().players[1], PlayerKind::Person);
+    // The levels are hidden while a person plays the side.
+    let level_shown = |app: &mut App| {
+        let world = app.world_mut();
+        let parent = world.get::<ChildOf>(hard).unwrap().parent();
+        world.get::<Node>(parent).unwrap().display != Display::None
+    };
+    assert!(!level_shown(&mut app));
+    let computer = find(&mut app, &|_, c| c == Some(&ComputerButton(Side::Second)));
+    crate::table::click_entity(&mut app, computer);
+    app.update();
+    assert_eq!(app.world().resource::<MenuChoice>().players[1], PlayerKind::Ai(2), "the level last chosen");
+    assert!(level_shown(&mut app));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The rows of the table's menu: the button, its words, its key.
+fn menu_rows(app: &mut App) -> Vec<(Entity, String, String)> {
+    let world = app.world_mut();
+    let mut rows = Vec::new();
+    let buttons: Vec<(Entity, Vec<Entity>)> = world
+        .query_filtered::<(Entity, &Children), With<Button>>()
+        .iter(world)
+        .map(|(e, kids)| (e, kids.iter().collect()))
+        .collect();
+    for (e, kids) in buttons {
+        let words: Vec<String> = kids.iter().filter_map(|k| world.get::<Text>(*k).map(|t| t.0.clone())).collect();
+        if let [what, key] = words.as_slice() {
+            rows.push((e, what.clone(), key.clone()));
+        }
+    }
+    rows
 }
 
 /// docs/playing.md lists every key as the keymap (and `tablero keys`) says.

@@ -6,6 +6,7 @@ mod broadcast;
 mod common;
 mod doughnut;
 mod eval;
+mod face;
 mod feed;
 mod keyboard;
 mod photo;

@@ -11,7 +11,7 @@ fn must_render() -> bool {
 
 /// Whether a render that failed with `why` may skip: only for want of a Vulkan adapter, and
 /// only outside CI. Any other failure is a failure.
-fn may_skip(why: &str) -> bool {
+pub(crate) fn may_skip(why: &str) -> bool {
     why.contains(tablero::gui::offscreen::NO_VULKAN) && !must_render()
 }
 

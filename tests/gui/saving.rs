@@ -40,12 +40,24 @@ pub(crate) fn saved(dir: &Path) -> Vec<(PathBuf, Record)> {
 }
 
 /// Every button on screen with its label.
+/// (A button's words may sit a level down, as a card's title does.)
 pub(crate) fn buttons(app: &mut App) -> Vec<(Entity, String)> {
     let world = app.world_mut();
     let texts: Vec<(Entity, String)> =
-        world.query::<(&ChildOf, &Text)>().iter(world).map(|(p, t)| (p.parent(), t.0.clone())).collect();
-    let buttons: Vec<Entity> = world.query_filtered::<Entity, With<Button>>().iter(world).collect();
-    texts.into_iter().filter(|(p, _)| buttons.contains(p)).collect()
+        world.query::<(Entity, &Text)>().iter(world).map(|(e, t)| (e, t.0.clone())).collect();
+    let mut out = Vec::new();
+    for (e, words) in texts {
+        let mut at = world.get::<ChildOf>(e).map(|c| c.parent());
+        for _ in 0..3 {
+            let Some(p) = at else { break };
+            if world.get::<Button>(p).is_some() {
+                out.push((p, words));
+                break;
+            }
+            at = world.get::<ChildOf>(p).map(|c| c.parent());
+        }
+    }
+    out
 }
 
 /// The menu button whose label starts with `label`.

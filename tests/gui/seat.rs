@@ -184,7 +184,7 @@ fn the_menus_host_switch_and_ctrl_h_at_the_table_host_the_game() {
     let dir = fresh_dir("host-menu");
     let mut app = tablero::gui::headless_menu_app(dir.clone());
     press(&mut app, "Crossings");
-    press(&mut app, "Host on the network");
+    press(&mut app, "Host this game on the network");
     let choice = app.world().resource::<tablero::gui::screens::choice::MenuChoice>();
     assert!(choice.host && choice.players == [PlayerKind::Person; 2], "the other side is a person elsewhere");
     press(&mut app, "Start");
@@ -201,7 +201,7 @@ fn the_menus_host_switch_and_ctrl_h_at_the_table_host_the_game() {
     app.world_mut().resource_mut::<NextState<tablero::gui::Screen>>().set(tablero::gui::Screen::Menu);
     app.update();
     app.update();
-    press(&mut app, "Host on the network");
+    press(&mut app, "Host this game on the network");
     press_player(&mut app, Side::Second, PlayerKind::Person);
     press(&mut app, "Start");
     assert!(until(&mut app, |a| session(a).seat.is_none() && session(a).record_path.is_some()));

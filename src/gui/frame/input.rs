@@ -25,6 +25,7 @@ fn keys(
     mut speed: ResMut<crate::gui::frame::animate::Speed>,
     mut secret: MessageWriter<crate::gui::frame::session::SecretCommand>,
     mut doughnut: ResMut<crate::gui::sets::room::DoughnutView>,
+    mut next_view: Local<usize>,
 ) {
     for Pressed(action) in pressed.read() {
         match action {
@@ -40,6 +41,10 @@ fn keys(
             }
             Action::ViewReset => {
                 views.write(View::Reset);
+            }
+            Action::ViewNext => {
+                *next_view = (*next_view + 1) % 3;
+                views.write([View::First, View::Second, View::Top][*next_view]);
             }
             Action::Speed => *speed = speed.next(),
             Action::Doughnut => doughnut.0 = !doughnut.0,

@@ -23,6 +23,10 @@ pub enum Action {
     ViewFirst,
     ViewSecond,
     ViewReset,
+    /// The next of the views (the first side's, the second's, from above).
+    ViewNext,
+    /// The list of every action with its key (the table's *Menu*).
+    Actions,
     /// The evaluation bar at the table.
     Evaluation,
     /// The animation's speed.
@@ -111,6 +115,8 @@ pub const KEYMAP: &[(Action, &[Chord])] = &[
     (Action::ViewFirst, &[key(KeyCode::Digit1)]),
     (Action::ViewSecond, &[key(KeyCode::Digit2)]),
     (Action::ViewReset, &[key(KeyCode::KeyR)]),
+    (Action::ViewNext, &[plain(KeyCode::KeyV)]),
+    (Action::Actions, &[key(KeyCode::KeyK)]),
     (Action::Evaluation, &[key(KeyCode::KeyE)]),
     (Action::Speed, &[key(KeyCode::KeyF)]),
     (Action::Doughnut, &[plain(KeyCode::KeyD)]),
@@ -183,6 +189,8 @@ pub fn words(action: Action) -> String {
         Action::ViewFirst => "the first side's view".into(),
         Action::ViewSecond => "the second side's view".into(),
         Action::ViewReset => "the view back to the start".into(),
+        Action::ViewNext => "the next view: a side's, the other's, from above".into(),
+        Action::Actions => "the table's menu: every action with its key".into(),
         Action::Evaluation => "the evaluation bar".into(),
         Action::Speed => "the animation's speed".into(),
         Action::Doughnut => "CTOR: the field on the doughnut, or flat".into(),
@@ -287,7 +295,7 @@ pub(crate) fn plugin(app: &mut App) {
 
 /// The keyboard, read once a frame: each chord pressed becomes its action. While the moves a
 /// click fits are listed, the number keys choose among them (and turn no camera).
-fn read_keys(
+pub(crate) fn read_keys(
     input: Res<ButtonInput<KeyCode>>,
     picking: Option<Res<super::session::Picking>>,
     mut pressed: MessageWriter<Pressed>,

@@ -176,7 +176,7 @@ pub struct ScaledView {
     pub image: Handle<Image>,
     pub scale: f32,
     /// Where the picture goes: the window, or an image off-screen.
-    output: bevy::camera::RenderTarget,
+    pub(crate) output: bevy::camera::RenderTarget,
     size: UVec2,
     /// The 2D camera that shows the picture, and the panels over it.
     pub ui_camera: Entity,
@@ -184,7 +184,7 @@ pub struct ScaledView {
 
 /// The full-size picture of a scaled view (of this 3D camera), under every panel.
 #[derive(Component)]
-pub struct Backdrop(Entity);
+pub struct Backdrop(pub Entity);
 
 /// The physical size of a camera's output.
 fn output_size(

@@ -78,6 +78,8 @@ pub struct MenuChoice {
     /// Start hosts the game on the network: the person's side is played here, the other
     /// people's seats from other machines with their invitations.
     pub host: bool,
+    /// The level each side's *Computer* segment brings back (the last one chosen for it).
+    pub computers: [PlayerKind; 2],
 }
 
 /// The opponent a new game starts with: the computer at medium.
@@ -99,6 +101,7 @@ impl Default for MenuChoice {
             secrets: false,
             timer: None,
             host: false,
+            computers: [DEFAULT_OPPONENT; 2],
         }
     }
 }

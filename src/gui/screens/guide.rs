@@ -136,8 +136,10 @@ struct Pictures(Vec<(Variant, Handle<Image>)>);
 pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<RulesOpen>()
         .init_resource::<Pictures>()
+        // The wheel scrolls a long page (registered by the input plugin in the window).
+        .add_message::<bevy::input::mouse::MouseWheel>()
         .add_systems(Startup, spawn_panel)
-        .add_systems(Update, (keys, show, fill.run_if(rules_open)).chain());
+        .add_systems(Update, (keys, show, fill.run_if(rules_open), scroll.run_if(rules_open)).chain());
 }
 
 fn rules_open(open: Res<RulesOpen>) -> bool {
@@ -166,6 +168,7 @@ fn keys(mut pressed: MessageReader<Pressed>, mut open: ResMut<RulesOpen>) {
 }
 
 fn spawn_panel(mut commands: Commands) {
+    use crate::gui::theme::size;
     let small = |size: f32| TextFont { font_size: FontSize::Px(size), ..default() };
     commands
         .spawn((
@@ -173,49 +176,85 @@ fn spawn_panel(mut commands: Commands) {
                 position_type: PositionType::Absolute,
                 top: px(8),
                 right: px(8),
-                // Narrow enough to stay beside the board at 1280 x 720 (the widest boards end
-                // about 255 px from the window's right edge).
-                width: px(262),
+                // Narrow enough to stay beside most of the board; as tall as the window allows
+                // (the mouse wheel scrolls a page longer than that).
+                width: px(300),
+                max_height: percent(86),
+                overflow: Overflow::scroll_y(),
                 flex_direction: FlexDirection::Column,
-                padding: UiRect::all(px(8)),
+                padding: UiRect::all(px(10)),
+                border_radius: BorderRadius::all(px(10)),
                 display: Display::None,
                 ..default()
             },
-            BackgroundColor(Color::srgb(0.05, 0.04, 0.03)),
+            BackgroundColor(crate::gui::theme::colour::PAGE),
             GlobalZIndex(15),
             Pickable::IGNORE,
             RulesPanel,
         ))
         .with_children(|p| {
-            p.spawn((Text::new(""), small(17.0), Pickable::IGNORE, RulesTitle));
+            p.spawn((
+                crate::gui::theme::bold("", size::LABEL, crate::gui::theme::colour::TEXT),
+                Node { flex_shrink: 0.0, ..default() },
+                RulesTitle,
+            ));
             p.spawn((
                 ImageNode::default(),
-                Node { width: px(246), height: px(154), margin: UiRect::vertical(px(4)), ..default() },
+                Node {
+                    width: px(280),
+                    height: px(175),
+                    margin: UiRect::vertical(px(4)),
+                    flex_shrink: 0.0,
+                    border_radius: BorderRadius::all(px(6)),
+                    ..default()
+                },
                 Pickable::IGNORE,
                 RulesPicture,
             ));
             p.spawn((
                 Text::new(""),
-                small(11.5),
-                TextColor(Color::srgb(0.85, 0.8, 0.65)),
+                small(size::SMALL),
+                TextColor(crate::gui::theme::colour::MUTED),
+                Node { flex_shrink: 0.0, ..default() },
                 Pickable::IGNORE,
                 RulesCaption,
             ));
             p.spawn((
                 Text::new(""),
-                small(11.5),
-                Node { margin: UiRect::top(px(6)), ..default() },
+                small(size::SMALL),
+                // Its full height, scrolled inside the panel rather than squeezed.
+                Node { margin: UiRect::top(px(6)), flex_shrink: 0.0, ..default() },
                 Pickable::IGNORE,
                 RulesText,
             ));
             p.spawn((
                 Text::new("F1 closes this. The full rules: docs/rules.md"),
-                small(11.0),
-                TextColor(Color::srgb(0.7, 0.7, 0.7)),
-                Node { margin: UiRect::top(px(6)), ..default() },
+                small(size::SMALL),
+                TextColor(crate::gui::theme::colour::MUTED),
+                Node { margin: UiRect::top(px(6)), flex_shrink: 0.0, ..default() },
                 Pickable::IGNORE,
             ));
         });
+}
+
+/// The mouse wheel scrolls the open panel (a page longer than the window).
+fn scroll(
+    mut wheel: MessageReader<bevy::input::mouse::MouseWheel>,
+    mut panels: Query<&mut ScrollPosition, With<RulesPanel>>,
+) {
+    use bevy::input::mouse::MouseScrollUnit;
+    let dy: f32 = wheel
+        .read()
+        .map(|w| match w.unit {
+            MouseScrollUnit::Line => w.y * 24.0,
+            MouseScrollUnit::Pixel => w.y,
+        })
+        .sum();
+    if dy != 0.0 {
+        for mut at in &mut panels {
+            at.y = (at.y - dy).max(0.0);
+        }
+    }
 }
 
 /// The panel shows while it is open.

@@ -1,6 +1,9 @@
-//! On-screen information: whose turn, the score, the message line, the move list, the
-//! buttons, the chooser for ambiguous clicks, the result banner, the replay's timeline, and
-//! labels kept over points of the board (coordinates, heights, square numbers).
+//! On-screen information at the table, calm by default: whose turn (the side's colour and the
+//! player's name), the last move, the game's figures in words (Volterra's towers drawn small),
+//! the computer thinking, the move list (clickable in a replay), and at most six controls
+//! (Undo, Hint, View, the game's own End turn, Rules, Menu). Everything else is in the table's
+//! menu (`K` or *Menu*): every action with its key, the keymap's. Besides: the chooser for
+//! ambiguous clicks, the result banner, the replay's timeline, CTOR's hand-over screens.
 
 use crate::gui::frame::animate::Speed;
 use crate::gui::frame::clock::CtorTable;
@@ -8,22 +11,39 @@ use crate::gui::frame::keymap::{self, Action as Key, Pressed};
 use crate::gui::frame::session::SecretCommand;
 use crate::gui::frame::session::{Command, Notice, Picking, Session};
 use crate::gui::frame::steps::{Mode, Screen, TableSystems};
+use crate::gui::theme::{self, bold, colour, mono, size, text};
 use crate::rules::{AnyGame, Game, Side};
 use crate::table::SecretPhase;
-use crate::table::words::{banner_line, move_list, score_line, status_line};
+use crate::table::words::{banner_line, ctor_turn_line, figures};
 use bevy::prelude::*;
 
 #[derive(Component, Clone, Copy, PartialEq, Eq)]
 enum HudText {
-    Status,
-    Captured,
+    /// "Light to move", or the result.
+    Turn,
+    /// The player on turn.
+    Player,
+    LastMove,
+    Thinking,
+    /// CTOR's turn: what is left of it, the sand-glass.
+    TurnLeft,
+    /// A side's figures in words.
+    Figures(Side),
     Message,
-    Moves,
+    /// The table's menu's line: the animation's speed, the computer's pace, the live feed.
     Speed,
     Banner,
     /// CTOR team play: the members, their Puts left, the seat acting.
     Seats,
 }
+
+/// The swatch of the side on turn.
+#[derive(Component)]
+struct TurnSwatch;
+
+/// Volterra's towers drawn small, a row a side.
+#[derive(Component)]
+struct Skyline(Side);
 
 /// CTOR team play: the buttons for members leaving and players joining, rebuilt when the
 /// seats change.
@@ -37,9 +57,17 @@ struct Chooser;
 #[derive(Component)]
 pub struct EndTurnButton;
 
-/// The replay's column of moves that can be clicked to jump there.
+/// The move list's rows, rebuilt when the moves change.
 #[derive(Component)]
-struct ReplayMoves;
+struct MoveRows;
+
+/// The table's menu: every action with its key.
+#[derive(Component)]
+pub struct ActionsMenu;
+
+/// Whether the table's menu is open.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ActionsOpen(pub bool);
 
 /// What a button sends: the action of its key (the keymap's), or a command or a step of the
 /// hand-over screens that no key has.
@@ -61,11 +89,13 @@ enum SecretScreen {
 
 pub fn plugin(app: &mut App) {
     app.add_plugins(crate::gui::look::coords::plugin)
+        .init_resource::<ActionsOpen>()
         .add_systems(
             OnEnter(Screen::Playing),
             (spawn_hud, crate::gui::stream::eval::spawn_table_bar).run_if(resource_exists::<Session>),
         )
         .add_systems(OnEnter(Mode::Replay), spawn_timeline)
+        .add_systems(PreUpdate, actions_key.in_set(TableSystems::Input))
         .add_systems(
             Update,
             (
@@ -75,14 +105,12 @@ pub fn plugin(app: &mut App) {
                 seat_buttons.run_if(resource_exists_and_changed::<Session>),
                 end_turn_left
                     .run_if(resource_exists_and_changed::<Session>.or_else(any_match_filter::<Added<EndTurnButton>>)),
-                replay_moves.run_if(in_state(Mode::Replay)),
+                move_rows,
+                skyline.run_if(resource_exists_and_changed::<Session>),
+                show_actions.run_if(resource_changed::<ActionsOpen>),
             )
                 .in_set(TableSystems::Present),
         );
-}
-
-fn text(s: impl Into<String>, size: f32, colour: Color) -> impl Bundle {
-    (Text::new(s), TextFont { font_size: FontSize::Px(size), ..default() }, TextColor(colour), Pickable::IGNORE)
 }
 
 /// A button's words with its key, as the keymap has it ("Undo (U)").
@@ -96,45 +124,51 @@ fn key_button(parent: &mut ChildSpawnerCommands, words: &str, key: Key, i: usize
 }
 
 fn spawn_button(parent: &mut ChildSpawnerCommands, label: &str, action: Action) -> Entity {
-    spawn_button_sized(parent, label, action, 13.0)
+    spawn_button_sized(parent, label, action, size::BODY)
 }
 
-fn spawn_button_sized(parent: &mut ChildSpawnerCommands, label: &str, action: Action, size: f32) -> Entity {
-    parent
-        .spawn((
-            Button,
-            Node {
-                padding: UiRect::axes(px(7), px(5)),
-                margin: UiRect::all(px(2)),
-                border_radius: BorderRadius::all(px(6)),
-                ..default()
-            },
-            BackgroundColor(Color::srgba(0.12, 0.1, 0.08, 0.85)),
-            children![text(label, size, Color::srgb(0.95, 0.92, 0.85))],
-        ))
-        .observe(
-            move |_: On<Pointer<Click>>,
-                  mut cmds: MessageWriter<Command>,
-                  mut keys: MessageWriter<Pressed>,
-                  mut secret: MessageWriter<SecretCommand>| {
-                match &action {
-                    Action::Key(key) => {
-                        keys.write(Pressed(*key));
-                    }
-                    Action::Secret(c) => {
-                        secret.write(*c);
-                    }
-                    Action::Cmd(c) => {
-                        cmds.write(c.clone());
-                    }
-                }
-            },
-        )
-        .id()
+fn spawn_button_sized(parent: &mut ChildSpawnerCommands, label: &str, action: Action, words: f32) -> Entity {
+    let id = theme::styled_button(parent, label, words, (6.0, 3.0), colour::CONTROL).id();
+    parent.commands().entity(id).observe(on_press(action));
+    id
 }
 
-/// The colour of a button that marks what is left to do.
-const ONLY_LEFT: Color = Color::srgb(0.2, 0.45, 0.15);
+/// What a press of a button with `action` sends; the table's menu closes after it.
+#[allow(clippy::type_complexity)]
+fn on_press(
+    action: Action,
+) -> impl FnMut(
+    On<Pointer<Click>>,
+    MessageWriter<Command>,
+    MessageWriter<Pressed>,
+    MessageWriter<SecretCommand>,
+    ResMut<ActionsOpen>,
+) {
+    move |_: On<Pointer<Click>>,
+          mut cmds: MessageWriter<Command>,
+          mut keys: MessageWriter<Pressed>,
+          mut secret: MessageWriter<SecretCommand>,
+          mut open: ResMut<ActionsOpen>| {
+        match &action {
+            Action::Key(Key::Actions) => {
+                open.0 = !open.0;
+                return;
+            }
+            Action::Key(key) => {
+                keys.write(Pressed(*key));
+            }
+            Action::Secret(c) => {
+                secret.write(*c);
+            }
+            Action::Cmd(c) => {
+                cmds.write(c.clone());
+            }
+        }
+        if open.0 {
+            open.0 = false;
+        }
+    }
+}
 
 /// When ending the turn is all a person can still do in CTOR, *End turn* is marked (its
 /// colour and its words; see [`Session::only_end_left`]).
@@ -145,14 +179,11 @@ fn end_turn_left(
     mut texts: Query<&mut Text>,
 ) {
     let only = session.only_end_left();
-    let (colour, words) = if only {
-        (ONLY_LEFT, "\u{25B6} End turn (Space)")
-    } else {
-        (Color::srgba(0.12, 0.1, 0.08, 0.85), "End turn (Space)")
-    };
+    let (fill, words) =
+        if only { (colour::PRIMARY, "End turn now (Space)") } else { (colour::CONTROL, "End turn (Space)") };
     for (mut bg, children) in &mut buttons {
-        if bg.0 != colour {
-            bg.0 = colour;
+        if bg.0 != fill {
+            bg.0 = fill;
         }
         for child in children {
             if let Ok(mut t) = texts.get_mut(*child)
@@ -166,130 +197,311 @@ fn end_turn_left(
 
 /// A panel's look, and its lifetime: the table's screen.
 fn panel() -> impl Bundle + Clone {
-    (BackgroundColor(Color::srgba(0.05, 0.04, 0.03, 0.7)), Pickable::IGNORE, DespawnOnExit(Screen::Playing))
+    (BackgroundColor(colour::SURFACE), Pickable::IGNORE, DespawnOnExit(Screen::Playing))
 }
 
 fn absolute(f: impl FnOnce(&mut Node)) -> Node {
-    let mut node = Node { position_type: PositionType::Absolute, ..default() };
-    f(&mut node);
-    node
+    theme::panel_node(|node| {
+        node.position_type = PositionType::Absolute;
+        f(node);
+    })
 }
 
-/// The panels of the table: the state of the game, the moves, the buttons, the chooser, the
-/// result banner and CTOR's secret-square screens.
-fn spawn_hud(mut commands: Commands, session: Res<Session>) {
+/// The panels of the table: the state of the game, the moves, the controls, the table's
+/// menu, the chooser, the result banner and CTOR's secret-square screens.
+fn spawn_hud(mut commands: Commands, session: Res<Session>, mut open: ResMut<ActionsOpen>) {
+    open.0 = false;
     spawn_state_panel(&mut commands);
     spawn_moves_panel(&mut commands);
-    spawn_buttons(&mut commands, &session.game, session.spectator);
+    spawn_controls(&mut commands, &session.game, session.spectator);
+    spawn_actions(&mut commands, &session.game, session.spectator);
     spawn_chooser_and_banner(&mut commands);
     spawn_secret_screens(&mut commands);
 }
 
-/// Top left: whose turn, what was taken, the message line.
+/// Top left: whose turn, the last move, the computer thinking, the figures, the message line.
 fn spawn_state_panel(commands: &mut Commands) {
-    commands.spawn((
-        absolute(|n| {
-            n.top = px(10);
-            n.left = px(10);
-            n.flex_direction = FlexDirection::Column;
-            n.padding = UiRect::all(px(10));
-            n.width = px(400);
-            n.row_gap = px(4);
-        }),
-        panel(),
-        children![
-            (text("", 22.0, Color::WHITE), HudText::Status),
-            (text("", 15.0, Color::srgb(0.85, 0.85, 0.8)), HudText::Captured),
-            // Words wrap as words; a link longer than the panel (a seat's invitation) wraps too.
-            (
-                text("", 15.0, Color::srgb(1.0, 0.8, 0.4)),
-                TextLayout::linebreak(LineBreak::WordOrCharacter),
-                HudText::Message
-            ),
-            (text("", 14.0, Color::srgb(0.75, 0.85, 1.0)), HudText::Seats),
-            (Node { flex_wrap: FlexWrap::Wrap, ..default() }, SeatButtons, Pickable::IGNORE),
-        ],
-    ));
-}
-
-/// Right: the moves.
-fn spawn_moves_panel(commands: &mut Commands) {
-    commands.spawn((
-        absolute(|n| {
-            n.top = px(10);
-            n.right = px(10);
-            n.flex_direction = FlexDirection::Column;
-            n.padding = UiRect::all(px(10));
-            n.min_width = px(150);
-        }),
-        panel(),
-        children![(text("moves", 15.0, Color::srgb(0.8, 0.8, 0.75))), (text("", 14.0, Color::WHITE), HudText::Moves)],
-    ));
-}
-
-/// Bottom: the buttons, with the game's own (heights, numbers, secrets, Landing, End turn); a
-/// spectator of a live feed gets only those that look (views, speed, labels, export, copy).
-fn spawn_buttons(commands: &mut Commands, game: &AnyGame, spectator: bool) {
-    let names = [Side::First, Side::Second].map(|s| game.variant().side_name(s));
     commands
         .spawn((
             absolute(|n| {
-                n.bottom = px(10);
-                n.left = px(10);
-                n.flex_wrap = FlexWrap::Wrap;
-                n.align_items = AlignItems::Center;
+                n.top = px(12);
+                n.left = px(12);
+                n.width = px(330);
             }),
+            panel(),
+        ))
+        .with_children(|p| {
+            p.spawn((Node { align_items: AlignItems::Center, ..default() }, Pickable::IGNORE)).with_children(|row| {
+                row.spawn((
+                    Node {
+                        width: px(16),
+                        height: px(16),
+                        margin: UiRect::right(px(9)),
+                        border: UiRect::all(px(1)),
+                        border_radius: BorderRadius::MAX,
+                        flex_shrink: 0.0,
+                        ..default()
+                    },
+                    BorderColor::all(colour::MUTED),
+                    BackgroundColor(Color::NONE),
+                    Pickable::IGNORE,
+                    TurnSwatch,
+                ));
+                row.spawn((bold("", size::TITLE, colour::TEXT), HudText::Turn));
+            });
+            p.spawn((text("", size::BODY, colour::MUTED), HudText::Player));
+            p.spawn((text("", size::BODY, colour::TEXT), HudText::LastMove)).with_child((
+                TextSpan::new(""),
+                TextFont { font: theme::MONO.into(), font_size: FontSize::Px(size::BODY), ..default() },
+                TextColor(colour::TEXT),
+            ));
+            p.spawn((text("", size::BODY, colour::NOTICE), HudText::Thinking));
+            p.spawn((text("", size::BODY, colour::TEXT), HudText::TurnLeft));
+            for side in [Side::First, Side::Second] {
+                p.spawn((Node { align_items: AlignItems::FlexEnd, column_gap: px(10), ..default() }, Pickable::IGNORE))
+                    .with_children(|row| {
+                        row.spawn((text("", size::BODY, colour::TEXT), HudText::Figures(side)));
+                        row.spawn((
+                            Node { align_items: AlignItems::FlexEnd, column_gap: px(2), ..default() },
+                            Pickable::IGNORE,
+                            Skyline(side),
+                        ));
+                    });
+            }
+            // Words wrap as words; a link longer than the panel (a seat's invitation) wraps too.
+            p.spawn((
+                text("", size::BODY, colour::NOTICE),
+                TextLayout::linebreak(LineBreak::WordOrCharacter),
+                HudText::Message,
+            ));
+            p.spawn((text("", size::SMALL, colour::INFO), HudText::Seats));
+            p.spawn((Node { flex_wrap: FlexWrap::Wrap, ..default() }, SeatButtons, Pickable::IGNORE));
+        });
+}
+
+/// Right: the moves, numbered, the current one marked.
+fn spawn_moves_panel(commands: &mut Commands) {
+    commands
+        .spawn((
+            absolute(|n| {
+                n.top = px(12);
+                n.right = px(12);
+                n.width = px(196);
+                n.max_height = percent(72);
+                n.overflow = Overflow::clip();
+            }),
+            panel(),
+        ))
+        .with_children(|p| {
+            p.spawn(bold("Moves", size::LABEL, colour::MUTED));
+            p.spawn((Node { flex_direction: FlexDirection::Column, ..default() }, MoveRows, Pickable::IGNORE));
+        });
+}
+
+/// Bottom centre: the few controls a player needs while playing; a spectator's only look.
+fn spawn_controls(commands: &mut Commands, game: &AnyGame, spectator: bool) {
+    commands
+        .spawn((
+            Node {
+                position_type: PositionType::Absolute,
+                bottom: px(12),
+                width: percent(100),
+                justify_content: JustifyContent::Center,
+                ..default()
+            },
             Pickable::IGNORE,
             DespawnOnExit(Screen::Playing),
         ))
-        .with_children(|p| {
-            if !spectator {
-                key_button(p, "Undo", Key::Undo, 0);
-                key_button(p, "Redo", Key::Redo, 0);
-                key_button(p, "New game", Key::NewGame, 0);
-            }
-            key_button(p, "Speed", Key::Speed, 0);
-            p.spawn((
-                text("", 14.0, Color::WHITE),
-                HudText::Speed,
-                Node { margin: UiRect::right(px(12)), ..default() },
-            ));
-            key_button(p, "Top view", Key::ViewTop, 0);
-            key_button(p, &format!("{} view", names[0]), Key::ViewFirst, 0);
-            key_button(p, &format!("{} view", names[1]), Key::ViewSecond, 0);
-            key_button(p, "Reset view", Key::ViewReset, 0);
-            if !spectator {
-                key_button(p, "Hint", Key::Hint, 0);
-                key_button(p, "Pause computer", Key::PauseComputer, 0);
-                key_button(p, "Computer pace", Key::ComputerPace, 0);
-            }
-            key_button(p, "Evaluation", Key::Evaluation, 0);
-            key_button(p, "Settings", Key::Settings, 0);
-            key_button(p, "Rules", Key::Rules, 0);
-            key_button(p, "Export", Key::Export, 0);
-            key_button(p, "Copy position", Key::CopyPosition, 0);
-            if !spectator {
-                key_button(p, "Paste", Key::Paste, 0);
-            }
-            match game {
-                AnyGame::Volterra(_) => {
-                    key_button(p, "Heights", Key::Labels, 0);
+        .with_children(|bar| {
+            bar.spawn((
+                theme::panel_node(|n| {
+                    n.flex_direction = FlexDirection::Row;
+                    n.padding = UiRect::all(px(5));
+                    n.column_gap = px(2);
+                }),
+                BackgroundColor(colour::SURFACE),
+                Pickable::IGNORE,
+            ))
+            .with_children(|p| {
+                if !spectator {
+                    key_button(p, "Undo", Key::Undo, 0);
+                    key_button(p, "Hint", Key::Hint, 0);
                 }
-                AnyGame::Ctor(_) if spectator => {
-                    key_button(p, "Numbers", Key::Labels, 1);
-                    key_button(p, "Doughnut", Key::Doughnut, 0);
-                }
-                AnyGame::Ctor(_) => {
-                    key_button(p, "Numbers", Key::Labels, 1);
-                    key_button(p, "Doughnut", Key::Doughnut, 0);
-                    key_button(p, "My secrets", Key::MySecrets, 0);
-                    spawn_button(p, &labelled("Landing", Key::Landing, 0), Action::Cmd(Command::Landing));
+                key_button(p, "View", Key::ViewNext, 0);
+                if matches!(game, AnyGame::Ctor(_)) && !spectator {
                     let end = spawn_button(p, &labelled("End turn", Key::Space, 0), Action::Cmd(Command::EndTurn));
                     p.commands().entity(end).insert(EndTurnButton);
                 }
-                _ => {}
-            }
+                key_button(p, "Rules", Key::Rules, 0);
+                key_button(p, "Menu", Key::Actions, 0);
+            });
         });
+}
+
+/// The table's menu: every action with its key, in groups; a press closes it.
+fn spawn_actions(commands: &mut Commands, game: &AnyGame, spectator: bool) {
+    let names = [Side::First, Side::Second].map(|s| crate::table::capital(game.variant().side_name(s)));
+    let ctor = matches!(game, AnyGame::Ctor(_));
+    let mut groups: Vec<(&str, Vec<(String, Key, usize)>)> = Vec::new();
+    let play = |w: &str, k: Key| (w.to_string(), k, 0);
+    if !spectator {
+        let mut game_actions = vec![
+            play("New game", Key::NewGame),
+            play("Undo", Key::Undo),
+            play("Redo", Key::Redo),
+            play("Paste a position or record", Key::Paste),
+        ];
+        if ctor {
+            game_actions.push(play("Start a Landing", Key::Landing));
+            game_actions.push(play("My team's secret squares", Key::MySecrets));
+        }
+        game_actions.push(play("Host this game on the network", Key::Host));
+        groups.push(("Game", game_actions));
+        groups.push((
+            "Computer",
+            vec![
+                play("Hint", Key::Hint),
+                play("Pause or resume the computer", Key::PauseComputer),
+                play("The computer's pace", Key::ComputerPace),
+                play("Evaluation bar", Key::Evaluation),
+            ],
+        ));
+    } else {
+        groups.push(("Computer", vec![play("Evaluation bar", Key::Evaluation)]));
+    }
+    let mut view = vec![
+        play("View from above", Key::ViewTop),
+        (format!("{} view", names[0]), Key::ViewFirst, 0),
+        (format!("{} view", names[1]), Key::ViewSecond, 0),
+        play("Reset the view", Key::ViewReset),
+    ];
+    match game {
+        AnyGame::Volterra(_) => view.push(play("Tower heights", Key::Labels)),
+        AnyGame::Ctor(_) => {
+            view.push(("Square numbers".into(), Key::Labels, 1));
+            view.push(play("The field on the doughnut", Key::Doughnut));
+        }
+        _ => {}
+    }
+    view.push(play("Animation speed", Key::Speed));
+    view.push(play("Photo mode", Key::Photo));
+    view.push(play("Full screen", Key::FullScreen));
+    groups.push(("View", view));
+    groups.push((
+        "Share and stream",
+        vec![
+            play("Copy the position", Key::CopyPosition),
+            play("Export the record and moves", Key::Export),
+            play("Open the broadcast window", Key::Broadcast),
+            play("Rules", Key::Rules),
+            play("Settings", Key::Settings),
+            play("Sound off or on", Key::Mute),
+        ],
+    ));
+    commands
+        .spawn((
+            Node {
+                position_type: PositionType::Absolute,
+                width: percent(100),
+                height: percent(100),
+                justify_content: JustifyContent::Center,
+                align_items: AlignItems::Center,
+                display: Display::None,
+                ..default()
+            },
+            BackgroundColor(Color::BLACK.with_alpha(0.35)),
+            GlobalZIndex(18),
+            ActionsMenu,
+            DespawnOnExit(Screen::Playing),
+        ))
+        .observe(|mut click: On<Pointer<Click>>, mut open: ResMut<ActionsOpen>| {
+            // A click beside the menu closes it.
+            click.propagate(false);
+            open.0 = false;
+        })
+        .with_children(|shade| {
+            shade
+                .spawn((
+                    theme::panel_node(|n| {
+                        n.padding = UiRect::all(px(16));
+                        n.max_width = percent(94);
+                    }),
+                    BackgroundColor(colour::PAGE),
+                ))
+                .observe(|mut click: On<Pointer<Click>>| click.propagate(false))
+                .with_children(|p| {
+                    p.spawn(bold("Menu", size::TITLE, colour::TEXT));
+                    p.spawn((text("", size::SMALL, colour::MUTED), HudText::Speed));
+                    p.spawn((
+                        Node {
+                            flex_direction: FlexDirection::Row,
+                            column_gap: px(18),
+                            margin: UiRect::top(px(6)),
+                            ..default()
+                        },
+                        Pickable::IGNORE,
+                    ))
+                    .with_children(|cols| {
+                        for (name, actions) in groups {
+                            cols.spawn((Node { flex_direction: FlexDirection::Column, ..default() }, Pickable::IGNORE))
+                                .with_children(|col| {
+                                    col.spawn((
+                                        bold(name, size::BODY, colour::MUTED),
+                                        Node { margin: UiRect::vertical(px(4)), ..default() },
+                                    ));
+                                    for (words, key, i) in actions {
+                                        action_row(col, &words, key, i);
+                                    }
+                                });
+                        }
+                    });
+                    p.spawn((
+                        text(
+                            "K or Escape closes this; Tab and the arrows walk it, Enter presses.",
+                            size::SMALL,
+                            colour::MUTED,
+                        ),
+                        Node { margin: UiRect::top(px(8)), ..default() },
+                    ));
+                });
+        });
+}
+
+/// A row of the table's menu: the action's words, its key at the right.
+fn action_row(p: &mut ChildSpawnerCommands, words: &str, key: Key, i: usize) {
+    p.spawn((
+        Button,
+        Node {
+            justify_content: JustifyContent::SpaceBetween,
+            column_gap: px(14),
+            padding: UiRect::axes(px(10), px(4)),
+            margin: UiRect::vertical(px(1)),
+            border: UiRect::all(px(2)),
+            border_radius: BorderRadius::all(px(6)),
+            ..default()
+        },
+        BorderColor::all(Color::NONE),
+        BackgroundColor(colour::CONTROL),
+        children![text(words, size::BODY, colour::TEXT), mono(keymap::shown(key, i), size::SMALL, colour::MUTED)],
+    ))
+    .observe(on_press(Action::Key(key)));
+}
+
+/// `K` opens and closes the table's menu; Escape closes it.
+fn actions_key(mut pressed: MessageReader<Pressed>, mut open: ResMut<ActionsOpen>) {
+    for Pressed(action) in pressed.read() {
+        match action {
+            Key::Actions => open.0 = !open.0,
+            Key::Cancel if open.0 => open.0 = false,
+            _ => {}
+        }
+    }
+}
+
+fn show_actions(open: Res<ActionsOpen>, mut menus: Query<&mut Node, With<ActionsMenu>>) {
+    for mut node in &mut menus {
+        node.display = if open.0 { Display::Flex } else { Display::None };
+    }
 }
 
 /// Centre: the chooser for a click that fits several moves; top: the result banner.
@@ -301,7 +513,8 @@ fn spawn_chooser_and_banner(commands: &mut Commands) {
             n.flex_direction = FlexDirection::Column;
             n.padding = UiRect::all(px(12));
         }),
-        BackgroundColor(Color::srgba(0.1, 0.08, 0.05, 0.92)),
+        BackgroundColor(colour::SURFACE),
+        GlobalZIndex(12),
         Visibility::Hidden,
         Chooser,
         DespawnOnExit(Screen::Playing),
@@ -313,12 +526,13 @@ fn spawn_chooser_and_banner(commands: &mut Commands) {
             // Never over the move list at the right: long results wrap.
             n.max_width = percent(38);
             n.padding = UiRect::all(px(12));
+            n.border_radius = BorderRadius::all(px(10));
         }),
-        BackgroundColor(Color::srgba(0.35, 0.05, 0.02, 0.88)),
+        BackgroundColor(colour::BANNER),
         Visibility::Hidden,
         Pickable::IGNORE,
         DespawnOnExit(Screen::Playing),
-        children![(text("", 24.0, Color::WHITE), HudText::Banner)],
+        children![(bold("", size::TITLE, colour::TEXT), HudText::Banner)],
     ));
 }
 
@@ -333,14 +547,15 @@ fn spawn_secret_screens(commands: &mut Commands) {
                 n.align_items = AlignItems::Center;
                 n.justify_content = JustifyContent::Center;
             }),
-            BackgroundColor(Color::srgb(0.08, 0.06, 0.05)),
+            BackgroundColor(colour::PAGE),
+            GlobalZIndex(25),
             Visibility::Hidden,
             SecretScreen::HandOver,
             DespawnOnExit(Screen::Playing),
         ))
         .with_children(|p| {
-            p.spawn((text("", 26.0, Color::WHITE), HudText::Message));
-            spawn_button_sized(p, "Continue", Action::Secret(SecretCommand::Proceed), 30.0);
+            p.spawn((text("", size::HEADING, colour::TEXT), HudText::Message));
+            spawn_button_sized(p, "Continue", Action::Secret(SecretCommand::Proceed), size::HEADING);
         });
     // The Done panel of each kind of choosing: one button where it does not hide the board.
     let done =
@@ -410,37 +625,41 @@ fn seat_buttons(
     }
 }
 
-/// The replay's timeline and its column of moves to jump to, while a record is watched.
+/// The replay's timeline, while a record is watched.
 fn spawn_timeline(mut commands: Commands) {
     commands
         .spawn((
-            absolute(|n| {
-                n.bottom = px(90);
-                n.left = px(10);
-                n.align_items = AlignItems::Center;
-            }),
-            BackgroundColor(Color::srgba(0.05, 0.04, 0.03, 0.8)),
+            Node {
+                position_type: PositionType::Absolute,
+                bottom: px(64),
+                width: percent(100),
+                justify_content: JustifyContent::Center,
+                ..default()
+            },
+            Pickable::IGNORE,
             DespawnOnExit(Mode::Replay),
         ))
-        .with_children(|p| {
-            spawn_button(p, "|<", Action::Cmd(Command::Jump(0)));
-            spawn_button(p, "<", Action::Cmd(Command::Undo));
-            spawn_button(p, ">", Action::Cmd(Command::StepForward));
-            spawn_button(p, ">|", Action::Cmd(Command::Jump(usize::MAX)));
-            spawn_button(p, "Play / pause", Action::Cmd(Command::TogglePlay));
-            spawn_button(p, "Pace", Action::Cmd(Command::Pace));
-            spawn_button(p, "Play on from here", Action::Cmd(Command::PlayOn));
-            spawn_button(p, "Review", Action::Cmd(Command::Review));
+        .with_children(|bar| {
+            bar.spawn((
+                theme::panel_node(|n| {
+                    n.flex_direction = FlexDirection::Row;
+                    n.padding = UiRect::all(px(5));
+                    n.column_gap = px(2);
+                }),
+                BackgroundColor(colour::SURFACE),
+                Pickable::IGNORE,
+            ))
+            .with_children(|p| {
+                spawn_button(p, "|<", Action::Cmd(Command::Jump(0)));
+                spawn_button(p, "<", Action::Cmd(Command::Undo));
+                spawn_button(p, ">", Action::Cmd(Command::StepForward));
+                spawn_button(p, ">|", Action::Cmd(Command::Jump(usize::MAX)));
+                spawn_button(p, "Play / pause", Action::Cmd(Command::TogglePlay));
+                spawn_button(p, "Pace", Action::Cmd(Command::Pace));
+                spawn_button(p, "Play on from here", Action::Cmd(Command::PlayOn));
+                spawn_button(p, "Review", Action::Cmd(Command::Review));
+            });
         });
-    commands.spawn((
-        absolute(|n| {
-            n.top = px(60);
-            n.right = px(10);
-            n.flex_direction = FlexDirection::Column;
-        }),
-        ReplayMoves,
-        DespawnOnExit(Mode::Replay),
-    ));
 }
 
 /// The message line: the secret-square prompt, the replay's help, or the notice and a failing save.
@@ -452,13 +671,38 @@ fn message_line(session: &Session, notice: &Notice) -> String {
             if notice.0.is_empty() { prompt } else { format!("{prompt}\n{}", notice.0) }
         }
         Mode::Replay if notice.0.is_empty() => {
-            "replay: step through the game with the timeline, or play on from here".into()
+            let total = session.history.len() + session.redo.len();
+            format!("Replay: move {} of {}. Step with the timeline or click a move.", session.history.len(), total)
         }
         _ => session.status(&notice.0),
     }
 }
 
-#[allow(clippy::too_many_arguments)]
+/// Whose turn in words: "Light to move", the result, or the replay.
+fn turn_words(session: &Session) -> (String, String) {
+    let game = &session.game;
+    let v = game.variant();
+    let name = |side: Side| {
+        let name = session.record.players.get(side.index()).map(|p| p.name.clone()).unwrap_or_default();
+        crate::table::capital(&name)
+    };
+    match game.outcome() {
+        Some(o) => match o.winner {
+            Some(w) => (format!("{} wins", crate::table::capital(v.side_name(w))), name(w)),
+            None => ("A draw".into(), String::new()),
+        },
+        None => {
+            let side = game.side_to_move();
+            let player = match session.team_status_line() {
+                Some(team) => team.split_once(": ").map(|(_, r)| r.to_string()).unwrap_or(team),
+                None => name(side),
+            };
+            (format!("{} to move", crate::table::capital(v.side_name(side))), player)
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
 fn refresh_texts(
     session: Res<Session>,
     picking: Res<Picking>,
@@ -466,11 +710,14 @@ fn refresh_texts(
     mode: Res<State<Mode>>,
     speed: Res<Speed>,
     pace: Res<crate::gui::frame::computer::ComputerPace>,
+    thinking: Option<Res<crate::gui::frame::computer::ComputerThinking>>,
     table: Res<CtorTable>,
     live: Res<crate::gui::stream::feed::LiveFeed>,
     settings: Option<Res<crate::settings::Settings>>,
-    mut texts: Query<(&HudText, &mut Text)>,
+    mut texts: Query<(&HudText, &mut Text, Option<&Children>)>,
+    mut spans: Query<&mut TextSpan>,
     mut banner: Query<&mut Visibility, (With<Node>, Without<Chooser>, Without<HudText>)>,
+    mut swatch: Query<&mut BackgroundColor, With<TurnSwatch>>,
     parents: Query<(&HudText, &ChildOf)>,
 ) {
     let reduced = settings.as_ref().is_some_and(|s| s.reduced_motion);
@@ -480,6 +727,7 @@ fn refresh_texts(
         && !table.is_changed()
         && !pace.is_changed()
         && !live.is_changed()
+        && !thinking.as_ref().is_some_and(|t| t.is_changed())
         && !settings.as_ref().is_some_and(|s| s.is_changed())
     {
         return;
@@ -488,29 +736,53 @@ fn refresh_texts(
     let mode = Mode::from(session.mode());
     let shown = picking.shown(&session.game);
     let banner_text = banner_line(&session.game);
-    for (kind, mut t) in &mut texts {
+    let (turn, player) = turn_words(&session);
+    let figures = figures(&shown, &session.start);
+    let last = session.history.last().map(|(_, m)| m.to_string());
+    let computer = thinking.as_ref().is_some_and(|t| t.0) && session.game.outcome().is_none();
+    for (kind, mut t, children) in &mut texts {
         let s = match kind {
-            HudText::Status if mode == Mode::Replay => format!("{}: replay", session.game.variant().title()),
-            HudText::Status => {
-                session.team_status_line().unwrap_or_else(|| status_line(&session.game, &session.players))
+            HudText::Turn if mode == Mode::Replay => format!("{}: replay", session.game.variant().title()),
+            HudText::Turn => turn.clone(),
+            HudText::Player => player.clone(),
+            HudText::LastMove => {
+                let (words, notation) = match &last {
+                    Some(m) => ("Last move: ".to_string(), m.clone()),
+                    None => ("No move yet".to_string(), String::new()),
+                };
+                for child in children.into_iter().flatten() {
+                    if let Ok(mut span) = spans.get_mut(*child)
+                        && span.0 != notation
+                    {
+                        span.0 = notation.clone();
+                    }
+                }
+                words
             }
-            HudText::Captured => score_line(&session, &shown, table.clock),
+            HudText::Thinking if computer => "The computer is thinking\u{2026}".into(),
+            HudText::Thinking => String::new(),
+            HudText::TurnLeft => ctor_turn_line(&session, table.clock).unwrap_or_default(),
+            HudText::Figures(side) => figures[side.index()].clone(),
             HudText::Message => message_line(&session, &notice),
             HudText::Seats => session.seats_line().unwrap_or_default(),
-            HudText::Moves => move_list(&session),
             HudText::Speed => {
                 let reduced = if reduced { " (reduced motion)" } else { "" };
-                match live.url() {
-                    Some(url) => {
-                        format!("animation: {}{reduced}, {}\nlive feed: {url}/overlay", speed.label(), pace.label())
-                    }
-                    None => format!("animation: {}{reduced}, {}", speed.label(), pace.label()),
-                }
+                let feed = live.url().map(|url| format!("; live feed: {url}/overlay")).unwrap_or_default();
+                format!("Animation: {}{reduced}; {}{feed}", speed.label(), pace.label())
             }
             HudText::Banner => banner_text.clone().unwrap_or_default(),
         };
         if t.0 != s {
             t.0 = s;
+        }
+    }
+    let side_colour = match session.game.outcome() {
+        Some(o) => o.winner.map(|w| theme::side_colour(session.game.variant(), w)).unwrap_or(Color::NONE),
+        None => theme::side_colour(session.game.variant(), session.game.side_to_move()),
+    };
+    for mut bg in &mut swatch {
+        if bg.0 != side_colour {
+            bg.0 = side_colour;
         }
     }
     for (kind, child_of) in &parents {
@@ -523,6 +795,101 @@ fn refresh_texts(
             }
         }
     }
+}
+
+/// Volterra's towers drawn small: a bar a tower, as tall as the tower, in the side's colour.
+fn skyline(
+    mut commands: Commands,
+    session: Res<Session>,
+    rows: Query<(Entity, &Skyline)>,
+    mut shown: Local<Vec<Vec<u8>>>,
+) {
+    let AnyGame::Volterra(g) = &session.game else { return };
+    let heights: Vec<Vec<u8>> = [Side::First, Side::Second].iter().map(|s| g.heights(*s)).collect();
+    if *shown == heights && rows.iter().all(|_| true) && !shown.is_empty() {
+        return;
+    }
+    *shown = heights.clone();
+    for (row, side) in &rows {
+        commands.entity(row).despawn_children();
+        let colour = theme::side_colour(session.game.variant(), side.0);
+        commands.entity(row).with_children(|p| {
+            for h in heights[side.0.index()].iter().take(24) {
+                p.spawn((
+                    Node {
+                        width: px(5),
+                        height: px(3.0 + 3.0 * f32::from(*h).min(8.0)),
+                        border_radius: BorderRadius::top(px(1)),
+                        ..default()
+                    },
+                    BackgroundColor(colour),
+                    Pickable::IGNORE,
+                ));
+            }
+        });
+    }
+}
+
+/// The move list: the last moves, a row a turn pair, numbered, the current move marked; in a
+/// replay each move is a button that jumps there (with the review's marks).
+fn move_rows(
+    mut commands: Commands,
+    session: Res<Session>,
+    review: Option<Res<crate::gui::stream::eval::Review>>,
+    panel: Query<Entity, With<MoveRows>>,
+    mut shown: Local<Option<(Entity, usize, usize, bool)>>,
+) {
+    let Ok(panel) = panel.single() else { return };
+    let replay = session.replay.is_some();
+    let at = session.history.len();
+    let total = at + session.redo.len();
+    let key = Some((panel, at, total, replay));
+    if *shown == key && !review.as_ref().is_some_and(|r| r.is_changed()) {
+        return;
+    }
+    *shown = key;
+    commands.entity(panel).despawn_children();
+    let moves: Vec<String> = session.record.moves.iter().take(total).map(|m| m.mv.to_string()).collect();
+    // Pairs around the current move: the last 14 while playing, 7 either side in a replay.
+    let pair_at = at.saturating_sub(1) / 2;
+    let pairs = moves.len().div_ceil(2);
+    let first = if replay { pair_at.saturating_sub(7) } else { pairs.saturating_sub(14) };
+    let created = session.record.created_ms;
+    commands.entity(panel).with_children(|p| {
+        if moves.is_empty() {
+            p.spawn(text("No moves yet", size::BODY, colour::MUTED));
+        }
+        for pair in first..pairs.min(first + 14) {
+            p.spawn((Node { align_items: AlignItems::Center, ..default() }, Pickable::IGNORE)).with_children(|row| {
+                row.spawn((
+                    mono(format!("{:>3}.", pair + 1), size::SMALL, colour::MUTED),
+                    Node { width: px(34), ..default() },
+                ));
+                for i in [2 * pair, 2 * pair + 1] {
+                    let Some(mv) = moves.get(i) else { continue };
+                    let judged = review.as_ref().and_then(|r| r.mark(created, i + 1)).unwrap_or("");
+                    let current = i + 1 == at;
+                    let fill = if current { colour::CHOSEN } else { Color::NONE };
+                    let mut cell = row.spawn((
+                        Node {
+                            width: px(74),
+                            padding: UiRect::axes(px(4), px(1)),
+                            border_radius: BorderRadius::all(px(4)),
+                            overflow: Overflow::clip(),
+                            ..default()
+                        },
+                        BackgroundColor(fill),
+                        children![mono(format!("{mv}{judged}"), size::SMALL, colour::TEXT)],
+                    ));
+                    if replay {
+                        cell.insert(Button).observe(on_press(Action::Cmd(Command::Jump(i + 1))));
+                    } else {
+                        cell.insert(Pickable::IGNORE);
+                    }
+                }
+            });
+        }
+    });
 }
 
 fn refresh_chooser(
@@ -544,7 +911,7 @@ fn refresh_chooser(
     *vis = Visibility::Inherited;
     let choices = picking.choices.clone();
     commands.entity(panel).with_children(|p| {
-        p.spawn(text("Which move?", 18.0, Color::WHITE));
+        p.spawn(bold("Which move?", size::LABEL, colour::TEXT));
         for (label, part) in choices {
             spawn_button(p, &label, Action::Cmd(Command::Choose(part)));
         }
@@ -571,32 +938,4 @@ fn secret_screens(session: Res<Session>, mut screens: Query<(&SecretScreen, &mut
             *vis = want;
         }
     }
-}
-
-/// The replay's column of moves: one button per move around the current one.
-fn replay_moves(
-    mut commands: Commands,
-    session: Res<Session>,
-    review: Res<crate::gui::stream::eval::Review>,
-    panel: Query<Entity, With<ReplayMoves>>,
-    mut shown: Local<Option<(Entity, usize, usize)>>,
-) {
-    let Ok(panel) = panel.single() else { return };
-    let at = session.history.len();
-    let total = at + session.redo.len();
-    let key = Some((panel, at, total));
-    if *shown == key && !review.is_changed() {
-        return;
-    }
-    *shown = key;
-    commands.entity(panel).despawn_children();
-    let from = at.saturating_sub(12);
-    commands.entity(panel).with_children(|p| {
-        for (i, m) in session.record.moves.iter().enumerate().skip(from).take(24) {
-            let mark = if i + 1 == at { "> " } else { "  " };
-            // The review's marks: ? a mistake, ?? a bad one.
-            let judged = review.mark(session.record.created_ms, i + 1).unwrap_or("");
-            spawn_button(p, &format!("{mark}{}. {}{judged}", i + 1, m.mv), Action::Cmd(Command::Jump(i + 1)));
-        }
-    });
 }

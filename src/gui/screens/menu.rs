@@ -1,8 +1,12 @@
-//! The start menu: choose the game and its options, who plays each side, and start.
+//! The start menu, the front door: the seven games as cards, and beside them the chosen game:
+//! who plays each side (a person, or the computer at a level), its options, the rules, and
+//! Start; the unfinished game to resume above it. Saved games, streaming and play across
+//! machines have a page of their own (*Your games, streaming and network*), the settings their
+//! panel.
 
 use crate::gui::frame::session::PlayerKind;
 use crate::gui::frame::steps::Screen;
-use crate::gui::theme::{CHOICE, CHOSEN, label, styled_button};
+use crate::gui::theme::{self, bold, button, chosen_look, colour, size, styled_button, text};
 use crate::rules::{AnyGame, Side, Variant};
 use crate::table::{Table, capital};
 use bevy::prelude::*;
@@ -14,16 +18,37 @@ use super::seats::spawn_seats;
 #[derive(Component)]
 struct GameCard(usize);
 
-/// A button that chooses who plays a side.
+/// A segment that chooses who plays a side: a person, or the computer at a level (random
+/// moves, or one of the levels).
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PlayerButton {
     pub side: Side,
     pub kind: PlayerKind,
 }
 
-/// The words above a side's player buttons (the side's name depends on the game).
+/// The *Computer* segment of a side: the computer at the level last chosen for it.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ComputerButton(pub Side);
+
+/// A side's row of levels, shown while the computer plays it.
+#[derive(Component)]
+struct LevelRow(Side);
+
+/// The words before a side's segments (the side's name depends on the game).
 #[derive(Component)]
 struct SideLabel(Side);
+
+/// The swatch of a side's colour beside its name.
+#[derive(Component)]
+struct SideSwatch(Side);
+
+/// The chosen game's title, its line and its picture, above its players.
+#[derive(Component)]
+enum Chosen {
+    Title,
+    Line,
+    Picture,
+}
 
 /// An option of some games: shown only while one of them is chosen, its caption saying its
 /// state, marked while it is on.
@@ -41,88 +66,208 @@ type OptionSpec = (&'static [Variant], fn(&MenuChoice) -> String, fn(&MenuChoice
 #[derive(Component)]
 struct NoOptions;
 
-/// Capitalised, as a heading.
+/// A part shown only when each side has one player (a team game names its members in the
+/// team block instead).
+#[derive(Component)]
+struct SoloOnly;
 
+/// The line under Start: what Start begins, and what went wrong.
 #[derive(Component)]
 struct MenuLabel;
 
-/// The *Host on the network* switch's words.
+/// The *Host this game on the network* switch.
 #[derive(Component)]
 struct HostSwitch;
+
+/// The broadcast window's button (its words say its size).
+#[derive(Component)]
+struct BroadcastButton;
+
+/// The live feed's switch.
+#[derive(Component)]
+struct FeedSwitch;
+
+/// The menu's two pages: the games (the front door), and saved games, streaming and network.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MenuPage {
+    #[default]
+    Games,
+    More,
+}
+
+/// A part of the menu shown on one page only.
+#[derive(Component)]
+struct OnPage(MenuPage);
+
+/// A button that turns to a page.
+#[derive(Component)]
+struct PageButton(MenuPage);
 
 pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<MenuChoice>()
         .init_resource::<MenuSeats>()
+        .init_resource::<MenuPage>()
         // Typed names (registered by the input plugin in the window; here for headless menus).
         .add_message::<bevy::input::keyboard::KeyboardInput>()
-        .add_systems(OnEnter(Screen::Menu), spawn_menu)
-        .add_systems(Update, refresh.run_if(in_state(Screen::Menu)))
+        .add_systems(OnEnter(Screen::Menu), (|mut page: ResMut<MenuPage>| *page = MenuPage::Games, spawn_menu).chain())
+        .add_systems(Update, (refresh, pages).run_if(in_state(Screen::Menu)))
         .add_plugins(super::seats::plugin);
 }
 
-fn button(p: &mut ChildSpawnerCommands, text: String, f: impl Fn(&mut MenuChoice) + Send + Sync + 'static) -> Entity {
-    styled_button(p, &text, 15.0, (5.0, 2.0), CHOICE)
-        .observe(move |_: On<Pointer<Click>>, mut choice: ResMut<MenuChoice>| f(&mut choice))
-        .id()
+/// A menu button that changes the choice.
+fn choice_button(
+    p: &mut ChildSpawnerCommands,
+    words: String,
+    f: impl Fn(&mut MenuChoice) + Send + Sync + 'static,
+) -> Entity {
+    button(p, &words).observe(move |_: On<Pointer<Click>>, mut choice: ResMut<MenuChoice>| f(&mut choice)).id()
 }
 
-/// The network buttons' colour.
-const NETWORK: Color = Color::srgb(0.12, 0.25, 0.22);
-
-/// The broadcast buttons' colour.
-const BROADCAST: Color = Color::srgb(0.3, 0.12, 0.25);
-
-/// A smaller button (saved games, the broadcast window); its click is observed by the caller.
-fn small_button<'a>(p: &'a mut ChildSpawnerCommands, text: &str, colour: Color) -> EntityCommands<'a> {
-    styled_button(p, text, 14.0, (4.0, 3.0), colour)
+/// A segmented control: its segments side by side, joined.
+fn segments(p: &mut ChildSpawnerCommands, f: impl FnOnce(&mut ChildSpawnerCommands)) {
+    p.spawn((
+        Node { flex_direction: FlexDirection::Row, margin: UiRect::right(px(10)), ..default() },
+        Pickable::IGNORE,
+    ))
+    .with_children(f);
 }
 
-/// The width of a card (a game's, a saved game's).
-const CARD: f32 = 350.0;
+/// One segment of a segmented control.
+fn segment<'a>(p: &'a mut ChildSpawnerCommands, words: &str) -> EntityCommands<'a> {
+    styled_button(p, words, size::BODY, (5.0, 1.0), colour::CONTROL)
+}
 
-/// A button with a picture at its left and words beside it (the games' cards, the saved games).
-fn picture_button<'a>(
+/// The width of a game's card.
+const CARD: f32 = 340.0;
+
+/// A card: a picture at its left, a title in bold and a line beside it.
+fn picture_card<'a>(
     p: &'a mut ChildSpawnerCommands,
     picture: Handle<Image>,
     (width, height): (f32, f32),
     title: &str,
     line: &str,
-    colour: Color,
+    fill: Color,
 ) -> EntityCommands<'a> {
     p.spawn((
         Button,
         Node {
             flex_direction: FlexDirection::Row,
             align_items: AlignItems::Center,
-            padding: UiRect::all(px(4)),
-            margin: UiRect::all(px(2)),
+            padding: UiRect::all(px(5)),
+            margin: UiRect::vertical(px(2)),
             border: UiRect::all(px(2)),
-            border_radius: BorderRadius::all(px(6)),
+            border_radius: BorderRadius::all(px(8)),
             width: px(CARD),
-            min_height: px(height + 14.0),
             ..default()
         },
         BorderColor::all(Color::NONE),
-        BackgroundColor(colour),
+        BackgroundColor(fill),
         children![
             (
                 ImageNode::new(picture),
-                Node { width: px(width), height: px(height), margin: UiRect::right(px(8)), ..default() },
+                Node {
+                    width: px(width),
+                    height: px(height),
+                    margin: UiRect::right(px(10)),
+                    border_radius: BorderRadius::all(px(5)),
+                    flex_shrink: 0.0,
+                    ..default()
+                },
                 Pickable::IGNORE,
             ),
             (
-                Text::new(title),
-                TextFont { font_size: FontSize::Px(16.0), ..default() },
-                Node { max_width: px(CARD - width - 24.0), ..default() },
+                Node {
+                    flex_direction: FlexDirection::Column,
+                    flex_grow: 1.0,
+                    flex_shrink: 1.0,
+                    min_width: px(0),
+                    ..default()
+                },
                 Pickable::IGNORE,
-                children![(
-                    TextSpan::new(if line.is_empty() { String::new() } else { format!("\n{line}") }),
-                    TextFont { font_size: FontSize::Px(12.0), ..default() },
-                    TextColor(Color::srgb(0.85, 0.8, 0.7)),
-                )],
+                children![bold(title, size::LABEL, colour::TEXT), text(line, size::SMALL, colour::MUTED)],
             )
         ],
     ))
+}
+
+/// A heading of a part of the menu.
+fn heading(words: &str) -> impl Bundle {
+    (bold(words, size::LABEL, colour::MUTED), Node { margin: UiRect::new(px(2), px(0), px(10), px(4)), ..default() })
+}
+
+/// Every option of the games: the games it belongs to, its caption, whether it is on, what a
+/// press does.
+fn options() -> [OptionSpec; 9] {
+    [
+        (&[Variant::Crossings], |c| format!("Exact phalanx: {}", on_off(c.exact)), |c| c.exact, |c| c.exact = !c.exact),
+        (
+            &[Variant::Volterra],
+            |c| format!("Build near the source: {}", on_off(c.near_source)),
+            |c| c.near_source,
+            |c| c.near_source = !c.near_source,
+        ),
+        (
+            &[Variant::Volterra, Variant::VolterraFree],
+            |c| format!("First player: {}", if c.first == Side::First { "light" } else { "dark" }),
+            |c| c.first != Side::First,
+            |c| c.first = c.first.other(),
+        ),
+        (
+            &[Variant::Ctor8, Variant::Ctor10],
+            |c| format!("Teams: {} against {}", TEAMS[c.teams][0], TEAMS[c.teams][1]),
+            |c| c.teams != 0,
+            |c| c.next_teams(),
+        ),
+        (
+            &[Variant::Ctor8, Variant::Ctor10],
+            // Lit when it is not the larger team's row.
+            |c| format!("Turn power: row {}", c.ctor_teams().row()),
+            |c| c.power.is_some(),
+            |c| c.next_power(),
+        ),
+        (
+            &[Variant::Ctor8, Variant::Ctor10],
+            |c| format!("Landing: {}", if c.landing_back { "on a square emptied" } else { "anywhere" }),
+            |c| c.landing_back,
+            |c| c.landing_back = !c.landing_back,
+        ),
+        (
+            &[Variant::Ctor8, Variant::Ctor10],
+            |c| format!("Secret squares: {}", on_off(c.secrets)),
+            |c| c.secrets,
+            |c| c.secrets = !c.secrets,
+        ),
+        (
+            &[Variant::Ctor8, Variant::Ctor10],
+            |c| format!("Sand-glass: {}", c.timer.map(|t| format!("{t} s a turn")).unwrap_or_else(|| "none".into())),
+            |c| c.timer.is_some(),
+            |c| {
+                let timers = crate::rules::ctor::TIMERS;
+                c.timer = match c.timer {
+                    None => Some(timers[0]),
+                    Some(t) => timers.iter().position(|x| *x == t).and_then(|i| timers.get(i + 1).copied()),
+                }
+            },
+        ),
+        (
+            &[Variant::Ctor8, Variant::Ctor10],
+            |c| {
+                format!(
+                    "Landings a turn: {}",
+                    c.landing.map(|l| l.to_string()).unwrap_or_else(|| "as the rules say".into())
+                )
+            },
+            |c| c.landing.is_some(),
+            |c| {
+                c.landing = match c.landing {
+                    None => Some(0),
+                    Some(l) if l < 2 => Some(l + 1),
+                    _ => None,
+                }
+            },
+        ),
+    ]
 }
 
 fn spawn_menu(
@@ -133,278 +278,343 @@ fn spawn_menu(
 ) {
     // Decoded once: they stay in the assets.
     if pictures.is_empty() {
-        *pictures = GAMES.iter().map(|(_, _, png)| crate::gui::theme::bundled_png(&mut images, png)).collect();
+        *pictures = GAMES.iter().map(|(_, _, png)| theme::bundled_png(&mut images, png)).collect();
     }
     let picture = |variant: &str| -> Handle<Image> {
         let i = GAMES.iter().position(|g| g.0.name() == variant).unwrap_or(0);
         pictures.get(i).cloned().unwrap_or_default()
     };
-    let column = || Node {
+    let saved = folder.0.as_deref().map(crate::record::saved_games).unwrap_or_default();
+    let unfinished = saved.iter().find(|(_, r)| r.result.is_none() && !r.moves.is_empty()).cloned();
+    let column = |grow: bool| Node {
         flex_direction: FlexDirection::Column,
-        align_items: AlignItems::Center,
-        margin: UiRect::horizontal(px(8)),
+        flex_grow: if grow { 1.0 } else { 0.0 },
+        flex_shrink: if grow { 1.0 } else { 0.0 },
+        min_width: px(0),
         ..default()
     };
-    let heading = |text: &str| label(text, 17.0);
     commands
         .spawn((
             Node {
                 position_type: PositionType::Absolute,
-                top: percent(3),
-                left: percent(4),
-                width: percent(92),
+                width: percent(100),
+                height: percent(100),
                 flex_direction: FlexDirection::Column,
-                align_items: AlignItems::Center,
-                padding: UiRect::all(px(10)),
+                padding: UiRect::axes(px(28), px(16)),
                 ..default()
             },
-            BackgroundColor(Color::srgba(0.08, 0.05, 0.03, 0.9)),
+            BackgroundColor(colour::PAGE.with_alpha(0.96)),
             DespawnOnExit(Screen::Menu),
         ))
         .with_children(|p| {
-            p.spawn(label("tablero", 34.0));
+            // The name, what it is, and the secondary places at the right.
             p.spawn((
-                Node { flex_direction: FlexDirection::Row, align_items: AlignItems::FlexStart, ..default() },
+                Node {
+                    flex_direction: FlexDirection::Row,
+                    align_items: AlignItems::Center,
+                    justify_content: JustifyContent::SpaceBetween,
+                    width: percent(100),
+                    ..default()
+                },
+                Pickable::IGNORE,
+            ))
+            .with_children(|top| {
+                top.spawn((Node { align_items: AlignItems::Baseline, ..default() }, Pickable::IGNORE)).with_children(
+                    |name| {
+                        name.spawn(bold("tablero", size::DISPLAY, colour::TEXT));
+                        name.spawn((
+                            text("four abstract games on one table", size::BODY, colour::MUTED),
+                            Node { margin: UiRect::left(px(14)), ..default() },
+                        ));
+                    },
+                );
+            });
+            p.spawn((
+                Node {
+                    flex_direction: FlexDirection::Row,
+                    flex_grow: 1.0,
+                    column_gap: px(28),
+                    margin: UiRect::top(px(8)),
+                    min_height: px(0),
+                    ..default()
+                },
                 Pickable::IGNORE,
             ))
             .with_children(|row| {
                 // The games, each a card with its picture and what it is.
-                row.spawn((column(), Pickable::IGNORE)).with_children(|games| {
+                row.spawn((column(false), Pickable::IGNORE)).with_children(|games| {
                     games.spawn(heading("Choose a game"));
                     for (i, (variant, line, _)) in GAMES.iter().enumerate() {
-                        picture_button(games, picture(variant.name()), (80.0, 50.0), variant.title(), line, CHOICE)
+                        picture_card(games, picture(variant.name()), (84.0, 52.0), variant.title(), line, colour::CONTROL)
                             .insert(GameCard(i))
                             .observe(move |_: On<Pointer<Click>>, mut choice: ResMut<MenuChoice>| choice.game = i);
                     }
                 });
-                // Who plays each side, chosen directly; then the chosen game's options.
-                row.spawn((column(), Pickable::IGNORE)).with_children(|opts| {
+                // The chosen game: resume first, then who plays, the options, Start.
+                row.spawn((column(true), OnPage(MenuPage::Games), Pickable::IGNORE)).with_children(|game| {
+                    if let Some((path, rec)) = &unfinished {
+                        let (path, rec) = (path.clone(), rec.clone());
+                        let title = format!("Resume your unfinished {} game", title_of(&rec.variant));
+                        let line = format!("{} moves played, {}", rec.moves.len(), players_of(&rec));
+                        let pic = picture(&rec.variant);
+                        open_card(game, pic, title, line, colour::PRIMARY, move || {
+                            Table::resume(rec.clone(), Some(path.clone()))
+                        });
+                    }
+                    game.spawn((
+                        Node { flex_direction: FlexDirection::Row, align_items: AlignItems::Center, ..default() },
+                        Pickable::IGNORE,
+                    ))
+                    .with_children(|head| {
+                        head.spawn((
+                            ImageNode::default(),
+                            Node {
+                                width: px(96),
+                                height: px(60),
+                                margin: UiRect::right(px(12)),
+                                border_radius: BorderRadius::all(px(6)),
+                                flex_shrink: 0.0,
+                                ..default()
+                            },
+                            Pickable::IGNORE,
+                            Chosen::Picture,
+                        ));
+                        head.spawn((
+                            Node { flex_direction: FlexDirection::Column, flex_shrink: 1.0, min_width: px(0), ..default() },
+                            Pickable::IGNORE,
+                        ))
+                        .with_children(|words| {
+                            words.spawn((bold("", size::TITLE, colour::TEXT), Chosen::Title));
+                            words.spawn((text("", size::BODY, colour::MUTED), Chosen::Line));
+                        });
+                    });
+                    game.spawn((heading("Who plays"), SoloOnly));
                     for side in [Side::First, Side::Second] {
-                        opts.spawn((heading(""), SideLabel(side)));
-                        opts.spawn((
+                        game.spawn((
+                            SoloOnly,
                             Node {
                                 flex_direction: FlexDirection::Row,
                                 flex_wrap: FlexWrap::Wrap,
-                                justify_content: JustifyContent::Center,
-                                max_width: px(300),
+                                align_items: AlignItems::Center,
+                                row_gap: px(4),
                                 margin: UiRect::bottom(px(4)),
                                 ..default()
                             },
                             Pickable::IGNORE,
                         ))
-                        .with_children(|kinds| {
-                            for kind in PlayerKind::all() {
-                                let id = button(kinds, kind_name(kind), move |c| c.players[side.index()] = kind);
-                                kinds.commands().entity(id).insert(PlayerButton { side, kind });
-                            }
+                        .with_children(|line| {
+                            line.spawn((
+                                Node { width: px(118), align_items: AlignItems::Center, ..default() },
+                                Pickable::IGNORE,
+                            ))
+                            .with_children(|name| {
+                                name.spawn((
+                                    Node {
+                                        width: px(14),
+                                        height: px(14),
+                                        margin: UiRect::right(px(8)),
+                                        border: UiRect::all(px(1)),
+                                        border_radius: BorderRadius::MAX,
+                                        ..default()
+                                    },
+                                    BorderColor::all(colour::MUTED),
+                                    BackgroundColor(Color::NONE),
+                                    Pickable::IGNORE,
+                                    SideSwatch(side),
+                                ));
+                                name.spawn((text("", size::BODY, colour::TEXT), SideLabel(side)));
+                            });
+                            segments(line, |s| {
+                                let person = PlayerButton { side, kind: PlayerKind::Person };
+                                segment(s, "Person").insert(person).observe(
+                                    move |_: On<Pointer<Click>>, mut choice: ResMut<MenuChoice>| {
+                                        choice.players[side.index()] = PlayerKind::Person;
+                                    },
+                                );
+                                segment(s, "Computer").insert(ComputerButton(side)).observe(
+                                    move |_: On<Pointer<Click>>, mut choice: ResMut<MenuChoice>| {
+                                        choice.players[side.index()] = choice.computers[side.index()];
+                                    },
+                                );
+                            });
+                            line.spawn((
+                                Node { flex_direction: FlexDirection::Row, ..default() },
+                                LevelRow(side),
+                                Pickable::IGNORE,
+                            ))
+                            .with_children(|s| {
+                                for kind in PlayerKind::all().into_iter().filter(|k| *k != PlayerKind::Person) {
+                                    segment(s, &capital(&kind_name(kind))).insert(PlayerButton { side, kind }).observe(
+                                        move |_: On<Pointer<Click>>, mut choice: ResMut<MenuChoice>| {
+                                            choice.players[side.index()] = kind;
+                                            choice.computers[side.index()] = kind;
+                                        },
+                                    );
+                                }
+                            });
                         });
                     }
-                    small_button(opts, "Rules of this game (F1)", CHOICE)
-                        .observe(|_: On<Pointer<Click>>, mut open: ResMut<crate::gui::screens::guide::RulesOpen>| open.0 = !open.0);
-                    opts.spawn(heading("Options"));
-                    opts.spawn((label("This game has no options.", 14.0), NoOptions));
-                    let options: [OptionSpec; 9] = [
-                        (
-                            &[Variant::Crossings],
-                            |c| format!("Exact phalanx: {}", on_off(c.exact)),
-                            |c| c.exact,
-                            |c| c.exact = !c.exact,
-                        ),
-                        (
-                            &[Variant::Volterra],
-                            |c| format!("Build near the source: {}", on_off(c.near_source)),
-                            |c| c.near_source,
-                            |c| c.near_source = !c.near_source,
-                        ),
-                        (
-                            &[Variant::Volterra, Variant::VolterraFree],
-                            |c| format!("First player: {}", if c.first == Side::First { "light" } else { "dark" }),
-                            |c| c.first != Side::First,
-                            |c| c.first = c.first.other(),
-                        ),
-                        (
-                            &[Variant::Ctor8, Variant::Ctor10],
-                            |c| format!("Teams: {} against {}", TEAMS[c.teams][0], TEAMS[c.teams][1]),
-                            |c| c.teams != 0,
-                            |c| c.next_teams(),
-                        ),
-                        (
-                            &[Variant::Ctor8, Variant::Ctor10],
-                            |c| {
-                                // Lit when it is not the larger team's row.
-                                format!("Turn power: row {}", c.ctor_teams().row())
-                            },
-                            |c| c.power.is_some(),
-                            |c| c.next_power(),
-                        ),
-                        (
-                            &[Variant::Ctor8, Variant::Ctor10],
-                            |c| {
-                                format!(
-                                    "Landing: {}",
-                                    if c.landing_back { "on a square emptied" } else { "anywhere" }
-                                )
-                            },
-                            |c| c.landing_back,
-                            |c| c.landing_back = !c.landing_back,
-                        ),
-                        (
-                            &[Variant::Ctor8, Variant::Ctor10],
-                            |c| format!("Secret squares: {}", on_off(c.secrets)),
-                            |c| c.secrets,
-                            |c| c.secrets = !c.secrets,
-                        ),
-                        (
-                            &[Variant::Ctor8, Variant::Ctor10],
-                            |c| {
-                                format!(
-                                    "Sand-glass: {}",
-                                    c.timer.map(|t| format!("{t} s a turn")).unwrap_or_else(|| "none".into())
-                                )
-                            },
-                            |c| c.timer.is_some(),
-                            |c| {
-                                let timers = crate::rules::ctor::TIMERS;
-                                c.timer = match c.timer {
-                                    None => Some(timers[0]),
-                                    Some(t) => {
-                                        timers.iter().position(|x| *x == t).and_then(|i| timers.get(i + 1).copied())
-                                    }
-                                }
-                            },
-                        ),
-                        (
-                            &[Variant::Ctor8, Variant::Ctor10],
-                            |c| {
-                                format!(
-                                    "Landings a turn: {}",
-                                    c.landing.map(|l| l.to_string()).unwrap_or_else(|| "as the rules say".into())
-                                )
-                            },
-                            |c| c.landing.is_some(),
-                            |c| {
-                                c.landing = match c.landing {
-                                    None => Some(0),
-                                    Some(l) if l < 2 => Some(l + 1),
-                                    _ => None,
-                                }
-                            },
-                        ),
-                    ];
-                    // Side by side where two fit, so that CTOR's six options and its team
-                    // block leave the Start button on a 720-pixel-high window.
-                    opts.spawn((
-                        Node {
-                            flex_direction: FlexDirection::Row,
-                            flex_wrap: FlexWrap::Wrap,
-                            justify_content: JustifyContent::Center,
-                            // A definite width: a wrapping row sized to its content would be
-                            // measured as tall as one button a row.
-                            width: px(460),
-                            ..default()
-                        },
+                    game.spawn(heading("Options"));
+                    game.spawn((text("This game has no options.", size::BODY, colour::MUTED), NoOptions));
+                    game.spawn((
+                        Node { flex_direction: FlexDirection::Row, flex_wrap: FlexWrap::Wrap, ..default() },
                         Pickable::IGNORE,
                     ))
                     .with_children(|wrap| {
-                        for (games, caption, on, change) in options {
-                            let id = button(wrap, caption(&MenuChoice::default()), change);
+                        for (games, caption, on, change) in options() {
+                            let id = choice_button(wrap, caption(&MenuChoice::default()), change);
                             wrap.commands().entity(id).insert(GameOption { games, caption, on });
                         }
                     });
-                    spawn_seats(opts);
-                });
-                // Saved games: resume the newest unfinished one, or replay any of the last few;
-                // then what streamers use.
-                let saved = folder.0.as_deref().map(crate::record::saved_games).unwrap_or_default();
-                row.spawn((column(), Pickable::IGNORE)).with_children(|games| {
-                    if !saved.is_empty() {
-                        games.spawn(heading("Your games"));
-                    }
-                    if let Some((path, rec)) = saved.iter().find(|(_, r)| r.result.is_none() && !r.moves.is_empty()) {
-                        let (path, rec) = (path.clone(), rec.clone());
-                        let text = format!("Resume your unfinished {} game", title_of(&rec.variant));
-                        let line = format!("{} moves", rec.moves.len());
-                        let pic = picture(&rec.variant);
-                        open_button(games, pic, text, line, move || Table::resume(rec.clone(), Some(path.clone())));
-                    }
-                    for (_, rec) in saved.iter().take(4) {
-                        let rec = rec.clone();
-                        let end = rec
-                            .result
-                            .as_ref()
-                            .map(|r| format!(", {} ({})", r.winner.as_deref().unwrap_or("draw"), r.reason))
-                            .unwrap_or_default();
-                        let text = format!("Replay {}", title_of(&rec.variant));
-                        let line = format!("{} moves{end}", rec.moves.len());
-                        let pic = picture(&rec.variant);
-                        open_button(games, pic, text, line, move || Table::replay(rec.clone()));
-                    }
-                    // The broadcast window: its size (landscape or a vertical stream), and
-                    // opening it for a streaming tool to capture (F8 at the table too).
-                    games.spawn(heading("Streaming"));
-                    small_button(games, "switch the broadcast window's size", BROADCAST).observe(
-                        |_: On<Pointer<Click>>, mut b: ResMut<crate::gui::stream::broadcast::Broadcast>| {
-                            b.size = crate::gui::stream::broadcast::Broadcast::next_size(b.size);
-                        },
-                    );
-                    small_button(games, "Open the broadcast window", BROADCAST).observe(
-                        |_: On<Pointer<Click>>, mut open: MessageWriter<crate::gui::stream::broadcast::OpenBroadcast>| {
-                            open.write(crate::gui::stream::broadcast::OpenBroadcast);
-                        },
-                    );
-                    // The live feed: the game's state, events and an overlay page for a
-                    // streaming tool, on this machine (127.0.0.1:7878).
-                    small_button(games, "Live feed on or off", BROADCAST)
-                        .observe(|_: On<Pointer<Click>>, mut live: ResMut<crate::gui::stream::feed::LiveFeed>| live.toggle());
-                    // Across machines: Start hosts the game (its invitations copied and shown),
-                    // or a seat of a game hosted elsewhere is taken with its invitation.
-                    games.spawn(heading("Across machines"));
-                    let switch = small_button(games, "Host on the network: off", NETWORK)
-                        .observe(|_: On<Pointer<Click>>, mut choice: ResMut<MenuChoice>| {
-                            choice.host = !choice.host;
-                            // Hosting is for a person elsewhere: the other side becomes one.
-                            if choice.host && choice.players.iter().filter(|p| **p == PlayerKind::Person).count() < 2 {
-                                let other = if choice.players[0] == PlayerKind::Person { 1 } else { 0 };
-                                choice.players[other] = PlayerKind::Person;
-                            }
-                        })
-                        .id();
-                    games.commands().entity(switch).insert(HostSwitch);
-                    small_button(games, "Join a game (copy its invitation first)", NETWORK).observe(join);
-                    // Settings (animation, quality, camera, UI scale, reduced motion): S too.
-                    games.spawn(heading("Settings"));
-                    small_button(games, "Settings (S)", CHOICE).observe(
-                        |_: On<Pointer<Click>>, mut open: ResMut<crate::gui::screens::prefs::SettingsOpen>| open.0 = !open.0,
-                    );
-                    // The menu by keyboard (keyboard.rs).
-                    games.spawn((
-                        Text::new("Keys: Tab or the arrows walk the buttons, Enter presses one; F1 the rules, S the settings."),
-                        TextFont { font_size: FontSize::Px(12.0), ..default() },
-                        TextColor(Color::srgb(0.85, 0.8, 0.7)),
-                        Node { max_width: px(300), margin: UiRect::top(px(10)), ..default() },
+                    spawn_seats(game);
+                    // Start, prominent, at the foot of the column; the rules beside it.
+                    game.spawn((Node { flex_grow: 1.0, min_height: px(8), ..default() }, Pickable::IGNORE));
+                    game.spawn((
+                        Node { flex_direction: FlexDirection::Row, align_items: AlignItems::Center, ..default() },
                         Pickable::IGNORE,
+                    ))
+                    .with_children(|foot| {
+                        styled_button(foot, "Start", size::HEADING, (8.0, 2.0), colour::PRIMARY)
+                            .insert(Node {
+                                padding: UiRect::axes(px(40), px(8)),
+                                margin: UiRect::right(px(12)),
+                                border: UiRect::all(px(2)),
+                                border_radius: BorderRadius::all(px(10)),
+                                ..default()
+                            })
+                            .observe(start);
+                        button(foot, "Rules of this game (F1)").observe(
+                            |_: On<Pointer<Click>>, mut open: ResMut<crate::gui::screens::guide::RulesOpen>| {
+                                open.0 = !open.0
+                            },
+                        );
+                    });
+                    game.spawn((
+                        text("", size::SMALL, colour::MUTED),
+                        Node { margin: UiRect::top(px(6)), ..default() },
+                        MenuLabel,
                     ));
                 });
+                // The second page: saved games, streaming, across machines.
+                row.spawn((column(true), OnPage(MenuPage::More), Pickable::IGNORE)).with_children(|more| {
+                    button(more, "Back to the game").insert(PageButton(MenuPage::Games)).observe(turn_page).insert(Node {
+                        align_self: AlignSelf::FlexStart,
+                        padding: UiRect::axes(px(12), px(6)),
+                        margin: UiRect::all(px(3)),
+                        border: UiRect::all(px(2)),
+                        border_radius: BorderRadius::all(px(8)),
+                        ..default()
+                    });
+                    more.spawn((
+                        Node { flex_direction: FlexDirection::Row, column_gap: px(24), ..default() },
+                        Pickable::IGNORE,
+                    ))
+                    .with_children(|cols| {
+                        cols.spawn((column(false), Pickable::IGNORE)).with_children(|games| {
+                            games.spawn(heading("Your games"));
+                            if saved.is_empty() {
+                                games.spawn(text("No saved games yet.", size::BODY, colour::MUTED));
+                            }
+                            for (_, rec) in saved.iter().take(5) {
+                                let rec = rec.clone();
+                                let end = rec
+                                    .result
+                                    .as_ref()
+                                    .map(|r| format!(", {} ({})", r.winner.as_deref().unwrap_or("draw"), r.reason))
+                                    .unwrap_or_default();
+                                let title = format!("Replay {}", title_of(&rec.variant));
+                                let line = format!("{} moves{end}", rec.moves.len());
+                                let pic = picture(&rec.variant);
+                                open_card(games, pic, title, line, colour::CONTROL, move || Table::replay(rec.clone()));
+                            }
+                        });
+                        cols.spawn((column(true), Pickable::IGNORE)).with_children(|links| {
+                            // The broadcast window: its size (landscape or a vertical stream),
+                            // and opening it for a streaming tool to capture (F8 at the table).
+                            links.spawn(heading("Streaming"));
+                            button(links, "Open the broadcast window").insert(BroadcastButton).observe(
+                                |_: On<Pointer<Click>>,
+                                 mut open: MessageWriter<crate::gui::stream::broadcast::OpenBroadcast>| {
+                                    open.write(crate::gui::stream::broadcast::OpenBroadcast);
+                                },
+                            );
+                            button(links, "Change the broadcast window's size").observe(
+                                |_: On<Pointer<Click>>, mut b: ResMut<crate::gui::stream::broadcast::Broadcast>| {
+                                    b.size = crate::gui::stream::broadcast::Broadcast::next_size(b.size);
+                                },
+                            );
+                            // The live feed: the game's state, events and an overlay page for a
+                            // streaming tool, on this machine (127.0.0.1:7878).
+                            button(links, "Live feed for streaming tools: off").insert(FeedSwitch).observe(
+                                |_: On<Pointer<Click>>, mut live: ResMut<crate::gui::stream::feed::LiveFeed>| {
+                                    live.toggle()
+                                },
+                            );
+                            // Across machines: Start hosts the game (its invitations copied and
+                            // shown), or a seat of a game hosted elsewhere is taken.
+                            links.spawn(heading("Across machines"));
+                            button(links, "Host this game on the network: off").insert(HostSwitch).observe(
+                                |_: On<Pointer<Click>>, mut choice: ResMut<MenuChoice>| {
+                                    choice.host = !choice.host;
+                                    // Hosting is for a person elsewhere: the other side becomes one.
+                                    if choice.host
+                                        && choice.players.iter().filter(|p| **p == PlayerKind::Person).count() < 2
+                                    {
+                                        let other = if choice.players[0] == PlayerKind::Person { 1 } else { 0 };
+                                        choice.players[other] = PlayerKind::Person;
+                                    }
+                                },
+                            );
+                            button(links, "Join a game from the invitation you copied").observe(join);
+                            links.spawn((
+                                text(
+                                    "Keys: Tab or the arrows walk the buttons, Enter presses one; F1 the rules, S the settings.",
+                                    size::SMALL,
+                                    colour::MUTED,
+                                ),
+                                Node { margin: UiRect::top(px(12)), ..default() },
+                            ));
+                        });
+                    });
+                });
             });
-            p.spawn((label("", 16.0), MenuLabel));
-
+            // The secondary places, at the top right (last in the keyboard's order).
             p.spawn((
-                Button,
                 Node {
-                    padding: UiRect::axes(px(28), px(8)),
-                    margin: UiRect::all(px(6)),
-                    border_radius: BorderRadius::all(px(8)),
+                    position_type: PositionType::Absolute,
+                    top: px(22),
+                    right: px(28),
+                    flex_direction: FlexDirection::Row,
                     ..default()
                 },
-                BackgroundColor(Color::srgb(0.15, 0.4, 0.15)),
-                children![label("Start", 24.0)],
+                Pickable::IGNORE,
             ))
-            .observe(start);
+            .with_children(|links| {
+                button(links, "Your games, streaming and network").insert(PageButton(MenuPage::More)).observe(turn_page);
+                button(links, "Settings (S)").observe(
+                    |_: On<Pointer<Click>>, mut open: ResMut<crate::gui::screens::prefs::SettingsOpen>| open.0 = !open.0,
+                );
+            });
         });
 }
 
-/// CTOR's team block: each team's members, a name to click and type, and a kind to click
-/// through (person, random, the levels); who plays the Moves and Landings.
+/// A page button turns to its page.
+fn turn_page(click: On<Pointer<Click>>, buttons: Query<&PageButton>, mut page: ResMut<MenuPage>) {
+    if let Ok(to) = buttons.get(click.entity) {
+        *page = to.0;
+    }
+}
+
+/// Shows the page turned to.
+fn pages(page: Res<MenuPage>, mut parts: Query<(&OnPage, &mut Node)>) {
+    for (on, mut node) in &mut parts {
+        let display = if on.0 == *page { Display::Flex } else { Display::None };
+        if node.display != display {
+            node.display = display;
+        }
+    }
+}
+
 fn on_off(on: bool) -> &'static str {
     if on { "on" } else { "off" }
 }
@@ -414,9 +624,53 @@ fn title_of(name: &str) -> &str {
     name.parse::<Variant>().map(|v| v.title()).unwrap_or(name)
 }
 
+/// A record's players, "Ana against computer (hard)".
+fn players_of(rec: &crate::record::Record) -> String {
+    rec.players.iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(" against ")
+}
+
 /// A choice's colours, as a query asks for them and as it gets them.
 type ChoiceLook = (&'static mut BackgroundColor, &'static mut BorderColor);
 type Look<'a> = (Mut<'a, BackgroundColor>, Mut<'a, BorderColor>);
+
+/// Marks a control chosen or not (its fill and its edge).
+fn mark((mut bg, mut border): Look, chosen: bool) {
+    let (fill, edge) = chosen_look(chosen, colour::CONTROL);
+    if bg.0 != fill {
+        bg.0 = fill;
+    }
+    if border.top != edge {
+        *border = BorderColor::all(edge);
+    }
+}
+
+/// The words of a button (its text children).
+fn set_words(children: &Children, texts: &mut Query<&mut Text, Without<MenuLabel>>, words: &str) {
+    for child in children {
+        if let Ok(mut t) = texts.get_mut(*child)
+            && t.0 != words
+        {
+            t.0 = words.to_string();
+        }
+    }
+}
+
+/// The words of the switches on the second page, as their state says.
+fn captions(
+    choice: &MenuChoice,
+    live: Option<&crate::gui::stream::feed::LiveFeed>,
+    broadcast: Option<&crate::gui::stream::broadcast::Broadcast>,
+) -> [String; 3] {
+    let feed = if live.is_some_and(|l| l.url().is_some()) { "on" } else { "off" };
+    [
+        format!("Host this game on the network: {}", on_off(choice.host)),
+        format!("Live feed for streaming tools: {feed}"),
+        match broadcast {
+            Some(b) => format!("Open the broadcast window ({}\u{d7}{})", b.size.x, b.size.y),
+            None => "Open the broadcast window".into(),
+        },
+    ]
+}
 
 #[allow(clippy::type_complexity, clippy::too_many_arguments)]
 fn refresh(
@@ -425,78 +679,114 @@ fn refresh(
     broadcast: Option<Res<crate::gui::stream::broadcast::Broadcast>>,
     live: Option<Res<crate::gui::stream::feed::LiveFeed>>,
     trouble: Option<Res<crate::gui::screens::prefs::SettingsTrouble>>,
+    mut looks: ParamSet<(
+        Query<(ChoiceLook, &GameCard)>,
+        Query<(ChoiceLook, Option<&PlayerButton>, Option<&ComputerButton>)>,
+        Query<(ChoiceLook, &GameOption)>,
+        Query<ChoiceLook, With<HostSwitch>>,
+        Query<(&SideSwatch, &mut BackgroundColor)>,
+    )>,
+    mut nodes: ParamSet<(
+        Query<(&mut Node, &LevelRow)>,
+        Query<&mut Node, With<NoOptions>>,
+        Query<(&mut Node, &GameOption)>,
+        Query<&mut Node, With<SoloOnly>>,
+    )>,
+    mut texts: Query<&mut Text, Without<MenuLabel>>,
     mut label: Query<&mut Text, With<MenuLabel>>,
-    mut sides: Query<(&mut Text, &SideLabel), Without<MenuLabel>>,
-    mut cards: Query<(ChoiceLook, &GameCard)>,
-    mut players: Query<(ChoiceLook, &PlayerButton), Without<GameCard>>,
-    mut options: Query<(ChoiceLook, &mut Node, &GameOption, &Children), (Without<GameCard>, Without<PlayerButton>)>,
-    mut none: Query<&mut Node, (With<NoOptions>, Without<GameOption>)>,
-    mut texts: Query<&mut Text, (Without<MenuLabel>, Without<SideLabel>)>,
-    switch: Query<
-        (&Children, ChoiceLook),
-        (With<HostSwitch>, Without<GameCard>, Without<PlayerButton>, Without<GameOption>),
-    >,
+    worded: Query<(&Children, Option<&GameOption>, Has<HostSwitch>, Has<FeedSwitch>, Has<BroadcastButton>)>,
+    sides: Query<(Entity, &SideLabel)>,
+    chosen: Query<(Entity, &Chosen)>,
+    mut pictures: Query<&mut ImageNode, With<Chosen>>,
+    card_pictures: Query<(&GameCard, &Children)>,
+    images: Query<&ImageNode, Without<Chosen>>,
 ) {
-    let mark = |(mut bg, mut border): Look, chosen: bool| {
-        let (colour, edge) = if chosen { (CHOSEN, Color::srgb(1.0, 0.85, 0.4)) } else { (CHOICE, Color::NONE) };
-        if bg.0 != colour {
-            bg.0 = colour;
-        }
-        if border.top != edge {
-            *border = BorderColor::all(edge);
-        }
-    };
-    for (look, card) in &mut cards {
+    let v = choice.variant();
+    for (look, card) in &mut looks.p0() {
         mark(look, card.0 == choice.game);
     }
-    for (look, b) in &mut players {
-        mark(look, choice.players[b.side.index()] == b.kind);
+    for (look, person_or_level, computer) in &mut looks.p1() {
+        let on = match (person_or_level, computer) {
+            (Some(b), _) => choice.players[b.side.index()] == b.kind,
+            (None, Some(c)) => choice.players[c.0.index()] != PlayerKind::Person,
+            _ => continue,
+        };
+        mark(look, on);
     }
-    for (children, (mut bg, mut border)) in switch {
-        let caption = format!("Host on the network: {}", on_off(choice.host));
-        for child in children {
-            if let Ok(mut t) = texts.get_mut(*child)
-                && t.0 != caption
-            {
-                t.0 = caption.clone();
-            }
-        }
-        let (colour, edge) = if choice.host { (CHOSEN, Color::srgb(1.0, 0.85, 0.4)) } else { (NETWORK, Color::NONE) };
-        if bg.0 != colour {
-            bg.0 = colour;
-        }
-        if border.top != edge {
-            *border = BorderColor::all(edge);
-        }
-    }
-    let v = choice.variant();
-    let mut shown = 0;
-    for (look, mut node, option, children) in &mut options {
-        let display = if option.games.contains(&v) { Display::Flex } else { Display::None };
-        shown += usize::from(display == Display::Flex);
-        if node.display != display {
-            node.display = display;
-        }
+    for (look, option) in &mut looks.p2() {
         mark(look, (option.on)(&choice));
-        let caption = (option.caption)(&choice);
-        for child in children {
-            if let Ok(mut t) = texts.get_mut(*child)
-                && t.0 != caption
-            {
-                t.0 = caption.clone();
-            }
+    }
+    for look in &mut looks.p3() {
+        mark(look, choice.host);
+    }
+    for (side, mut bg) in &mut looks.p4() {
+        let c = theme::side_colour(v, side.0);
+        if bg.0 != c {
+            bg.0 = c;
         }
     }
-    for mut node in &mut none {
-        let display = if shown == 0 { Display::Flex } else { Display::None };
+    let show = |node: &mut Mut<Node>, on: bool| {
+        let display = if on { Display::Flex } else { Display::None };
         if node.display != display {
             node.display = display;
         }
+    };
+    for (mut node, row) in &mut nodes.p0() {
+        show(&mut node, choice.players[row.0.index()] != PlayerKind::Person);
     }
-    for (mut t, side) in &mut sides {
-        let s = format!("{} plays", capital(v.side_name(side.0)));
-        if t.0 != s {
-            t.0 = s;
+    let count = GAMES.len().min(options().iter().filter(|o| o.0.contains(&v)).count());
+    for mut node in &mut nodes.p1() {
+        show(&mut node, count == 0);
+    }
+    for (mut node, option) in &mut nodes.p2() {
+        show(&mut node, option.games.contains(&v));
+    }
+    let solo = seats.team(&choice).is_none();
+    for mut node in &mut nodes.p3() {
+        show(&mut node, solo);
+    }
+    // The words: the options' captions, the switches', the sides' names, the chosen game.
+    let [host, feed, open] = captions(&choice, live.as_deref(), broadcast.as_deref());
+    for (children, option, is_host, is_feed, is_broadcast) in &worded {
+        let caption = match option {
+            Some(o) => (o.caption)(&choice),
+            None if is_host => host.clone(),
+            None if is_feed => feed.clone(),
+            None if is_broadcast => open.clone(),
+            None => continue,
+        };
+        set_words(children, &mut texts, &caption);
+    }
+    for (e, side) in &sides {
+        if let Ok(mut t) = texts.get_mut(e) {
+            let s = capital(v.side_name(side.0));
+            if t.0 != s {
+                t.0 = s;
+            }
+        }
+    }
+    for (e, part) in &chosen {
+        let words = match part {
+            Chosen::Title => v.title(),
+            Chosen::Line => GAMES[choice.game].1,
+            Chosen::Picture => continue,
+        };
+        if let Ok(mut t) = texts.get_mut(e)
+            && t.0 != words
+        {
+            t.0 = words.to_string();
+        }
+    }
+    let picture = card_pictures
+        .iter()
+        .find(|(c, _)| c.0 == choice.game)
+        .and_then(|(_, kids)| kids.iter().find_map(|k| images.get(k).ok()))
+        .map(|i| i.image.clone());
+    if let Some(picture) = picture {
+        for mut image in &mut pictures {
+            if image.image != picture {
+                image.image = picture.clone();
+            }
         }
     }
     let game = choice.game();
@@ -504,8 +794,9 @@ fn refresh(
         AnyGame::Ctor(g) => format!(", {} teams", g.teams()),
         _ => String::new(),
     };
-    let size = broadcast.map(|b| format!("   (broadcast window {}x{})", b.size.x, b.size.y)).unwrap_or_default();
-    let feed = live.map(|l| format!("\n{}", l.line())).unwrap_or_default();
+    // The live feed's address to give the streaming tool, or why it could not start.
+    let feed =
+        live.filter(|l| l.url().is_some() || l.error.is_some()).map(|l| format!("\n{}", l.line())).unwrap_or_default();
     let trouble = trouble.and_then(|t| t.0.clone()).map(|t| format!("\n{t}")).unwrap_or_default();
     // A team game names its members.
     let who = |side: Side| match seats.team(&choice) {
@@ -518,7 +809,7 @@ fn refresh(
         ""
     };
     let s = format!(
-        "{}{ctor}: {} {} against {} {}{size}{feed}{trouble}{hosted}",
+        "{}{ctor}: {} {} against {} {}{feed}{trouble}{hosted}",
         v.title(),
         v.side_name(Side::First),
         who(Side::First),
@@ -614,15 +905,16 @@ fn join(_: On<Pointer<Click>>, mut commands: Commands, mut labels: Query<&mut Te
     }
 }
 
-/// A menu button that opens a saved game (to replay or to resume).
-fn open_button(
+/// A card that opens a saved game (to replay or to resume).
+fn open_card(
     p: &mut ChildSpawnerCommands,
     picture: Handle<Image>,
-    text: String,
+    title: String,
     line: String,
+    fill: Color,
     open: impl Fn() -> Result<Table, crate::record::RecordError> + Send + Sync + 'static,
 ) {
-    picture_button(p, picture, (64.0, 40.0), &text, &line, Color::srgb(0.12, 0.22, 0.3)).observe(
+    picture_card(p, picture, (64.0, 40.0), &title, &line, fill).observe(
         move |_: On<Pointer<Click>>, mut commands: Commands, mut labels: Query<&mut Text, With<MenuLabel>>| match open()
         {
             Ok(session) => {

@@ -104,7 +104,7 @@ struct SettingsInfo;
 
 /// The settings panel.
 #[derive(Component)]
-struct SettingsPanel;
+pub struct SettingsPanel;
 
 pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<Settings>()
@@ -280,26 +280,29 @@ fn save_on_exit(
 }
 
 fn spawn_panel(mut commands: Commands) {
-    let colour = Color::srgb(0.25, 0.16, 0.08);
+    use crate::gui::theme::{colour, size};
     commands
         .spawn((
             Node {
                 position_type: PositionType::Absolute,
-                top: percent(15),
-                left: percent(30),
-                width: percent(40),
+                top: percent(12),
+                // Centred, as wide as its widest row needs at any window size.
+                left: percent(50),
+                margin: UiRect::left(px(-300)),
+                width: px(600),
+                border_radius: BorderRadius::all(px(10)),
                 flex_direction: FlexDirection::Column,
                 align_items: AlignItems::Center,
                 padding: UiRect::all(px(14)),
                 display: Display::None,
                 ..default()
             },
-            BackgroundColor(Color::srgb(0.06, 0.04, 0.03)),
+            BackgroundColor(colour::PAGE),
             GlobalZIndex(20),
             SettingsPanel,
         ))
         .with_children(|p| {
-            p.spawn((Text::new("Settings"), TextFont { font_size: FontSize::Px(24.0), ..default() }));
+            p.spawn(crate::gui::theme::bold("Settings", size::TITLE, colour::TEXT));
             let rows: [&[Setting]; 10] = [
                 &[Setting::Animation],
                 &[Setting::Quality],
@@ -313,28 +316,36 @@ fn spawn_panel(mut commands: Commands) {
                 &[Setting::Volume(false), Setting::Volume(true), Setting::Mute],
             ];
             for row in rows {
-                p.spawn((Node { flex_direction: FlexDirection::Row, ..default() }, Pickable::IGNORE)).with_children(
-                    |r| {
-                        for &setting in row {
-                            crate::gui::theme::styled_button(r, "", 15.0, (5.0, 3.0), colour).insert(setting).observe(
+                // A row wraps where the window is narrow rather than leave the panel.
+                let line = Node {
+                    flex_direction: FlexDirection::Row,
+                    flex_wrap: FlexWrap::Wrap,
+                    justify_content: JustifyContent::Center,
+                    max_width: percent(100),
+                    ..default()
+                };
+                p.spawn((line, Pickable::IGNORE)).with_children(|r| {
+                    for &setting in row {
+                        crate::gui::theme::styled_button(r, "", size::BODY, (5.0, 3.0), colour::CONTROL)
+                            .insert(setting)
+                            .observe(
                                 move |_: On<Pointer<Click>>,
                                       mut s: ResMut<Settings>,
                                       mut open: ResMut<SettingsOpen>| {
                                     setting.press(&mut s, &mut open)
                                 },
                             );
-                        }
-                    },
-                );
+                    }
+                });
             }
             p.spawn((
                 Text::new(""),
-                TextFont { font_size: FontSize::Px(12.0), ..default() },
-                TextColor(Color::srgb(0.85, 0.8, 0.7)),
+                TextFont { font_size: FontSize::Px(size::SMALL), ..default() },
+                TextColor(colour::MUTED),
                 Node { margin: UiRect::all(px(6)), ..default() },
                 SettingsInfo,
             ));
-            crate::gui::theme::styled_button(p, "", 16.0, (5.0, 3.0), Color::srgb(0.15, 0.4, 0.15))
+            crate::gui::theme::styled_button(p, "", size::LABEL, (5.0, 3.0), colour::PRIMARY)
                 .insert(Setting::Close)
                 .observe(|_: On<Pointer<Click>>, mut s: ResMut<Settings>, mut open: ResMut<SettingsOpen>| {
                     Setting::Close.press(&mut s, &mut open)

@@ -4,7 +4,7 @@
 use super::choice::{MenuChoice, MenuSeats, TEAMS, kind_name, renaming};
 use crate::gui::frame::session::PlayerKind;
 use crate::gui::frame::steps::Screen;
-use crate::gui::theme::{CHOICE, label, styled_button};
+use crate::gui::theme::{colour::CONTROL as CHOICE, label, styled_button};
 use crate::rules::Side;
 use crate::table::capital;
 use bevy::prelude::*;

@@ -106,7 +106,7 @@ fn spawn_line(mut commands: Commands) {
             display: Display::None,
             ..default()
         },
-        BackgroundColor(Color::srgba(0.1, 0.22, 0.3, 0.92)),
+        BackgroundColor(crate::gui::theme::colour::TIP),
         Pickable::IGNORE,
         DespawnOnExit(Screen::Playing),
         children![(Text::new(""), TextFont { font_size: FontSize::Px(15.0), ..default() }, Pickable::IGNORE, TipLine,)],
