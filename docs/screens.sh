@@ -1,13 +1,15 @@
 #!/bin/sh
-# Screenshots of the window as a player sees it at 1280x720 (software profile): the menu, and
-# each game's table twenty moves in (a seeded game pasted with Ctrl+V, as a player pastes a
-# record). Under its own Xvfb display, with the data and settings of a fresh machine. From the
-# repository root:
+# Screenshots (JPEG) of the window as a player sees it at 1280x720 (software profile): the menu, and
+# each game's table twenty moves in (a seeded unfinished game, resumed from the menu). Under
+# its own Xvfb display, with the data and settings of a fresh machine. From the repository
+# root:
 #
-#   sh docs/screens.sh [path/to/tablero] [out-dir]
+#   sh docs/screens.sh [path/to/tablero] [out-dir] [game ...]
 #
-# Needs Xvfb, xdotool, xclip, ImageMagick's `import` and Mesa's lavapipe (Debian: apt-get
-# install xvfb xdotool xclip imagemagick mesa-vulkan-drivers).
+# (only those games' tables and not the menu when games are named).
+#
+# Needs Xvfb, xdotool, ImageMagick's `import` and Mesa's lavapipe (Debian: apt-get
+# install xvfb xdotool imagemagick mesa-vulkan-drivers).
 set -eu
 T=$(realpath "${1:-target/release/tablero}")
 OUT=${2:-docs/screens}
@@ -23,50 +25,65 @@ sleep 2
 # A seeded game of VARIANT, N moves: each the ((n * 7) mod count + 1)th of `tablero moves`
 # (from the position after the first move, which `tablero play` prints).
 record() {
-    start=$("$T" play "$1" "$("$T" moves "$1" | head -1)" | head -1)
+    "$T" moves "$1" > "$WORK/moves"
+    start=$("$T" play "$1" "$(head -1 "$WORK/moves")" | head -1)
     game=$start
     moves=""
     n=0
     while [ $n -lt "$2" ]; do
-        count=$("$T" moves "$game" | wc -l)
+        "$T" moves "$game" > "$WORK/moves"
+        count=$(wc -l < "$WORK/moves")
         [ "$count" -gt 0 ] || break
-        mv=$("$T" moves "$game" | sed -n "$(( (n * 7) % count + 1 ))p")
-        next=$("$T" play "$game" "$mv" | head -1)
+        mv=$(sed -n "$(( (n * 7) % count + 1 ))p" "$WORK/moves")
+        after=$("$T" play "$game" "$mv")
+        # The game stays unfinished: a move that would end it is left out.
+        case $(echo "$after" | sed -n 2p) in result*) break ;; esac
         moves="$moves${moves:+,}{ \"move\": \"$mv\", \"at_ms\": $((1796128180000 + n * 4000)) }"
-        game=$next
+        game=$(echo "$after" | head -1)
         n=$((n + 1))
-        case $("$T" play "$game" | sed -n 2p) in result*) break ;; esac
     done
     printf '{ "format": 2, "variant": "%s", "start": "%s", "players": [{ "name": "Ana", "kind": "human" }, { "name": "computer (medium)", "kind": "ai:medium" }], "moves": [%s], "result": null, "created_ms": 1796128170000 }' \
         "$(echo "$start" | cut -d' ' -f1)" "$start" "$moves"
 }
 
-# Waits for the window, lets it draw, optionally pastes the clipboard, takes the picture.
+# Opens the window (the menu), waits for it to draw, clicks at X Y if given (the menu's
+# *Resume* card), waits again, and takes the picture.
 shot() {
     name=$1
-    paste=$2
-    shift 2
-    "$T" "$@" >/dev/null 2>&1 &
+    click=$2
+    "$T" >/dev/null 2>&1 &
     app=$!
     for _ in $(seq 90); do
         xdotool search --name tablero >/dev/null 2>&1 && break
         sleep 1
     done
-    sleep 12
-    if [ "$paste" = paste ]; then
-        win=$(xdotool search --name tablero | head -1)
-        xdotool windowfocus "$win" 2>/dev/null || true
-        xdotool key --window "$win" ctrl+v
-        sleep 10
+    sleep 20
+    if [ -n "$click" ]; then
+        # shellcheck disable=SC2086
+        xdotool mousemove $click
+        sleep 1
+        xdotool mousedown 1
+        sleep 0.3
+        xdotool mouseup 1
+        # (The pine set's wood is baked the first time it is drawn: a while in a debug build.)
+        sleep 40
     fi
-    import -window root "$OUT/$name.png"
+    import -window root -quality 88 "$OUT/$name.jpg"
     kill $app 2>/dev/null || true
     wait $app 2>/dev/null || true
 }
 
-shot menu no
-for v in ordo ordo-x crossings volterra volterra-free ctor8 ctor10; do
-    record "$v" 20 > "$WORK/$v.json"
-    xclip -selection clipboard -i "$WORK/$v.json"
-    shot "table-$v" paste play "$v"
+shift 2 2>/dev/null || shift $#
+GAMES=${*:-ordo ordo-x crossings volterra volterra-free ctor8 ctor10}
+# The menu of a fresh machine.
+if [ $# -eq 0 ]; then
+    export TABLERO_DATA_DIR="$WORK/fresh"
+    shot menu ""
+fi
+# Each game resumed from the menu's *Resume* card (where RESUME_AT says it is: "X Y").
+for v in $GAMES; do
+    export TABLERO_DATA_DIR="$WORK/$v"
+    mkdir -p "$TABLERO_DATA_DIR/games"
+    record "$v" 20 > "$TABLERO_DATA_DIR/games/1796128170000-$v.json"
+    shot "table-$v" "${RESUME_AT:-560 110}"
 done

@@ -197,6 +197,20 @@ pub fn panel_node(f: impl FnOnce(&mut Node)) -> Node {
     node
 }
 
+/// A round swatch of a side's colour beside its name (its fill set by whoever shows the side).
+pub fn swatch(diameter: f32) -> (Node, BorderColor, BackgroundColor, Pickable) {
+    let node = Node {
+        width: px(diameter),
+        height: px(diameter),
+        margin: UiRect::right(px(diameter * 0.55)),
+        border: UiRect::all(px(1)),
+        border_radius: BorderRadius::MAX,
+        flex_shrink: 0.0,
+        ..default()
+    };
+    (node, BorderColor::all(colour::MUTED), BackgroundColor(Color::NONE), Pickable::IGNORE)
+}
+
 /// A side's colour as the game's pieces show it, for its name and the swatch beside it.
 pub fn side_colour(variant: Variant, side: Side) -> Color {
     match (variant, side) {

@@ -294,6 +294,8 @@ fn nothing_overlaps_in_the_menu_at_the_table_or_in_the_panels() {
                     let _ = table.apply(tablero::table::Intent::PlayRandom);
                 }
                 tablero::gui::open(table)(view.app.world_mut());
+                // The evaluation bar shown too, at its place beside the panels.
+                view.app.world_mut().resource_mut::<tablero::gui::stream::eval::Evaluation>().shown = true;
                 view.frame();
                 view.frame();
                 assert_eq!(*view.app.world().resource::<State<Screen>>().get(), Screen::Playing, "{variant}");

@@ -232,21 +232,7 @@ fn spawn_state_panel(commands: &mut Commands) {
         ))
         .with_children(|p| {
             p.spawn((Node { align_items: AlignItems::Center, ..default() }, Pickable::IGNORE)).with_children(|row| {
-                row.spawn((
-                    Node {
-                        width: px(16),
-                        height: px(16),
-                        margin: UiRect::right(px(9)),
-                        border: UiRect::all(px(1)),
-                        border_radius: BorderRadius::MAX,
-                        flex_shrink: 0.0,
-                        ..default()
-                    },
-                    BorderColor::all(colour::MUTED),
-                    BackgroundColor(Color::NONE),
-                    Pickable::IGNORE,
-                    TurnSwatch,
-                ));
+                row.spawn((theme::swatch(16.0), TurnSwatch));
                 row.spawn((bold("", size::TITLE, colour::TEXT), HudText::Turn));
             });
             p.spawn((text("", size::BODY, colour::MUTED), HudText::Player));
@@ -860,10 +846,13 @@ fn move_rows(
             p.spawn(text("No moves yet", size::BODY, colour::MUTED));
         }
         for pair in first..pairs.min(first + 14) {
-            p.spawn((Node { align_items: AlignItems::Center, ..default() }, Pickable::IGNORE)).with_children(|row| {
+            // A row of fixed height; the number and the moves on one line each, never wrapped.
+            let line = Node { align_items: AlignItems::Center, height: px(20), flex_shrink: 0.0, ..default() };
+            p.spawn((line, Pickable::IGNORE)).with_children(|row| {
                 row.spawn((
-                    mono(format!("{:>3}.", pair + 1), size::SMALL, colour::MUTED),
-                    Node { width: px(34), ..default() },
+                    mono(format!("{}.", pair + 1), size::SMALL, colour::MUTED),
+                    TextLayout::no_wrap(),
+                    Node { width: px(30), ..default() },
                 ));
                 for i in [2 * pair, 2 * pair + 1] {
                     let Some(mv) = moves.get(i) else { continue };
@@ -879,7 +868,7 @@ fn move_rows(
                             ..default()
                         },
                         BackgroundColor(fill),
-                        children![mono(format!("{mv}{judged}"), size::SMALL, colour::TEXT)],
+                        children![(mono(format!("{mv}{judged}"), size::SMALL, colour::TEXT), TextLayout::no_wrap())],
                     ));
                     if replay {
                         cell.insert(Button).observe(on_press(Action::Cmd(Command::Jump(i + 1))));

@@ -355,11 +355,15 @@ fn spawn_menu(
                     if let Some((path, rec)) = &unfinished {
                         let (path, rec) = (path.clone(), rec.clone());
                         let title = format!("Resume your unfinished {} game", title_of(&rec.variant));
-                        let line = format!("{} moves played, {}", rec.moves.len(), players_of(&rec));
+                        let n = rec.moves.len();
+                        let line = format!("{n} {} played, {}", if n == 1 { "move" } else { "moves" }, players_of(&rec));
                         let pic = picture(&rec.variant);
-                        open_card(game, pic, title, line, colour::PRIMARY, move || {
-                            Table::resume(rec.clone(), Some(path.clone()))
-                        });
+                        game.spawn((Node { margin: UiRect::bottom(px(10)), ..default() }, Pickable::IGNORE))
+                            .with_children(|at| {
+                                open_card(at, pic, title, line, colour::PRIMARY, move || {
+                                    Table::resume(rec.clone(), Some(path.clone()))
+                                });
+                            });
                     }
                     game.spawn((
                         Node { flex_direction: FlexDirection::Row, align_items: AlignItems::Center, ..default() },
@@ -408,20 +412,7 @@ fn spawn_menu(
                                 Pickable::IGNORE,
                             ))
                             .with_children(|name| {
-                                name.spawn((
-                                    Node {
-                                        width: px(14),
-                                        height: px(14),
-                                        margin: UiRect::right(px(8)),
-                                        border: UiRect::all(px(1)),
-                                        border_radius: BorderRadius::MAX,
-                                        ..default()
-                                    },
-                                    BorderColor::all(colour::MUTED),
-                                    BackgroundColor(Color::NONE),
-                                    Pickable::IGNORE,
-                                    SideSwatch(side),
-                                ));
+                                name.spawn((theme::swatch(14.0), SideSwatch(side)));
                                 name.spawn((text("", size::BODY, colour::TEXT), SideLabel(side)));
                             });
                             segments(line, |s| {
@@ -788,6 +779,13 @@ fn refresh(
                 image.image = picture.clone();
             }
         }
+    }
+    // The line under Start follows the choice; until it changes, it keeps what a press said
+    // (a saved game that cannot be opened, an invitation that cannot be used).
+    let feed_changed = live.as_ref().is_some_and(|l| l.is_changed());
+    if !choice.is_changed() && !seats.is_changed() && !feed_changed && !trouble.as_ref().is_some_and(|t| t.is_changed())
+    {
+        return;
     }
     let game = choice.game();
     let ctor = match &game {

@@ -286,11 +286,12 @@ pub fn spawn_bar(parent: &mut ChildSpawnerCommands, bar: Bar, height: f32, size:
         });
 }
 
-/// The bar beside the board at the table, below the state panel.
+/// The bar beside the board at the table, at the bottom left, below the state panel.
 pub(crate) fn spawn_table_bar(mut commands: Commands) {
     commands
         .spawn((
-            Node { position_type: PositionType::Absolute, left: px(12), top: percent(30), ..default() },
+            // At the bottom left, above the controls' line and below the state panel.
+            Node { position_type: PositionType::Absolute, left: px(12), bottom: px(72), ..default() },
             Pickable::IGNORE,
             DespawnOnExit(Screen::Playing),
         ))
