@@ -47,10 +47,11 @@ record() {
 }
 
 # Opens the window (the menu), waits for it to draw, clicks at X Y if given (the menu's
-# *Resume* card), waits again, and takes the picture.
+# *Resume* card), waits again, presses a key if given, and takes the picture.
 shot() {
     name=$1
     click=$2
+    key=${3:-}
     "$T" >/dev/null 2>&1 &
     app=$!
     for _ in $(seq 90); do
@@ -67,6 +68,12 @@ shot() {
         xdotool mouseup 1
         # (The pine set's wood is baked the first time it is drawn: a while in a debug build.)
         sleep 40
+    fi
+    if [ -n "$key" ]; then
+        xdotool windowfocus "$(xdotool search --name tablero | head -1)" 2>/dev/null || true
+        sleep 1
+        xdotool key "$key"
+        sleep 4
     fi
     import -window root -quality 88 "$OUT/$name.jpg"
     kill $app 2>/dev/null || true
@@ -87,3 +94,10 @@ for v in $GAMES; do
     record "$v" 20 > "$TABLERO_DATA_DIR/games/1796128170000-$v.json"
     shot "table-$v" "${RESUME_AT:-560 110}"
 done
+# The rules panel (F1) and the table's menu (K), over games resumed as above.
+if [ $# -eq 0 ]; then
+    export TABLERO_DATA_DIR="$WORK/crossings"
+    shot rules "${RESUME_AT:-560 110}" F1
+    export TABLERO_DATA_DIR="$WORK/ordo"
+    shot actions "${RESUME_AT:-560 110}" k
+fi
