@@ -67,7 +67,34 @@ impl Player for BaselinePlayer {
     }
 }
 
-/// A player named on the command line: `random`, or `ai:<level>` (easy, medium, hard, master).
+/// `ai:uct` as a player: a standard UCT robot (see [`crate::ai::uct`]), each move from its own
+/// seed.
+pub struct UctPlayer {
+    budget: crate::ai::uct::Budget,
+    seed: u64,
+    moves: u64,
+}
+
+impl UctPlayer {
+    pub fn new(budget: crate::ai::uct::Budget, seed: u64) -> UctPlayer {
+        UctPlayer { budget, seed, moves: 0 }
+    }
+}
+
+impl Player for UctPlayer {
+    fn choose(&mut self, game: &AnyGame) -> Option<AnyMove> {
+        self.moves += 1;
+        crate::ai::uct::choose(
+            game,
+            self.budget,
+            self.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(self.moves),
+        )
+        .0
+    }
+}
+
+/// A player named on the command line: `random`, `ai:<level>` (easy, medium, hard, master), or
+/// the yardsticks `ai:baseline` and `ai:uct`.
 pub fn by_name(name: &str, seed: u64) -> Result<Box<dyn Player + Send>, UnknownPlayer> {
     by_name_on(name, seed, 1)
 }
@@ -81,6 +108,11 @@ pub fn by_name_on(name: &str, seed: u64, threads: usize) -> Result<Box<dyn Playe
         ("random", _) | (_, Some(Kind::Random)) => Ok(Box::new(RandomPlayer::new(seed))),
         // The yardstick of the levels (see `baseline`), not a level of the menu.
         ("ai:baseline", _) => Ok(Box::new(BaselinePlayer::new(seed))),
+        // The sparring partner: a standard UCT robot, `ai:uct[:N | :Ns | :Nms]`.
+        (n, _) if n.starts_with("ai:uct") => match crate::ai::uct::Budget::parse(n) {
+            Some(budget) => Ok(Box::new(UctPlayer::new(budget, seed))),
+            None => Err(UnknownPlayer(name.to_string())),
+        },
         (_, Some(Kind::Ai(level))) => Ok(Box::new(AiPlayer::new(crate::ai::LEVELS[level].on(threads), seed))),
         _ => Err(UnknownPlayer(name.to_string())),
     }
@@ -88,7 +120,11 @@ pub fn by_name_on(name: &str, seed: u64, threads: usize) -> Result<Box<dyn Playe
 
 /// A player's name that names no player.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown player '{}' (available: random, ai:baseline, ai:{})", crate::rules::quote(.0), level_names())]
+#[error(
+    "unknown player '{}' (available: random, ai:baseline, ai:uct[:N playout moves | :Ns], ai:{})",
+    crate::rules::quote(.0),
+    level_names()
+)]
 pub struct UnknownPlayer(pub String);
 
 fn level_names() -> String {

@@ -811,3 +811,37 @@ fn master_weighs_a_group_that_can_be_cut() {
         assert!(g.exposed_cuts(tablero::rules::Side::First) > 0, "white's group can be cut there");
     }
 }
+
+/// `ai:uct`, the sparring partner: its budgets as written, a legal move from any variant's
+/// start, the same move from the same seed and budget, the playout moves it was given spent,
+/// and a win in one taken.
+#[test]
+fn the_uct_partner_reads_its_budget_plays_legal_moves_and_takes_a_win() {
+    use std::time::Duration;
+    use tablero::ai::uct::{BUDGET, Budget, choose};
+    assert_eq!(Budget::parse("ai:uct"), Some(Budget::Playouts(BUDGET)));
+    assert_eq!(Budget::parse("ai:uct:20000"), Some(Budget::Playouts(20_000)));
+    assert_eq!(Budget::parse("ai:uct:2s"), Some(Budget::Time(Duration::from_secs(2))));
+    assert_eq!(Budget::parse("ai:uct:250ms"), Some(Budget::Time(Duration::from_millis(250))));
+    for bad in ["ai:uct:0", "ai:uct:", "ai:uct:x", "ai:uctx", "ai:uct:-5s"] {
+        assert_eq!(Budget::parse(bad), None, "{bad}");
+        assert!(tablero::players::by_name(bad, 1).is_err(), "{bad}");
+    }
+    assert!(tablero::players::by_name("ai:uct:5000", 1).is_ok());
+    for variant in tablero::rules::Variant::ALL {
+        let game = variant.initial();
+        let (mv, spent) = choose(&game, Budget::Playouts(3_000), 7);
+        let mv = mv.unwrap_or_else(|| panic!("{variant}: a move"));
+        assert!(game.legal_moves().contains(&mv), "{variant}: {mv} is legal");
+        assert!(spent >= 3_000, "{variant}: the budget spent ({spent})");
+        assert_eq!(choose(&game, Budget::Playouts(3_000), 7).0, Some(mv), "{variant}: the same move again");
+    }
+    // White's stone on d7 steps to the far row and wins.
+    let game =
+        AnyGame::read("ordo ........../..BW....../........../........../........../........../........../.......... w")
+            .unwrap();
+    let (mv, _) = choose(&game, Budget::Playouts(20_000), 3);
+    let mut after = game.clone();
+    after.play(&mv.unwrap()).unwrap();
+    assert_eq!(after.outcome().and_then(|o| o.winner), Some(Side::First), "the win in one");
+}

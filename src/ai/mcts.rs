@@ -73,16 +73,7 @@ pub(super) fn ranked(
 /// Ordo X: turns sampled at each deeper node of the tree.
 const ORDO_X_SAMPLE: usize = 24;
 
-struct Node {
-    mv: Option<AnyMove>,
-    parent: Option<usize>,
-    children: Vec<usize>,
-    untried: Vec<AnyMove>,
-    visits: u32,
-    /// Total value for the side that made the move into this node.
-    value: f64,
-    mover: Side,
-}
+use super::tree::{Node, back, expand, root, select};
 
 pub(super) fn mcts(game: &AnyGame, level: Level, seed: u64, stop: &AtomicBool) -> (Option<AnyMove>, u64, Vec<Line>) {
     let mut rng = StdRng::seed_from_u64(seed);
@@ -211,15 +202,7 @@ fn grow(
     mut rng: StdRng,
     stop: &AtomicBool,
 ) -> (Vec<Node>, u64) {
-    let mut nodes = vec![Node {
-        mv: None,
-        parent: None,
-        children: Vec::new(),
-        untried: root_moves,
-        visits: 0,
-        value: 0.0,
-        mover: game.side_to_move().other(),
-    }];
+    let mut nodes = root(game, root_moves);
     let mut done = 0;
     for _ in 0..level.playouts {
         if stop.load(Ordering::Relaxed) {
@@ -227,50 +210,10 @@ fn grow(
         }
         done += 1;
         let mut state = game.clone();
-        let mut at = 0;
-        // Selection: descend by UCT while the node is fully expanded.
-        while nodes[at].untried.is_empty() && !nodes[at].children.is_empty() {
-            let ln = (nodes[at].visits.max(1) as f64).ln();
-            at = *nodes[at]
-                .children
-                .iter()
-                .max_by(|&&a, &&b| {
-                    let ucb =
-                        |i: usize| nodes[i].value / nodes[i].visits as f64 + 1.2 * (ln / nodes[i].visits as f64).sqrt();
-                    ucb(a).total_cmp(&ucb(b))
-                })
-                .expect("a node with children");
-            state.play_unchecked(nodes[at].mv.as_ref().expect("a child has a move"));
-        }
-        // Expansion.
-        if !nodes[at].untried.is_empty() {
-            let i = rng.random_range(0..nodes[at].untried.len());
-            let mv = nodes[at].untried.swap_remove(i);
-            let mover = state.side_to_move();
-            state.play_unchecked(&mv);
-            let untried = if state.outcome().is_some() { Vec::new() } else { candidates(&state, &mut rng, 0) };
-            nodes.push(Node {
-                mv: Some(mv),
-                parent: Some(at),
-                children: Vec::new(),
-                untried,
-                visits: 0,
-                value: 0.0,
-                mover,
-            });
-            let child = nodes.len() - 1;
-            nodes[at].children.push(child);
-            at = child;
-        }
+        let at = select(&nodes, &mut state, 1.2);
+        let at = expand(&mut nodes, at, &mut state, &mut rng, |g, rng| candidates(g, rng, 0));
         playout(&mut state, level.depth, level.greedy, &mut rng);
-        let first_value = evaluate(&state, Side::First);
-        // Backpropagation.
-        let mut node = Some(at);
-        while let Some(i) = node {
-            nodes[i].visits += 1;
-            nodes[i].value += if nodes[i].mover == Side::First { first_value } else { 1.0 - first_value };
-            node = nodes[i].parent;
-        }
+        back(&mut nodes, at, evaluate(&state, Side::First));
     }
     (nodes, done)
 }

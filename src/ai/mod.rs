@@ -18,6 +18,8 @@ pub mod eval;
 pub mod levels;
 mod mcts;
 pub(crate) mod share;
+mod tree;
+pub mod uct;
 mod volterra;
 pub mod weigh;
 
