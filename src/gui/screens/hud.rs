@@ -106,7 +106,7 @@ pub fn plugin(app: &mut App) {
                 end_turn_left
                     .run_if(resource_exists_and_changed::<Session>.or_else(any_match_filter::<Added<EndTurnButton>>)),
                 move_rows,
-                skyline.run_if(resource_exists_and_changed::<Session>),
+                skyline.run_if(resource_exists_and_changed::<Session>.or_else(any_match_filter::<Added<Skyline>>)),
                 show_actions.run_if(resource_changed::<ActionsOpen>),
             )
                 .in_set(TableSystems::Present),
@@ -788,11 +788,13 @@ fn skyline(
     mut commands: Commands,
     session: Res<Session>,
     rows: Query<(Entity, &Skyline)>,
+    new_rows: Query<(), Added<Skyline>>,
     mut shown: Local<Vec<Vec<u8>>>,
 ) {
     let AnyGame::Volterra(g) = &session.game else { return };
     let heights: Vec<Vec<u8>> = [Side::First, Side::Second].iter().map(|s| g.heights(*s)).collect();
-    if *shown == heights && rows.iter().all(|_| true) && !shown.is_empty() {
+    // Drawn again when the towers change, or on a panel spawned anew (a table entered again).
+    if *shown == heights && new_rows.is_empty() {
         return;
     }
     *shown = heights.clone();

@@ -725,7 +725,7 @@ fn refresh(
     for (mut node, row) in &mut nodes.p0() {
         show(&mut node, choice.players[row.0.index()] != PlayerKind::Person);
     }
-    let count = GAMES.len().min(options().iter().filter(|o| o.0.contains(&v)).count());
+    let count = options().iter().filter(|o| o.0.contains(&v)).count();
     for mut node in &mut nodes.p1() {
         show(&mut node, count == 0);
     }
