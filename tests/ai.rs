@@ -275,7 +275,8 @@ fn the_evaluation_says_who_stands_better() {
         .unwrap();
         let v = ai::evaluation(&g);
         assert!(v > 0.8, "{side} to move: {v}");
-        assert!(ai::standing(Variant::Ordo, v).starts_with("white winning"), "{}", ai::standing(Variant::Ordo, v));
+        // ("white wins" where master's search sees the win to the end.)
+        assert!(ai::standing(Variant::Ordo, v).starts_with("white win"), "{}", ai::standing(Variant::Ordo, v));
     }
     // CTOR: the secret squares, anyone's, do not change it (the bar and the feed are public).
     let base = "ctor8 BB....../.B....W./......../...WW.../...B..../......../......../........ b 5 P2M2L1 1v1 0";
@@ -442,12 +443,14 @@ fn master_full_width_search_repeats_stays_in_budget_and_agrees_on_threads() {
             let level = ai::Level { positions: 20_000, ..LEVELS[3] };
             let one = ai::search_until(&game, level, 4, &never);
             assert_eq!(one.unit, "positions");
-            assert!(one.work <= level.positions, "{variant}: {} positions", one.work);
+            // The budget grows to finish the level's depth, never past GROW times.
+            let most = level.positions * tablero::ai::deep::GROW;
+            assert!(one.work <= most, "{variant}: {} positions", one.work);
             assert_eq!(ai::search_until(&game, level, 4, &never), one, "{variant}: the same seed, the same search");
             let two = ai::search_until(&game, level.on(2), 4, &never);
             assert_eq!(two, ai::search_until(&game, level.on(2), 4, &never), "{variant}: threads repeat");
             // Each thread has the whole budget.
-            assert!(two.work <= 2 * level.positions);
+            assert!(two.work <= 2 * most);
             // Three moves deep without a limit: the best value is exact on one thread or two.
             let full = ai::Level { deep: 3, positions: u64::MAX, ..LEVELS[3] };
             let best = |s: &ai::Search| s.lines.first().map(|l| l.score);

@@ -284,6 +284,44 @@ fn thousands_of_mutated_moves_fail_cleanly() {
 }
 
 #[test]
+fn a_match_from_openings_plays_each_opening_from_both_sides() {
+    // --openings N: N seeded openings of four turns, each played twice with the sides swapped,
+    // --games defaulting to 2N; --each prints a line a game.
+    let args = ["match", "ordo", "--a", "ai:easy", "--b", "random", "--openings", "3", "--seed", "7", "--each"];
+    let (code, out, err) = tablero(&args);
+    assert_eq!(code, 0, "{err}");
+    let games: Vec<&str> = out.lines().filter(|l| l.starts_with("game ")).collect();
+    assert_eq!(games.len(), 6, "{out}");
+    for (g, line) in games.iter().enumerate() {
+        let side = if g % 2 == 0 { "a first" } else { "a second" };
+        assert!(line.starts_with(&format!("game {g}: opening {}, {side}, ", g / 2)), "{line}");
+        assert!(line.contains(" plies, a ") && line.ends_with(" s a move"), "{line}");
+    }
+    assert!(out.contains("6 games, seed 7, from 3 seeded openings of four turns, each from both sides"), "{out}");
+    assert!(out.lines().any(|l| l.starts_with("a's wins") && l.contains("95% interval")), "{out}");
+    assert_eq!(tablero(&args).1.lines().filter(|l| l.starts_with("game ")).collect::<Vec<_>>(), games, "it repeats");
+    // The openings: four turns in, not over, the same for a seed, different from one another.
+    use tablero::rules::{Game, Variant};
+    for variant in Variant::ALL {
+        let openings: Vec<String> = (0..4).map(|k| tablero::matches::opening(variant, 7, k).to_string()).collect();
+        for (k, text) in openings.iter().enumerate() {
+            let game = tablero::matches::opening(variant, 7, k as u32);
+            assert!(game.outcome().is_none(), "{text}");
+            assert_ne!(*text, variant.initial().to_string(), "{variant}: the opening moved");
+            assert_eq!(tablero::matches::opening(variant, 7, k as u32).to_string(), *text, "seeded");
+        }
+        assert!(openings.iter().collect::<std::collections::HashSet<_>>().len() >= 3, "{variant}: {openings:?}");
+    }
+    // Bad input is refused in one line.
+    let (code, _, err) =
+        tablero(&["match", "ordo", "--a", "random", "--b", "random", "--openings", "0", "--seed", "1"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("is not a number of openings from 1 to"), "{err}");
+    let (code, _, err) = tablero(&["match", "ordo", "--a", "random", "--b", "random", "--seed", "1"]);
+    assert_eq!(code, 2, "neither --games nor --openings: {err}");
+}
+
+#[test]
 fn the_match_interval_is_wilsons() {
     use tablero::cli::wilson;
     // Reference values of the 95% Wilson score interval.

@@ -313,6 +313,45 @@ fn wins_at_once_agrees_with_trying_every_turn() {
     assert!(winning >= 60 && checked >= 2000, "{winning} winning of {checked}");
 }
 
+#[test]
+fn a_runner_is_every_piece_with_a_free_line_to_the_goal_row() {
+    // The bitboard test for a free line to the goal row must agree with walking each piece's
+    // three forward lines square by square, for both sides, in both rule sets; and in Classic a
+    // turn that wins at once by the goal row always has such a piece.
+    let (mut checked, mut runners) = (0, 0);
+    along_random_games(23, 30, |g| {
+        let AnyGame::Ordo(o) = g else { unreachable!() };
+        for side in [Side::First, Side::Second] {
+            let f: i32 = if side == Side::First { 1 } else { -1 };
+            let goal = if side == Side::First { 7 } else { 0 };
+            let walked = (0..8).flat_map(|r| (0..10).map(move |c| (c, r))).any(|(c, r)| {
+                o.piece_at(tablero::rules::Cell::new(c as u8, r as u8)) == Some(side)
+                    && [-1, 0, 1].iter().any(|&dx| {
+                        let (mut x, mut y) = (c + dx, r + f);
+                        while (0..10).contains(&x) && (0..8).contains(&y) {
+                            match o.piece_at(tablero::rules::Cell::new(x as u8, y as u8)) {
+                                None if y == goal => return true,
+                                None => {}
+                                Some(s) => return s != side && y == goal,
+                            }
+                            x += dx;
+                            y += f;
+                        }
+                        false
+                    })
+            });
+            assert_eq!(o.has_runner(side), walked, "{side:?} in {g}");
+            checked += 1;
+            runners += walked as usize;
+        }
+        // (In Ordo X a sideways step may open the line first.)
+        if o.rules() == Rules::Classic && o.wins_at_once() && o.pieces(g.side_to_move().other()).count_ones() > 1 {
+            assert!(o.has_runner(g.side_to_move()), "{g}");
+        }
+    });
+    assert!(runners >= 100 && checked >= 2000, "{runners} runners of {checked}");
+}
+
 /// Every position before a move of `games` random games of each rule set (Classic first),
 /// the moves drawn by one generator seeded with `seed`.
 fn along_random_games(seed: u64, games: usize, mut f: impl FnMut(&AnyGame)) {
@@ -394,6 +433,54 @@ fn the_capture_threat_is_the_most_a_capturing_turn_takes_for_either_side() {
 
 /// Where a side's group can be split: the pieces the other side can take with one slide and
 /// whose loss cuts the group (what master's evaluation weighs in Ordo Classic).
+#[test]
+fn exposed_cuts_agree_with_taking_each_piece_in_turn() {
+    // The quick count (whole-bitboard lines, a local test before the whole group's) must say
+    // what taking each piece the opponent could slide onto and looking at the group says.
+    let mut checked = 0;
+    let mut cuts = 0;
+    along_random_games(31, 30, |g| {
+        let AnyGame::Ordo(o) = g else { unreachable!() };
+        if o.rules() != Rules::Classic {
+            return;
+        }
+        for side in [Side::First, Side::Second] {
+            let own = o.pieces(side);
+            let f: i32 = if side == Side::First { -1 } else { 1 }; // the other side's forward
+            let brute = if own.count_ones() < 3 || !is_connected(own) {
+                0
+            } else {
+                let mut targets = std::collections::BTreeSet::new();
+                for sq in 0..80u32 {
+                    if o.pieces(side.other()) & (1u128 << sq) == 0 {
+                        continue;
+                    }
+                    for (dx, dy) in [(0, f), (-1, f), (1, f), (-1, 0), (1, 0)] {
+                        let (mut x, mut y) = ((sq % 10) as i32 + dx, (sq / 10) as i32 + dy);
+                        while (0..10).contains(&x) && (0..8).contains(&y) {
+                            let at = (y * 10 + x) as u32;
+                            if own & (1u128 << at) != 0 {
+                                targets.insert(at);
+                                break;
+                            }
+                            if o.pieces(side.other()) & (1u128 << at) != 0 {
+                                break;
+                            }
+                            x += dx;
+                            y += dy;
+                        }
+                    }
+                }
+                targets.into_iter().filter(|&t| !is_connected(own & !(1u128 << t))).count() as u32
+            };
+            assert_eq!(o.exposed_cuts(side), brute, "{side:?} in {g}");
+            checked += 1;
+            cuts += (brute > 0) as usize;
+        }
+    });
+    assert!(checked >= 1000 && cuts >= 100, "{cuts} of {checked}");
+}
+
 #[test]
 fn exposed_cuts_are_the_pieces_whose_capture_splits_the_group() {
     let at = |rows: [&str; 8], side: &str| -> Ordo { format!("ordo {} {side}", rows.join("/")).parse().unwrap() };

@@ -1,7 +1,10 @@
 //! Master's search in Ordo Classic and Crossings: a full-width alpha-beta (negamax) over the
-//! rules, deepened one move at a time within a budget of positions, with a transposition
-//! table, the best-looking moves tried first, and captures searched on past the horizon
-//! (a quiescence search), so that it sees every trap a shallower search walks into.
+//! rules, deepened one move at a time within a budget of positions that grows where the
+//! position needs it, with a transposition table, the best-looking moves tried first (the
+//! table's, then killer moves), a null window after the first reply (principal variation
+//! search), and captures searched on past the horizon (a quiescence search that never stands
+//! pat on a cut Ordo group or on an opponent's stone free to reach the goal row), so that it
+//! sees every trap a shallower search walks into.
 //!
 //! Values are in stones, for the side to move. A finished game counts more than any
 //! evaluation, a win sooner more than a win later. Root moves within a sliver of the best (wider
@@ -51,6 +54,33 @@ fn tactical(game: &AnyGame, mv: &AnyMove) -> bool {
     }
 }
 
+/// Whether the side to move may not stand pat in the quiescence search: in Ordo Classic its
+/// group was cut by the last capture (it must reconnect or lose), or, in Ordo, the opponent
+/// has a stone that can reach the goal row with its next move (a run that must be stopped now).
+fn pressed(game: &AnyGame) -> bool {
+    match game {
+        AnyGame::Ordo(g) => {
+            g.is_disconnected() || (g.has_runner(g.side_to_move().other()) && g.passed().wins_at_once())
+        }
+        _ => false,
+    }
+}
+
+/// How many times its budget of positions the search may spend to finish its level's depth.
+pub const GROW: u64 = 3;
+/// Iterations past a level's depth, within the plain budget, where they fit (none for a level
+/// without a budget, whose depth is its limit).
+pub const BEYOND: u32 = 0;
+
+/// Plies the quiescence search goes on past the horizon at most.
+const QUIESCENCE: u32 = 4;
+
+/// The width of a null window, in stones: far below any difference the evaluation makes.
+const NULL_WINDOW: f64 = 1e-6;
+
+/// What a threat the quiescence search had no ply left to answer costs, in stones.
+const PRESSED: f64 = 1.5;
+
 #[derive(Clone, Copy)]
 struct Entry {
     depth: u32,
@@ -71,6 +101,8 @@ struct Searcher<'a> {
     budget: u64,
     stop: &'a AtomicBool,
     table: HashMap<u64, Entry>,
+    /// Two moves a ply that last cut the search off there (killer moves), tried early.
+    killers: Vec<[Option<AnyMove>; 2]>,
 }
 
 impl Searcher<'_> {
@@ -96,6 +128,19 @@ impl Searcher<'_> {
                 other.to_string().hash(&mut h);
                 h.finish()
             }
+        }
+    }
+
+    /// Remembers `mv` as a move that cut the search off `ply` moves from the root.
+    fn killer(&mut self, ply: u32, mv: &AnyMove) {
+        let ply = ply as usize;
+        if self.killers.len() <= ply {
+            self.killers.resize(ply + 1, [None, None]);
+        }
+        let slot = &mut self.killers[ply];
+        if slot[0].as_ref() != Some(mv) {
+            slot[1] = slot[0].take();
+            slot[0] = Some(mv.clone());
         }
     }
 
@@ -126,22 +171,39 @@ impl Searcher<'_> {
     }
 
     /// Captures (and moves that reach the goal row) searched on until the position is quiet;
-    /// the side to move may also stand pat.
-    fn quiesce(&mut self, game: &AnyGame, mut alpha: f64, beta: f64, ply: u32, left: u32) -> Option<f64> {
+    /// the side to move may also stand pat, except where it may not leave the position as it
+    /// is ([`pressed`]): an Ordo group cut by the last capture must reconnect, and a stone of
+    /// the opponent's that can reach the goal row next must be stopped. There every move is
+    /// searched (they are few: the reconnections, or the captures and blocks that matter);
+    /// where the search ends on such a position, the threat counts as [`PRESSED`] stones.
+    /// `known`: the position's [`in_stones`] for the side to move, where the caller has it.
+    fn quiesce(
+        &mut self,
+        game: &AnyGame,
+        mut alpha: f64,
+        beta: f64,
+        ply: u32,
+        left: u32,
+        known: Option<f64>,
+    ) -> Option<f64> {
         let moves = match self.visit(game, ply)? {
             Ok(moves) => moves,
             Err(over) => return Some(over),
         };
-        let stand = in_stones(game, game.side_to_move());
-        if left == 0 || stand >= beta {
+        let stand = known.unwrap_or_else(|| in_stones(game, game.side_to_move()));
+        let forced = pressed(game);
+        if left == 0 {
+            return Some(if forced { stand - PRESSED } else { stand });
+        }
+        if !forced && stand >= beta {
             return Some(stand);
         }
-        alpha = alpha.max(stand);
-        let mut best = stand;
-        for mv in moves.iter().filter(|m| tactical(game, m)) {
+        let mut best = if forced { f64::NEG_INFINITY } else { stand };
+        alpha = alpha.max(best);
+        for mv in moves.iter().filter(|m| forced || tactical(game, m)) {
             let mut next = game.clone();
             next.play_unchecked(mv);
-            let v = -self.quiesce(&next, -beta, -alpha, ply + 1, left - 1)?;
+            let v = -self.quiesce(&next, -beta, -alpha, ply + 1, left - 1, None)?;
             if v > best {
                 best = v;
             }
@@ -155,9 +217,27 @@ impl Searcher<'_> {
         Some(best)
     }
 
+    /// A child's value: [`Self::negamax`], or at the horizon the quiescence search with the
+    /// value already known.
+    fn child(
+        &mut self,
+        next: &AnyGame,
+        depth: u32,
+        alpha: f64,
+        beta: f64,
+        ply: u32,
+        known: Option<f64>,
+    ) -> Option<f64> {
+        if depth == 0 {
+            self.quiesce(next, alpha, beta, ply, QUIESCENCE, known)
+        } else {
+            self.negamax(next, depth, alpha, beta, ply)
+        }
+    }
+
     fn negamax(&mut self, game: &AnyGame, depth: u32, mut alpha: f64, mut beta: f64, ply: u32) -> Option<f64> {
         if depth == 0 {
-            return self.quiesce(game, alpha, beta, ply, 4);
+            return self.quiesce(game, alpha, beta, ply, QUIESCENCE, None);
         }
         let moves = match self.visit(game, ply)? {
             Ok(moves) => moves,
@@ -180,27 +260,52 @@ impl Searcher<'_> {
         }
         let (alpha0, beta0) = (alpha, beta);
         let side = game.side_to_move();
-        let mut children: Vec<(f64, usize, AnyGame)> = moves
+        let killers = self.killers.get(ply as usize).cloned().unwrap_or_default();
+        // Each child with its ordering key and its value for the mover (which a child at the
+        // horizon takes as its stand-pat value, not weighed twice).
+        let mut children: Vec<(f64, usize, AnyGame, f64)> = moves
             .iter()
             .enumerate()
             .map(|(i, mv)| {
                 let mut next = game.clone();
                 next.play_unchecked(mv);
-                let key = if Some(i) == first { f64::INFINITY } else { order(&next, side) };
-                (key, i, next)
+                let value = order(&next, side);
+                let key = if Some(i) == first {
+                    f64::INFINITY
+                } else {
+                    // A killer after the table's move and a win at once, before the rest.
+                    match killers.iter().position(|k| k.as_ref() == Some(mv)) {
+                        Some(k) if value < WON => WON / 2.0 - k as f64,
+                        _ => value,
+                    }
+                };
+                (key, i, next, value)
             })
             .collect();
         children.sort_by(|a, b| b.0.total_cmp(&a.0));
         let mut best = f64::NEG_INFINITY;
         let mut best_i = 0;
-        for (_, i, next) in &children {
-            let v = -self.negamax(next, depth - 1, -beta, -alpha, ply + 1)?;
+        for (n, (_, i, next, value)) in children.iter().enumerate() {
+            let known = (*value < WON).then_some(-*value);
+            // Principal variation search: the first child with the whole window, the others
+            // with a null window first, searched again only if they might be better.
+            let v = if n == 0 {
+                -self.child(next, depth - 1, -beta, -alpha, ply + 1, known)?
+            } else {
+                let probe = -self.child(next, depth - 1, -alpha - NULL_WINDOW, -alpha, ply + 1, known)?;
+                if probe > alpha && probe < beta {
+                    -self.child(next, depth - 1, -beta, -alpha, ply + 1, known)?
+                } else {
+                    probe
+                }
+            };
             if v > best {
                 best = v;
                 best_i = *i;
             }
             alpha = alpha.max(v);
             if alpha >= beta {
+                self.killer(ply, &moves[*i]);
                 break;
             }
         }
@@ -253,8 +358,9 @@ fn share<'g>(
     Some(values)
 }
 
-/// The move the search plays: iterative deepening to `depth` moves within `budget` positions
-/// (an iteration that would pass it is dropped, and the last finished one decides), among the
+/// The move the search plays: iterative deepening to `depth` moves within [`GROW`] times
+/// `budget` positions, then up to `beyond` moves more within `budget` (an iteration that would
+/// pass its budget is dropped, and the last finished one decides), among the
 /// root moves within `near` stones of the best, by the seed. On several `threads` each
 /// iteration's root moves are shared out (move i to thread i mod threads), each thread with
 /// its own table and the whole budget; an iteration counts only if every thread finished it,
@@ -262,6 +368,7 @@ fn share<'g>(
 pub fn choose(
     game: &AnyGame,
     depth: u32,
+    beyond: u32,
     budget: u64,
     near: f64,
     threads: usize,
@@ -281,13 +388,25 @@ pub fn choose(
         })
         .collect();
     let threads = threads.clamp(1, root.len().max(1));
-    let mut searchers: Vec<Searcher> =
-        (0..threads).map(|_| Searcher { positions: 0, budget, stop, table: HashMap::new() }).collect();
+    let mut searchers: Vec<Searcher> = (0..threads)
+        .map(|_| Searcher { positions: 0, budget, stop, table: HashMap::new(), killers: Vec::new() })
+        .collect();
     let mut done = 0;
     let mut decided: Vec<AnyMove> = Vec::new();
-    for d in 1..=depth.max(1) {
+    // Up to the level's depth the budget grows where the position needs it (a crowded middle
+    // game): the search may spend GROW times its budget to finish that depth. Past it, deeper
+    // iterations go on within the plain budget (sparse positions, endgames).
+    let reach = depth.max(1);
+    for d in 1..=reach.saturating_add(beyond) {
         if root.len() <= 1 {
             break;
+        }
+        let allowed = if d <= reach { budget.saturating_mul(GROW) } else { budget };
+        if searchers.iter().any(|s| s.positions >= allowed) {
+            break;
+        }
+        for s in searchers.iter_mut() {
+            s.budget = allowed;
         }
         root.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.cmp(&a.1)));
         let shared = super::share_out(&mut searchers, &root, |s, moves| share(s, moves.into_iter(), d, near));

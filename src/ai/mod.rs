@@ -137,7 +137,8 @@ pub fn search_until(game: &AnyGame, level: Level, seed: u64, stop: &AtomicBool) 
 /// positions, its values turned into the mover's expected result.
 fn deep_search(game: &AnyGame, level: Level, seed: u64, stop: &AtomicBool) -> Search {
     let near = DEEP_NEAR + opening_slack(game);
-    let found = deep::choose(game, level.deep, level.positions, near, level.threads, seed, stop);
+    let beyond = if level.positions == u64::MAX { 0 } else { deep::BEYOND };
+    let found = deep::choose(game, level.deep, beyond, level.positions, near, level.threads, seed, stop);
     let lines = found.lines.into_iter().map(|(mv, v, pv)| Line { mv, score: eval::chance(v), pv, work: 0 }).collect();
     Search { mv: found.mv, work: found.positions, unit: "positions", lines }
 }

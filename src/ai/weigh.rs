@@ -18,9 +18,10 @@ pub fn hint_cells(game: &AnyGame, mv: &AnyMove) -> Vec<Cell> {
         .collect()
 }
 
-/// The level that weighs positions for the evaluation bar and the review: strong enough to
-/// see the tactics, fast enough to answer within a few tenths of a second.
-pub const EVAL_LEVEL: usize = 2;
+/// The level that weighs positions for the evaluation bar, the review and the hint: master,
+/// the strongest opponent's own search, so that what the bar and a hint say is as good as the
+/// computer that plays (about a second a position on one core).
+pub const EVAL_LEVEL: usize = 3;
 
 /// Who stands better, from the computer's view: the first side's expected result, from 0
 /// (lost) to 1 (won), as the search at [`EVAL_LEVEL`] sees it (a game over counts as it

@@ -301,9 +301,15 @@ pub struct MatchArgs {
     /// The second player
     #[arg(long, value_parser = player)]
     pub b: String,
-    /// Games to play
-    #[arg(long, value_parser = games, allow_negative_numbers = true)]
-    pub games: u32,
+    /// Games to play (twice the openings with --openings)
+    #[arg(long, value_parser = games, allow_negative_numbers = true, required_unless_present = "openings")]
+    pub games: Option<u32>,
+    /// Start from N seeded random openings of four turns, each played from both sides
+    #[arg(long, value_parser = openings, allow_negative_numbers = true)]
+    pub openings: Option<u32>,
+    /// A line for each game: its opening, who began, the result, its length and times
+    #[arg(long)]
+    pub each: bool,
     /// The seed: a match repeats for a seed
     #[arg(long, value_parser = seed, allow_negative_numbers = true)]
     pub seed: u64,
@@ -319,6 +325,11 @@ pub struct MatchArgs {
 }
 
 impl MatchArgs {
+    /// The games to play: as asked, or two for each opening.
+    pub fn games(&self) -> u32 {
+        self.games.unwrap_or_else(|| self.openings.unwrap_or(0).saturating_mul(2).min(MAX_GAMES))
+    }
+
     pub fn threads(&self) -> [usize; 2] {
         [self.a_threads.unwrap_or(self.threads), self.b_threads.unwrap_or(self.threads)]
     }
@@ -422,6 +433,8 @@ pub enum BadValue {
     Top(String),
     #[error("'{}' is not a number of games from 1 to {most}", quote(.text))]
     Games { text: String, most: u32 },
+    #[error("'{}' is not a number of openings from 1 to {most}", quote(.text))]
+    Openings { text: String, most: u32 },
     #[error("'{}' is not a whole number (0 to {})", quote(.0), u64::MAX)]
     Seed(String),
     #[error("'{}' is not a number of seconds", quote(.0))]
@@ -460,6 +473,13 @@ fn games_up_to(text: &str, most: u32) -> Result<u32, BadValue> {
     number::<u32>(text)
         .filter(|n| (1..=most).contains(n))
         .ok_or_else(|| BadValue::Games { text: text.to_string(), most })
+}
+
+fn openings(text: &str) -> Result<u32, BadValue> {
+    let most = MAX_GAMES / 2;
+    number::<u32>(text)
+        .filter(|n| (1..=most).contains(n))
+        .ok_or_else(|| BadValue::Openings { text: text.to_string(), most })
 }
 
 fn games(text: &str) -> Result<u32, BadValue> {

@@ -374,13 +374,37 @@ fn parse_position(text: &str) -> Result<AnyGame, CliError> {
     Ok(AnyGame::read(text)?)
 }
 
-/// `tablero match`: the games, then the tally with Wilson's interval and each player's time.
+/// `tablero match`: the games (each on a line with `--each`), then the tally with Wilson's
+/// interval and each player's time.
 fn run_match(m: &args::MatchArgs, out: &mut dyn Write) -> Result<(), CliError> {
-    let (variant, games, seed, threads) = (m.variant, m.games, m.seed, m.threads());
+    let (variant, games, seed, threads) = (m.variant, m.games(), m.seed, m.threads());
     let started = std::time::Instant::now();
-    let (t, clock) = crate::matches::play_match(variant, [&m.a, &m.b], games, seed, threads)?;
+    let (t, clock, played) = crate::matches::play_match(variant, [&m.a, &m.b], games, seed, threads, m.openings)?;
     let (a, b) = (&m.a, &m.b);
-    writeln!(out, "{variant}: {a} (a) vs {b} (b), {games} games, seed {seed}, sides alternating")?;
+    if m.each {
+        for p in &played {
+            let opening = p.opening.map_or(String::new(), |k| format!("opening {k}, "));
+            let result = match p.score {
+                Score::Win => "a wins",
+                Score::Draw => "draw",
+                Score::Loss => "b wins",
+            };
+            writeln!(
+                out,
+                "game {}: {opening}a {}, {result} after {} plies, a {:.3} s, b {:.3} s a move",
+                p.game,
+                if p.a_first { "first" } else { "second" },
+                p.plies,
+                p.clock.mean(0),
+                p.clock.mean(1)
+            )?;
+        }
+    }
+    let from = match m.openings {
+        Some(n) => format!("from {n} seeded openings of four turns, each from both sides"),
+        None => "sides alternating".to_string(),
+    };
+    writeln!(out, "{variant}: {a} (a) vs {b} (b), {games} games, seed {seed}, {from}")?;
     writeln!(out, "a: {} wins, {} draws, {} losses", t.wins, t.draws, t.losses)?;
     let n = games.max(1) as f64;
     let share = |k: f64| k / n * 100.0;

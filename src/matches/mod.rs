@@ -4,7 +4,9 @@
 
 use crate::players::{self, UnknownPlayer};
 use crate::rules::MoveError;
-use crate::rules::{AnyMove, Game, Outcome, Side, Variant};
+use crate::rules::{AnyGame, AnyMove, Game, Outcome, Side, Variant};
+use rand::SeedableRng;
+use rand::rngs::StdRng;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
@@ -96,20 +98,67 @@ pub fn play_game_showing(
     clock: &mut Clock,
     shown: &mut dyn FnMut(&AnyMove) -> bool,
 ) -> Result<Score, MatchError> {
+    play_from(variant.initial(), a, b, a_first, seed, threads, clock, shown).map(|(score, _)| score)
+}
+
+/// Plies of an opening of a match with `--openings`: turns, each ending where the side to move
+/// changes (a CTOR turn of several operations is one).
+pub const OPENING_PLIES: usize = 4;
+
+/// Opening `k` of a match seeded `seed`: [`OPENING_PLIES`] turns of seeded random moves from
+/// the variant's start, drawn again (the next seed) where they would end the game.
+pub fn opening(variant: Variant, seed: u64, k: u32) -> AnyGame {
+    let mut attempt = 0u64;
+    loop {
+        let mut rng = StdRng::seed_from_u64(game_seed(seed ^ 0x6F70_656E_696E_6773, k).wrapping_add(attempt));
+        let mut game = variant.initial();
+        let mut turns = 0;
+        // A turn is at most a few dozen operations; a bound keeps a strange game from looping.
+        for _ in 0..256 {
+            if turns == OPENING_PLIES || game.outcome().is_some() {
+                break;
+            }
+            let side = game.side_to_move();
+            let Some(mv) = game.random_move(&mut rng) else { break };
+            game.play_unchecked(&mv);
+            if game.side_to_move() != side {
+                turns += 1;
+            }
+        }
+        if turns == OPENING_PLIES && game.outcome().is_none() {
+            return game;
+        }
+        attempt += 1;
+    }
+}
+
+/// [`play_game_showing`] from `start` (an opening): the score and the plies played.
+#[allow(clippy::too_many_arguments)]
+pub fn play_from(
+    start: AnyGame,
+    a: &str,
+    b: &str,
+    a_first: bool,
+    seed: u64,
+    threads: [usize; 2],
+    clock: &mut Clock,
+    shown: &mut dyn FnMut(&AnyMove) -> bool,
+) -> Result<(Score, usize), MatchError> {
     let mut pa = players::by_name_on(a, seed.wrapping_mul(2), threads[0])?;
     let mut pb = players::by_name_on(b, seed.wrapping_mul(2).wrapping_add(1), threads[1])?;
     let a_side = if a_first { Side::First } else { Side::Second };
-    let mut game = variant.initial();
-    for _ in 0..MATCH_PLY_LIMIT {
+    let mut game = start;
+    for ply in 0..MATCH_PLY_LIMIT {
         if STOP.load(Ordering::Relaxed) {
             return Err(MatchError::Stopped);
         }
         if let Some(outcome) = game.outcome() {
-            return Ok(match outcome.winner {
+            let score = match outcome.winner {
                 None => Score::Draw,
                 Some(s) if s == a_side => Score::Win,
                 Some(_) => Score::Loss,
-            });
+            };
+            return Ok((score, ply));
         }
         let k = if game.side_to_move() == a_side { 0 } else { 1 };
         let player = if k == 0 { &mut pa } else { &mut pb };
@@ -119,10 +168,10 @@ pub fn play_game_showing(
         clock.moves[k] += 1;
         game.play(&mv)?;
         if !shown(&mv) {
-            break;
+            return Ok((Score::Draw, ply + 1));
         }
     }
-    Ok(Score::Draw)
+    Ok((Score::Draw, MATCH_PLY_LIMIT))
 }
 
 /// The 95% Wilson score interval of a proportion of `k` in `n`: unlike the normal
@@ -172,24 +221,47 @@ impl Tally {
     }
 }
 
+/// One game of a match, as it ended.
+#[derive(Clone, Copy, Debug)]
+pub struct Played {
+    /// The game's number, from 0.
+    pub game: u32,
+    /// The opening it started from (with `--openings`).
+    pub opening: Option<u32>,
+    pub a_first: bool,
+    pub score: Score,
+    /// Plies played after the opening.
+    pub plies: usize,
+    /// Each player's thinking in this game.
+    pub clock: Clock,
+}
+
 /// A match of `games` games between players `a` and `b` (names as [`players::by_name`] reads
-/// them), sides alternating, each game seeded by [`game_seed`]: the tally and each player's
-/// thinking time, with a progress bar on standard error. Games are independent and seeded by
-/// their number: two lanes, one per core, give the same results as one; with more than one
-/// thread for a player the computer thinks on that many threads itself, and the games are
-/// played one at a time.
+/// them), sides alternating, each game seeded by [`game_seed`]: the tally, each player's
+/// thinking time and the games one by one, with a progress bar on standard error. With
+/// `openings` N, game g starts from [`opening`] (g / 2) mod N, A first in the even games, so
+/// that each opening is played from both sides. Games are independent and seeded by their
+/// number: two lanes, one per core, give the same results as one; with more than one thread for
+/// a player the computer thinks on that many threads itself, and the games are played one at a
+/// time.
 pub fn play_match(
     variant: Variant,
     [a, b]: [&str; 2],
     games: u32,
     seed: u64,
     threads: [usize; 2],
-) -> Result<(Tally, Clock), MatchError> {
+    openings: Option<u32>,
+) -> Result<(Tally, Clock, Vec<Played>), MatchError> {
     // Check the player names before playing anything.
     players::by_name(a, 0)?;
     players::by_name(b, 0)?;
-    let play = |g: u32, clock: &mut Clock| {
-        play_game_showing(variant, a, b, g.is_multiple_of(2), game_seed(seed, g), threads, clock, &mut |_| true)
+    let play = |g: u32| -> Result<Played, MatchError> {
+        let a_first = g.is_multiple_of(2);
+        let opening_k = openings.filter(|n| *n > 0).map(|n| (g / 2) % n);
+        let start = opening_k.map_or_else(|| variant.initial(), |k| opening(variant, seed, k));
+        let mut clock = Clock::default();
+        let (score, plies) = play_from(start, a, b, a_first, game_seed(seed, g), threads, &mut clock, &mut |_| true)?;
+        Ok(Played { game: g, opening: opening_k, a_first, score, plies, clock })
     };
     // Tallies as games end, for the progress bar. After a Ctrl-C the games in play stop at
     // their next move and are not counted.
@@ -197,24 +269,22 @@ pub fn play_match(
     let lanes = if threads.iter().any(|&t| t > 1) { 1 } else { 2 };
     let lane = |k: u32| {
         let mut mine = Vec::new();
-        let mut clock = Clock::default();
         for g in (0..games).filter(|g| g % lanes == k) {
             if STOP.load(Ordering::Relaxed) {
                 break;
             }
-            let score = play(g, &mut clock);
+            let played = play(g);
             if STOP.load(Ordering::Relaxed) {
                 break; // a game cut short by Ctrl-C is not counted
             }
-            if let Ok(s) = &score {
-                tally.lock().unwrap_or_else(|e| e.into_inner()).add(*s);
+            if let Ok(p) = &played {
+                tally.lock().unwrap_or_else(|e| e.into_inner()).add(p.score);
             }
-            mine.push((g, score));
+            mine.push((g, played));
         }
-        (mine, clock)
+        mine
     };
-    let mut clock = Clock::default();
-    let scores: Vec<Result<Score, MatchError>> = std::thread::scope(|scope| {
+    let results: Vec<Result<Played, MatchError>> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..lanes).map(|k| scope.spawn(move || lane(k))).collect();
         let mut progress = Progress::new();
         while !workers.iter().all(|w| w.is_finished()) {
@@ -235,21 +305,24 @@ pub fn play_match(
             );
         }
         progress.done();
-        let mut all: Vec<(u32, Result<Score, MatchError>)> = Vec::new();
+        let mut all: Vec<(u32, Result<Played, MatchError>)> = Vec::new();
         for worker in workers {
-            let (mine, lane_clock) = worker.join().unwrap_or_default();
-            all.extend(mine);
-            clock.add(&lane_clock);
+            all.extend(worker.join().unwrap_or_default());
         }
         all.sort_by_key(|(g, _)| *g);
         all.into_iter().map(|(_, s)| s).collect()
     });
     let mut tally = Tally::default();
-    for score in scores {
-        tally.add(score?);
+    let mut clock = Clock::default();
+    let mut played = Vec::new();
+    for result in results {
+        let p = result?;
+        tally.add(p.score);
+        clock.add(&p.clock);
+        played.push(p);
     }
     if STOP.load(Ordering::Relaxed) {
         return Err(MatchError::MatchStopped { games, tally });
     }
-    Ok((tally, clock))
+    Ok((tally, clock, played))
 }

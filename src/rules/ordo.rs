@@ -326,10 +326,27 @@ impl Ordo {
         if self.rules != Rules::Classic || own.count_ones() < 3 || !is_connected(own) {
             return 0;
         }
+        let enemy = self.pieces(side.other());
+        let empty = BOARD & !(own | enemy);
         let f = Self::forward(side.other());
+        // The first of `side`'s pieces on each line the other side's pieces slide along,
+        // all of them at once on whole bitboards.
         let mut targets: Bb = 0;
-        self.each_hit(side.other(), &[(0, f), (-1, f), (1, f), (-1, 0), (1, 0)], |hit| targets |= hit.at);
-        squares(targets).filter(|&sq| !is_connected(own & !bit(sq))).count() as u32
+        for (dx, dy) in [(0, f), (-1, f), (1, f), (-1, 0), (1, 0)] {
+            let mut ray = shift1(enemy, dx, dy);
+            while ray != 0 {
+                targets |= ray & own;
+                ray = shift1(ray & empty, dx, dy);
+            }
+        }
+        // A piece whose neighbours in the group hang together among themselves cannot cut
+        // it (any way through it goes round it); only the others need the whole group checked.
+        squares(targets)
+            .filter(|&sq| {
+                let without = own & !bit(sq);
+                !is_connected(dilate(bit(sq)) & without) && !is_connected(without)
+            })
+            .count() as u32
     }
 
     fn forward(side: Side) -> i8 {
@@ -692,6 +709,25 @@ impl Ordo {
         let own = self.pieces(self.side);
         let enemy = self.pieces(self.side.other());
         self.hits(kind).into_iter().filter(|h| h.joined(own)).map(|h| taken_by(enemy, h.at)).max().unwrap_or(0)
+    }
+
+    /// Whether `side` has a piece with a free line to its goal row (forward or diagonally
+    /// forward, over empty squares, onto an empty square or an enemy piece there), whether or
+    /// not the slide would keep its group whole: in Classic what [`Self::wins_at_once`] needs
+    /// for a win by the goal row (an ordo that reaches the row has such pieces; in Ordo X a
+    /// sideways step may open a line first), checked on whole bitboards.
+    pub fn has_runner(&self, side: Side) -> bool {
+        let own = self.pieces(side);
+        let empty = BOARD & !(own | self.pieces(side.other()));
+        let f = Self::forward(side);
+        [-1i8, 0, 1].iter().any(|&dx| {
+            // The squares from which a slide in this direction reaches the goal row.
+            let mut reach = Self::goal_row(side) & !own;
+            for _ in 0..RANKS {
+                reach |= shift1(reach, -dx, -f) & empty;
+            }
+            own & shift1(reach, -dx, -f) != 0
+        })
     }
 
     /// Whether a legal step of `kind` reaches the goal row or takes the opponent's last piece.

@@ -822,12 +822,16 @@ mod computer {
 
     #[test]
     fn a_hint_shows_the_computers_move_for_the_person() {
+        // The hint is master's move (the search the evaluation bar uses), on every core.
         let mut app = table(Variant::Ordo.initial(), PEOPLE);
         app.world_mut().write_message(Command::Hint);
         wait_for(&mut app, |app| notice(app).starts_with("hint: "));
         let s = session(&app);
         let text = notice(&app).trim_start_matches("hint: ").to_string();
-        assert!(s.game.parse_move(&text).is_ok(), "{text}");
+        let master = tablero::ai::LEVELS[tablero::ai::EVAL_LEVEL];
+        assert_eq!(master.name, "master");
+        let expected = tablero::ai::choose(&s.game, master.on(tablero::ai::cores()), 0x41).expect("a move");
+        assert_eq!(text, expected.to_string(), "the hint is master's move");
         assert!(!picking(&app).hint.is_empty(), "the hint's squares are marked");
         assert!(s.history.is_empty(), "a hint plays nothing");
     }

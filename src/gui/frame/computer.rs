@@ -42,28 +42,7 @@ impl SearchTask {
             .spawn(async move { crate::ai::search_until(&game, level.on(crate::ai::cores()), seed, &flag).mv });
         SearchTask { task, stop }
     }
-
-    /// A search that thinks deeper and deeper for `ms` milliseconds and plays the deepest
-    /// finished (the hint: the strongest search that answers within the time).
-    fn start_timed(game: AnyGame, ms: u64, seed: u64) -> SearchTask {
-        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let flag = stop.clone();
-        let task = bevy::tasks::AsyncComputeTaskPool::get().spawn(async move {
-            crate::engine::think(
-                &game,
-                crate::engine::Budget::Movetime(ms),
-                seed,
-                crate::ai::cores(),
-                &flag,
-                &mut |_| {},
-            )
-        });
-        SearchTask { task, stop }
-    }
 }
-
-/// How long a hint thinks.
-pub const HINT_MS: u64 = 2000;
 
 impl Drop for SearchTask {
     fn drop(&mut self) {
@@ -187,8 +166,10 @@ fn computer_turn(
     if hint_asked && session.person_to_move() {
         let game = session.game.clone();
         let seed = session.history.len() as u64 ^ 0x41;
-        thinking.task = Some((SearchTask::start_timed(view, HINT_MS, seed), game, true));
-        notice.say("thinking about a hint (up to 2 s)...");
+        // The hint is master's own move (the level that weighs the evaluation bar), on every core.
+        let master = crate::ai::LEVELS[crate::ai::EVAL_LEVEL];
+        thinking.task = Some((SearchTask::start(view, master, seed), game, true));
+        notice.say(format!("thinking about a hint ({} thinks for you)...", master.name));
         return;
     }
     if !tweens.is_empty() || !session.computer_to_move() || pace.paused {
