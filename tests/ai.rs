@@ -394,6 +394,53 @@ fn wins_within_three(game: &AnyGame, mv: &tablero::rules::AnyMove) -> bool {
 }
 
 #[test]
+fn every_level_takes_a_win_in_one_and_never_walks_into_a_loss_in_one() {
+    // Below master too (easy, loose as it plays, is not a random mover): in positions of random
+    // games, a move that wins at once is played where there is one, and where some move keeps
+    // the opponent from winning at once, the move played does.
+    // (Random games of Crossings seldom offer a win in one: a crossing is won a move later.)
+    for (variant, games, step, least) in
+        [(Variant::Ordo, 12, 2, 5), (Variant::OrdoX, 4, 2, 5), (Variant::Crossings, 12, 2, 2)]
+    {
+        let (mut wins, mut threats) = (0, 0);
+        for game in random_positions(variant, games, step) {
+            if wins + threats >= 20 {
+                break;
+            }
+            let me = game.side_to_move();
+            let moves = game.legal_moves();
+            let winning = |m: &tablero::rules::AnyMove| ends_with(&game, m) == Some(Some(me));
+            let safe = |m: &tablero::rules::AnyMove| {
+                let mut after = game.clone();
+                after.play_unchecked(m);
+                match (after.outcome(), &after) {
+                    (Some(o), _) => o.winner != Some(me.other()),
+                    // Ordo's cheap test (checked against trying every turn in tests/ordo.rs).
+                    (None, AnyGame::Ordo(g)) => !g.wins_at_once(),
+                    (None, _) => !wins_at_once(&after),
+                }
+            };
+            let has_win = moves.iter().any(winning);
+            let threatened = !has_win && moves.iter().any(|m| !safe(m)) && moves.iter().any(safe);
+            if !has_win && !threatened {
+                continue;
+            }
+            wins += has_win as usize;
+            threats += threatened as usize;
+            for level in &LEVELS[..3] {
+                let mv = ai::choose(&game, *level, 11).expect("a move");
+                if has_win {
+                    assert!(winning(&mv), "{}: {game}: {mv} misses a win in one", level.name);
+                } else if threatened {
+                    assert!(safe(&mv), "{}: {game}: {mv} lets the opponent win at once", level.name);
+                }
+            }
+        }
+        assert!(wins + threats >= least, "{variant}: {wins} wins in one, {threats} threats");
+    }
+}
+
+#[test]
 fn master_sees_wins_and_threats_three_moves_ahead_in_ordo_and_crossings() {
     // Master's full-width alpha-beta, three moves deep (master itself goes four): in positions
     // of random games, a forced win within three moves, where one exists, is played; and

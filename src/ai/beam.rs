@@ -24,8 +24,8 @@ pub(super) struct Beam<'a> {
     /// Every turn is searched at a node with at most this many (0: the `width` best always).
     full: usize,
     value: fn(&AnyGame, Side) -> f64,
-    /// Master: turns after which the opponent wins at once are left out, and the best turn
-    /// one turn ahead is the best that leaves no such win (see [`lets_win`]).
+    /// Turns after which the opponent wins at once are left out, and the best turn one turn
+    /// ahead is the best that leaves no such win (see [`lets_win`]): every level.
     safe: bool,
     /// Master: a turn's value one turn ahead counts the pieces the opponent can then take at
     /// once (see [`Beam::sharpened`]).
@@ -104,7 +104,8 @@ impl Beam<'_> {
                 width: level.width,
                 full: 0,
                 value: evaluate,
-                safe: false,
+                // Every level leaves out the turns that let the opponent win at once.
+                safe: true,
                 threats: false,
                 positions: 0,
                 budget: u64::MAX,

@@ -80,6 +80,8 @@ pub(super) fn mcts(game: &AnyGame, level: Level, seed: u64, stop: &AtomicBool) -
     let mut root_moves = candidates(game, &mut rng, level.width);
     if level.guard && root_moves.len() > 1 {
         root_moves = guarded(game, root_moves);
+    } else if root_moves.len() > 1 {
+        root_moves = sure(game, root_moves);
     }
     if root_moves.len() == 1 {
         let mv = root_moves.into_iter().next().expect("one move");
@@ -216,6 +218,84 @@ fn grow(
         back(&mut nodes, at, evaluate(&state, Side::First));
     }
     (nodes, done)
+}
+
+/// The root moves a player who looks one move ahead keeps: a move that wins at once alone,
+/// else those after which the opponent cannot win at once, and of those, in Crossings, the ones
+/// after which the opponent cannot cross unanswered (a crossing wins a move later): the least
+/// dangerous there are. The levels without the guard see this much, so that even easy, however
+/// loosely it plays, never misses a win in one nor walks into a loss in one. Where the
+/// candidates are a sample of the turns (Ordo X), every turn is looked at: a win among them is
+/// played, and if no turn of the sample is among the least dangerous, as many of those as the
+/// sample had take its place. CTOR, whose game ends on a count, keeps all.
+fn sure(game: &AnyGame, candidates: Vec<AnyMove>) -> Vec<AnyMove> {
+    if matches!(game, AnyGame::Ctor(_)) {
+        return candidates;
+    }
+    let me = game.side_to_move();
+    let sampled = matches!(game, AnyGame::Ordo(g) if g.rules() == Rules::X);
+    let pool = if sampled { game.legal_moves() } else { candidates.clone() };
+    // Each move with its danger: 0 none, 1 an unanswered crossing, 2 a win at once.
+    let mut rated = Vec::with_capacity(pool.len());
+    for mv in pool {
+        let mut next = game.clone();
+        next.play_unchecked(&mv);
+        let danger = match next.outcome() {
+            Some(o) if o.winner == Some(me) => return vec![mv],
+            Some(o) if o.winner.is_none() => 0,
+            Some(_) => 3,
+            None if wins_at_once(&next) => 2,
+            None if crosses_unanswered(&next) => 1,
+            None => 0,
+        };
+        rated.push((danger, mv));
+    }
+    let least = rated.iter().map(|r| r.0).min().unwrap_or(0);
+    let safe: Vec<AnyMove> = rated.into_iter().filter(|r| r.0 == least).map(|r| r.1).collect();
+    if !sampled {
+        return safe;
+    }
+    let kept: Vec<AnyMove> = candidates.iter().filter(|m| safe.contains(m)).cloned().collect();
+    if kept.is_empty() { safe.into_iter().take(candidates.len()).collect() } else { kept }
+}
+
+/// Crossings: whether the side to move can cross with a stone where the other side has no
+/// crossing in reply (which wins, a move later). False elsewhere.
+fn crosses_unanswered(game: &AnyGame) -> bool {
+    let AnyGame::Crossings(g) = game else { return false };
+    let me = g.side_to_move();
+    let mut found = false;
+    game.successors(&mut |_, after| {
+        if found {
+            return;
+        }
+        let AnyGame::Crossings(a) = &after else { return };
+        if a.crossed(me) > g.crossed(me) && after.outcome().is_none() {
+            let them = me.other();
+            let mut answered = false;
+            after.successors(&mut |_, reply| {
+                if let AnyGame::Crossings(r) = &reply {
+                    answered |= r.crossed(them) > a.crossed(them);
+                }
+            });
+            found |= !answered;
+        }
+    });
+    found
+}
+
+/// Whether the side to move can win with its next move (Ordo's cheap test, which lists no turns;
+/// elsewhere every move is tried).
+fn wins_at_once(game: &AnyGame) -> bool {
+    match game {
+        AnyGame::Ordo(g) => g.wins_at_once(),
+        _ => {
+            let me = game.side_to_move();
+            let mut won = false;
+            game.successors(&mut |_, after| won |= after.outcome().is_some_and(|o| o.winner == Some(me)));
+            won
+        }
+    }
 }
 
 /// Moves the guard looks ahead after a root move: two in Ordo and Crossings (where

@@ -67,9 +67,14 @@ pub fn weigh(game: &AnyGame) -> Weighed {
         _ => best,
     };
     let value = if game.side_to_move() == Side::First { mover } else { 1.0 - mover };
-    // The tree search's estimate of a move it barely tried says little.
-    let moves =
-        s.lines.iter().filter(|l| s.unit != "playouts" || l.work >= 8).map(|l| (l.mv.clone(), l.score)).collect();
+    // The tree search's estimate of a move it barely tried says little; an alpha-beta's value
+    // of a move below the best is only a bound (it stopped at the first reply that refuted
+    // it), so such a move is measured by the position after it.
+    let exact = |l: &super::Line| match s.unit {
+        "playouts" => l.work >= 8,
+        _ => l.score >= best - 1e-9,
+    };
+    let moves = s.lines.iter().filter(|l| exact(l)).map(|l| (l.mv.clone(), l.score)).collect();
     Weighed { value, moves }
 }
 
