@@ -2,7 +2,7 @@
 //! 2000 turns at the start, too many for a full-width search or for playouts to tell apart).
 
 use super::eval::{chance, evaluate, in_stones, ordo_x};
-use super::mcts::{ranked, tree_seed};
+use super::mcts::{ranked, tree_seed, wins_at_once};
 use super::{Level, Line, share_out};
 use crate::rules::{AnyGame, AnyMove, Game, Side};
 use rand::rngs::StdRng;
@@ -25,7 +25,7 @@ pub(super) struct Beam<'a> {
     full: usize,
     value: fn(&AnyGame, Side) -> f64,
     /// Turns after which the opponent wins at once are left out, and the best turn one turn
-    /// ahead is the best that leaves no such win (see [`lets_win`]): every level.
+    /// ahead is the best that leaves no such win (see [`wins_at_once`]): every level.
     safe: bool,
     /// Master: a turn's value one turn ahead counts the pieces the opponent can then take at
     /// once (see [`Beam::sharpened`]).
@@ -35,16 +35,10 @@ pub(super) struct Beam<'a> {
     stop: &'a AtomicBool,
 }
 
-/// Whether the side to move in `next` (the opponent of the turn that led there) has a turn
-/// that wins at once: Ordo's cheap test, which lists no turns.
-fn lets_win(next: &AnyGame) -> bool {
-    matches!(next, AnyGame::Ordo(g) if g.wins_at_once())
-}
-
 /// A node's turns (best-looking first) that its search may choose from, tested one at a time
 /// as they are asked for: with `safe`, those that do not let the opponent win at once.
 fn kept(safe: bool, turns: &[(f64, AnyMove, AnyGame)]) -> impl Iterator<Item = &(f64, AnyMove, AnyGame)> {
-    turns.iter().filter(move |c| !safe || !lets_win(&c.2))
+    turns.iter().filter(move |c| !safe || !wins_at_once(&c.2))
 }
 
 /// Ordo X, master: a single piece the opponent can take at once counts this much of a
@@ -183,7 +177,7 @@ impl Beam<'_> {
                 break;
             }
             let v = if i < walk { self.sharpened(turn, ahead) } else { turn.0 };
-            if (full && chosen[width - 1].0 >= v) || (self.safe && lets_win(&turn.2)) {
+            if (full && chosen[width - 1].0 >= v) || (self.safe && wins_at_once(&turn.2)) {
                 continue;
             }
             let at = chosen.partition_point(|c| c.0 >= v);

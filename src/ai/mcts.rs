@@ -235,7 +235,8 @@ fn sure(game: &AnyGame, candidates: Vec<AnyMove>) -> Vec<AnyMove> {
     let me = game.side_to_move();
     let sampled = matches!(game, AnyGame::Ordo(g) if g.rules() == Rules::X);
     let pool = if sampled { game.legal_moves() } else { candidates.clone() };
-    // Each move with its danger: 0 none, 1 an unanswered crossing, 2 a win at once.
+    // Each move with its danger: 0 none (or a draw), 1 an unanswered crossing, 2 a win at once
+    // for the opponent, 3 the game lost by the move itself.
     let mut rated = Vec::with_capacity(pool.len());
     for mv in pool {
         let mut next = game.clone();
@@ -286,7 +287,7 @@ fn crosses_unanswered(game: &AnyGame) -> bool {
 
 /// Whether the side to move can win with its next move (Ordo's cheap test, which lists no turns;
 /// elsewhere every move is tried).
-fn wins_at_once(game: &AnyGame) -> bool {
+pub(super) fn wins_at_once(game: &AnyGame) -> bool {
     match game {
         AnyGame::Ordo(g) => g.wins_at_once(),
         _ => {
