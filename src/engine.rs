@@ -74,7 +74,14 @@ pub enum EngineError {
 /// alpha-beta of Ordo and Crossings as deep as the budget allows).
 fn nodes_level(n: u64) -> Level {
     let m = LEVELS[LEVELS.len() - 1];
-    Level { playouts: n.min(u32::MAX as u64) as u32, positions: n, volterra_positions: n, beam: 0, deep: 64, ..m }
+    Level {
+        playouts: n.min(u32::MAX as u64) as u32,
+        positions: n,
+        volterra_positions: n,
+        beam: 0,
+        deep: ai::deep::ANY_DEPTH,
+        ..m
+    }
 }
 
 /// The iterations of a timed search: each a level a little stronger than the last.

@@ -68,6 +68,9 @@ fn pressed(game: &AnyGame) -> bool {
 
 /// How many times its budget of positions the search may spend to finish its level's depth.
 pub const GROW: u64 = 3;
+/// A depth that stands for "as deep as the budget reaches" (`go nodes`): no depth to finish,
+/// so the budget never grows past what was asked.
+pub const ANY_DEPTH: u32 = 64;
 /// Iterations past a level's depth, within the plain budget, where they fit (none for a level
 /// without a budget, whose depth is its limit).
 pub const BEYOND: u32 = 0;
@@ -401,7 +404,8 @@ pub fn choose(
         if root.len() <= 1 {
             break;
         }
-        let allowed = if d <= reach { budget.saturating_mul(GROW) } else { budget };
+        let grow = if depth >= ANY_DEPTH { 1 } else { GROW };
+        let allowed = if d <= reach { budget.saturating_mul(grow) } else { budget };
         if searchers.iter().any(|s| s.positions >= allowed) {
             break;
         }
