@@ -419,7 +419,7 @@ fn invitations_and_seats_are_read_strictly() {
     use tablero::net::{Invitation, Token};
     let t = Token::new().unwrap();
     let second = tablero::net::SeatId::new(tablero::rules::Side::Second, 0);
-    let link = Invitation::link(&"127.0.0.1:7979".parse().unwrap(), second, false, &t);
+    let link = Invitation::link(&"127.0.0.1:7979".parse().unwrap(), second, false, &t, None);
     let inv = Invitation::parse(&link).unwrap();
     assert_eq!(
         (inv.addr.as_str(), inv.seat, inv.token.as_str()),
@@ -760,5 +760,100 @@ fn secret_squares_reach_only_the_host_and_their_team_until_they_work() {
     let r = tablero::record::Record::from_json(&std::fs::read_to_string(d.join("game.json")).unwrap()).unwrap();
     assert_eq!(r.secrets, Some([vec![1, 2, 3, 4, 5], vec![60, 61, 62, 63, 64]]), "the host's record keeps them");
     drop(host);
+    std::fs::remove_dir_all(&d).ok();
+}
+
+/// A host on loopback asked for HTTPS (`--tls`, as every host other machines reach serves).
+fn tls_host(record: &Path, port: u16) -> Host {
+    let start: AnyGame = Variant::Ordo.initial();
+    Host::open(HostOptions {
+        record: Some(record.to_path_buf()),
+        tls: true,
+        ..HostOptions::remote(start, format!("127.0.0.1:{port}").parse().unwrap())
+    })
+    .unwrap()
+}
+
+#[test]
+fn over_https_a_seat_takes_only_the_certificate_its_invitation_pins() {
+    use tablero::net::{Invitation, NetError, join, tls::Fingerprint};
+    let d = dir("tls");
+    let first = d.join("first.json");
+    let host = tls_host(&first, 0);
+    let port = host.addr.port();
+    let link = host.invitations()[0].1.clone();
+    assert!(link.starts_with(&format!("https://127.0.0.1:{port}/join#seat=first&token=")), "{link}");
+    let inv = Invitation::parse(&link).unwrap();
+    assert!(inv.cert.is_some() && inv.cert == host.cert, "{link}");
+    // The seat reads its view over HTTPS; plain HTTP on that port gets no answer.
+    let (status, body) = join::request(&inv, "GET", "/seat", None).unwrap();
+    assert_eq!(status, 200, "{body}");
+    let view: SeatView = serde_json::from_str(&body).unwrap();
+    assert!(view.your_turn && view.moves.is_empty());
+    assert_eq!(get(&host.addr, Some(&inv.token), "/seat").0, 0, "plain HTTP is not served over TLS");
+    // The certificate and its key are beside the record, the key readable by its owner only.
+    let (cert_file, key_file) = tablero::net::tls::paths(&first);
+    use std::os::unix::fs::PermissionsExt;
+    assert_eq!(std::fs::metadata(&key_file).unwrap().permissions().mode() & 0o777, 0o600);
+    assert!(std::fs::read_to_string(&cert_file).unwrap().starts_with("-----BEGIN CERTIFICATE-----"));
+    // A TLS handshake is bounded like a request's head: a connection that says nothing is
+    // closed.
+    let mut silent = TcpStream::connect(host.addr).unwrap();
+    silent.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    let began = Instant::now();
+    assert_eq!(silent.read(&mut [0u8; 16]).unwrap_or(0), 0);
+    assert!(began.elapsed() < Duration::from_secs(15), "{:?}", began.elapsed());
+    // A resumed host keeps its certificate: the invitation still works.
+    drop(host);
+    let again = tls_host(&first, port);
+    assert_eq!(again.cert, inv.cert);
+    assert_eq!(join::request(&inv, "GET", "/seat", None).unwrap().0, 200);
+    drop(again);
+    // Another host on the same port makes its own certificate: the old invitation refuses it,
+    // and so does an invitation whose pin was altered; the untouched one is taken.
+    let other = tls_host(&d.join("second.json"), port);
+    assert_ne!(other.cert, inv.cert);
+    let refused = join::request(&inv, "GET", "/seat", None);
+    assert!(matches!(refused, Err(NetError::OtherCertificate { .. })), "{refused:?}");
+    let theirs = Invitation::parse(&other.invitations()[0].1).unwrap();
+    let mut altered = theirs.clone();
+    let mut pin = altered.cert.unwrap().0;
+    pin[31] ^= 1;
+    altered.cert = Some(Fingerprint(pin));
+    let refused = join::request(&altered, "GET", "/seat", None);
+    assert!(matches!(refused, Err(NetError::OtherCertificate { .. })), "{refused:?}");
+    assert_eq!(join::request(&theirs, "GET", "/seat", None).unwrap().0, 200);
+    // A seat in its own process with the old invitation says why and ends.
+    let (code, _, err) = finish(join(&link, "random"));
+    assert_ne!(code, 0);
+    assert!(err.contains("another certificate"), "{err}");
+    // Invitations over HTTPS carry their pin, and plain ones none.
+    let token = "0123456789abcdef0123456789abcdef";
+    let cert = "ab".repeat(32);
+    assert!(Invitation::parse(&format!("https://h:1/join#seat=first&token={token}&cert={cert}")).is_ok());
+    for bad in [
+        format!("https://h:1/join#seat=first&token={token}"),
+        format!("http://h:1/join#seat=first&token={token}&cert={cert}"),
+        format!("https://h:1/join#seat=first&token={token}&cert={}", &cert[1..]),
+        format!("https://h:1/join#seat=first&token={token}&cert={}", "zz".repeat(32)),
+    ] {
+        assert!(Invitation::parse(&bad).is_err(), "{bad}");
+    }
+    drop(other);
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn a_whole_game_between_processes_over_https() {
+    let d = dir("tls-game");
+    let record = d.join("ordo.json");
+    let mut host = HostProcess::with(0, "ordo", &["second=random"], &["--tls"], &record);
+    let link = host.invite("first");
+    assert!(link.starts_with("https://") && link.contains("&cert="), "{link}");
+    let (code, out, err) = finish(join(&link, "random"));
+    assert_eq!(code, 0, "{err}");
+    let result = host.result();
+    assert!(result.starts_with("result: "), "{result}");
+    assert_eq!(out.trim(), result, "both machines see the same end");
     std::fs::remove_dir_all(&d).ok();
 }

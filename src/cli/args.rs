@@ -83,9 +83,13 @@ pub struct HostArgs {
     /// The port on 127.0.0.1
     #[arg(long, default_value = "7979", value_parser = host_addr, conflicts_with = "listen")]
     pub port: SocketAddr,
-    /// Any address, such as 0.0.0.0:7979 (other machines can then reach the seats)
+    /// Any address, such as 0.0.0.0:7979 (other machines can then reach the seats, over HTTPS
+    /// with a certificate the host makes and the invitations pin)
     #[arg(long, value_name = "ADDR", value_parser = any_addr)]
     pub listen: Option<SocketAddr>,
+    /// HTTPS on 127.0.0.1 too (a host that other machines reach always serves HTTPS)
+    #[arg(long)]
+    pub tls: bool,
     /// The record's file (resumed, with the same invitations, if it exists)
     #[arg(long)]
     pub record: Option<PathBuf>,

@@ -248,6 +248,7 @@ pub fn host_options(a: &args::HostArgs, headless: bool) -> Result<crate::net::ho
         timer: a.timer,
         feed: a.feed_listen.or(a.feed),
         secrets: a.secrets,
+        tls: a.tls,
     })
 }
 

@@ -69,7 +69,7 @@ pub fn serve(feed: Arc<Feed>, addr: SocketAddr) -> Result<Server, FeedError> {
         .enable_all()
         .build()
         .map_err(FeedError::Start)?;
-    let (stop, thread) = spawn(runtime, listener, router(feed), "tablero-feed").map_err(FeedError::Start)?;
+    let (stop, thread) = spawn(runtime, listener, None, router(feed), "tablero-feed").map_err(FeedError::Start)?;
     Ok(Server { addr, stop: Some(stop), thread: Some(thread) })
 }
 
@@ -86,6 +86,7 @@ pub const HEAD_TIME: Duration = Duration::from_secs(5);
 pub fn spawn(
     runtime: tokio::runtime::Runtime,
     listener: std::net::TcpListener,
+    tls: Option<tokio_rustls::TlsAcceptor>,
     router: Router,
     name: &str,
 ) -> std::io::Result<(tokio::sync::oneshot::Sender<()>, std::thread::JoinHandle<()>)> {
@@ -94,7 +95,7 @@ pub fn spawn(
         runtime.block_on(async move {
             let Ok(listener) = tokio::net::TcpListener::from_std(listener) else { return };
             tokio::select! {
-                _ = accept(listener, router) => {}
+                _ = accept(listener, tls, router) => {}
                 _ = stopped => {}
             }
         });
@@ -105,7 +106,7 @@ pub fn spawn(
 }
 
 /// Takes connections as they come and serves each in a task of its own, within the bounds.
-async fn accept(listener: tokio::net::TcpListener, router: Router) {
+async fn accept(listener: tokio::net::TcpListener, tls: Option<tokio_rustls::TlsAcceptor>, router: Router) {
     let room = Arc::new(tokio::sync::Semaphore::new(CONNECTIONS));
     loop {
         let stream = match listener.accept().await {
@@ -123,13 +124,30 @@ async fn accept(listener: tokio::net::TcpListener, router: Router) {
         };
         let _ = stream.set_nodelay(true);
         let service = hyper_util::service::TowerToHyperService::new(router.clone());
+        let tls = tls.clone();
         tokio::spawn(async move {
             let _permit = permit;
-            let mut http = hyper::server::conn::http1::Builder::new();
-            http.timer(hyper_util::rt::TokioTimer::new()).header_read_timeout(HEAD_TIME);
-            let _ = http.serve_connection(hyper_util::rt::TokioIo::new(stream), service).await;
+            match tls {
+                // The TLS handshake is bounded like a request's head.
+                Some(tls) => {
+                    if let Ok(Ok(stream)) = tokio::time::timeout(HEAD_TIME, tls.accept(stream)).await {
+                        serve_one(stream, service).await;
+                    }
+                }
+                None => serve_one(stream, service).await,
+            }
         });
     }
+}
+
+/// Serves one connection's requests, each head within [`HEAD_TIME`].
+async fn serve_one<S>(stream: S, service: hyper_util::service::TowerToHyperService<Router>)
+where
+    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
+{
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(hyper_util::rt::TokioTimer::new()).header_read_timeout(HEAD_TIME);
+    let _ = http.serve_connection(hyper_util::rt::TokioIo::new(stream), service).await;
 }
 
 /// The routes, for [`serve`] and for tests.

@@ -96,13 +96,26 @@ pub struct HostOptions {
     /// CTOR: each team chooses 5 secret squares before the first move (the computer's teams at
     /// once), sent to the host only.
     pub secrets: bool,
+    /// HTTPS even on this machine's loopback (a host that other machines reach always serves
+    /// HTTPS).
+    pub tls: bool,
 }
 
 impl HostOptions {
     /// Options with every seat remote (one per side, or one per member of a CTOR team).
     pub fn remote(start: AnyGame, addr: SocketAddr) -> HostOptions {
         let seats = [Side::First, Side::Second].map(|s| vec![Sitter::Remote; members(&start, s) as usize]);
-        HostOptions { start, seats, addr, record: None, linger: 0.0, timer: None, feed: None, secrets: false }
+        HostOptions {
+            start,
+            seats,
+            addr,
+            record: None,
+            linger: 0.0,
+            timer: None,
+            feed: None,
+            secrets: false,
+            tls: false,
+        }
     }
 }
 
@@ -888,10 +901,38 @@ fn load_tokens(path: &Path, ids: &[SeatId], team: bool) -> Result<Vec<Option<Tok
         .collect()
 }
 
+/// The address an invitation names for a host listening on `addr`: `addr` itself, or where it
+/// listens on every address, this machine's address on the route out (asked of the system by
+/// a UDP socket aimed at a documentation address: nothing is sent), else the loopback.
+pub fn reachable(addr: SocketAddr) -> SocketAddr {
+    if !addr.ip().is_unspecified() {
+        return addr;
+    }
+    let (any, probe): (SocketAddr, SocketAddr) = if addr.is_ipv4() {
+        (([0, 0, 0, 0], 0).into(), ([192, 0, 2, 1], 9).into())
+    } else {
+        (([0u16; 8], 0).into(), ([0x2001, 0xdb8, 0, 0, 0, 0, 0, 1], 9).into())
+    };
+    let out = std::net::UdpSocket::bind(any).and_then(|s| s.connect(probe).and_then(|()| s.local_addr()));
+    match out {
+        Ok(a) if !a.ip().is_unspecified() => SocketAddr::new(a.ip(), addr.port()),
+        _ => SocketAddr::new(
+            if addr.is_ipv4() { [127, 0, 0, 1].into() } else { std::net::Ipv6Addr::LOCALHOST.into() },
+            addr.port(),
+        ),
+    }
+}
+
 /// A host serving its seats; dropping it stops the server.
 pub struct Host {
     shared: Arc<Shared>,
+    /// The address the host listens on.
     pub addr: SocketAddr,
+    /// The address its invitations name: `addr`, or where it listens on every address
+    /// (`0.0.0.0`), this machine's address towards other machines.
+    pub reach: SocketAddr,
+    /// Over HTTPS: the SHA-256 of the certificate the invitations pin.
+    pub cert: Option<super::tls::Fingerprint>,
     /// The record's file when the host opened (a rematch saves into a new one).
     pub path: PathBuf,
     /// The live feed's server, if asked for.
@@ -1033,14 +1074,29 @@ impl Host {
         let listener =
             std::net::TcpListener::bind(o.addr).map_err(|source| NetError::Listen { addr: o.addr, source })?;
         let addr = listener.local_addr()?;
+        let reach = reachable(addr);
+        // HTTPS for every host that other machines reach, with the certificate kept beside the
+        // record (a resumed host keeps it, and its invitations).
+        let identity = if o.tls || !addr.ip().is_loopback() {
+            let names = vec!["localhost".to_string(), reach.ip().to_string(), addr.ip().to_string()];
+            Some(super::tls::identity(&path, &names).map_err(NetError::Certificate)?)
+        } else {
+            None
+        };
+        let cert = identity.as_ref().map(|i| i.fingerprint());
+        let acceptor = match &identity {
+            Some(i) => Some(i.acceptor().map_err(|e| NetError::Certificate(e.to_string()))?),
+            None => None,
+        };
         listener.set_nonblocking(true)?;
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .thread_name("tablero-host")
             .enable_all()
             .build()?;
-        let (stop, thread) = crate::feed::server::spawn(runtime, listener, router(shared.clone()), "tablero-host")?;
-        Ok(Host { shared, addr, path, feed: feed_server, stop: Some(stop), thread: Some(thread) })
+        let (stop, thread) =
+            crate::feed::server::spawn(runtime, listener, acceptor, router(shared.clone()), "tablero-host")?;
+        Ok(Host { shared, addr, reach, cert, path, feed: feed_server, stop: Some(stop), thread: Some(thread) })
     }
 
     /// Whether the game is a CTOR team game (its seats are members: `first.1`, …).
@@ -1061,7 +1117,7 @@ impl Host {
     /// The link of any seat with a token (a person at the host's table connects through it).
     pub fn seat_link(&self, id: SeatId) -> Option<String> {
         let seat = &self.shared.seats[self.shared.index(id)?];
-        seat.token.map(|t| Invitation::link(&self.addr, id, self.shared.team, &t))
+        seat.token.map(|t| Invitation::link(&self.reach, id, self.shared.team, &t, self.cert.as_ref()))
     }
 
     /// The seat a person at the host's table sits at.

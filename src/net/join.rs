@@ -5,60 +5,89 @@
 use super::{Invitation, NetError, SeatView, SentMove};
 use crate::matches::STOP;
 use crate::rules::{AnyGame, Game};
-use std::io::{Read, Write};
-use std::net::TcpStream;
+use std::io::Write;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 /// The most bytes an answer may have (a seat's view of a long game is some kilobytes).
-const MAX_ANSWER: u64 = 4 << 20;
+const MAX_ANSWER: usize = 4 << 20;
 
-/// One HTTP/1.1 request to the host (a connection each), with the seat's token: the status and
-/// the body.
+/// How long a connection (with its TLS handshake) may take, and an answer (a view waited on
+/// answers within 20 s).
+const CONNECT_TIME: Duration = Duration::from_secs(10);
+const ANSWER_TIME: Duration = Duration::from_secs(40);
+
+/// One HTTP/1.1 request to the host (a connection each, over TLS when the invitation pins a
+/// certificate), with the seat's token: the status and the body. Blocking: it runs on the
+/// calling thread (a seat's own threads, never the window's).
 pub fn request(inv: &Invitation, method: &str, path: &str, body: Option<&str>) -> Result<(u16, String), NetError> {
-    let unreachable = |why: String| NetError::Unreachable { addr: inv.addr.clone(), why };
-    let mut stream = TcpStream::connect(&inv.addr).map_err(|e| unreachable(e.to_string()))?;
-    stream.set_read_timeout(Some(Duration::from_secs(40))).map_err(|e| unreachable(e.to_string()))?;
-    let body = body.unwrap_or("");
-    let head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
-        inv.addr,
-        inv.token,
-        body.len()
-    );
-    stream
-        .write_all(head.as_bytes())
-        .and_then(|()| stream.write_all(body.as_bytes()))
-        .map_err(|e| unreachable(e.to_string()))?;
-    let mut answer = Vec::new();
-    stream.take(MAX_ANSWER).read_to_end(&mut answer).map_err(|e| unreachable(e.to_string()))?;
-    let text = String::from_utf8_lossy(&answer).to_string();
-    let (head, rest) = text.split_once("\r\n\r\n").ok_or_else(|| unreachable("the answer was cut short".into()))?;
-    let status: u16 = head
-        .split_whitespace()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .ok_or_else(|| NetError::Garbled("no status line".into()))?;
-    let chunked = head.lines().any(|l| {
-        let l = l.to_ascii_lowercase();
-        l.starts_with("transfer-encoding:") && l.contains("chunked")
-    });
-    let body = if chunked { dechunk(rest) } else { rest.to_string() };
-    Ok((status, body))
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| NetError::Unreachable { addr: inv.addr.clone(), why: e.to_string() })?;
+    runtime.block_on(exchange(inv, method, path, body.unwrap_or("").to_string()))
 }
 
-/// A chunked body, joined.
-fn dechunk(mut rest: &str) -> String {
-    let mut out = String::new();
-    while let Some((size, after)) = rest.split_once("\r\n") {
-        let Ok(n) = usize::from_str_radix(size.trim(), 16) else { break };
-        if n == 0 || after.len() < n {
-            break;
+async fn exchange(inv: &Invitation, method: &str, path: &str, body: String) -> Result<(u16, String), NetError> {
+    let unreachable = |why: String| NetError::Unreachable { addr: inv.addr.clone(), why };
+    let timed_out = || unreachable("no answer in time".into());
+    let tcp = tokio::time::timeout(CONNECT_TIME, tokio::net::TcpStream::connect(&inv.addr))
+        .await
+        .map_err(|_| timed_out())?
+        .map_err(|e| unreachable(e.to_string()))?;
+    let _ = tcp.set_nodelay(true);
+    let request = hyper::Request::builder()
+        .method(method)
+        .uri(path)
+        .header(hyper::header::HOST, &inv.addr)
+        .header(hyper::header::AUTHORIZATION, format!("Bearer {}", inv.token))
+        .header(hyper::header::CONTENT_TYPE, "application/json")
+        .body(http_body_util::Full::new(hyper::body::Bytes::from(body)))
+        .map_err(|e| NetError::Garbled(e.to_string()))?;
+    let answer = match inv.cert {
+        Some(pin) => {
+            let connector = super::tls::connector(pin).map_err(|e| unreachable(e.to_string()))?;
+            let stream = tokio::time::timeout(CONNECT_TIME, connector.connect(super::tls::server_name(&inv.addr), tcp))
+                .await
+                .map_err(|_| timed_out())?
+                .map_err(|e| {
+                    if super::tls::is_other_certificate(&e) {
+                        NetError::OtherCertificate { addr: inv.addr.clone() }
+                    } else {
+                        unreachable(e.to_string())
+                    }
+                })?;
+            send(stream, request).await
         }
-        out.push_str(&after[..n]);
-        rest = after[n..].trim_start_matches("\r\n");
-    }
-    out
+        None => send(tcp, request).await,
+    };
+    answer.map_err(unreachable)
+}
+
+/// Sends `request` over `io` and reads the answer (at most [`MAX_ANSWER`] bytes, within
+/// [`ANSWER_TIME`]).
+async fn send<S>(
+    io: S,
+    request: hyper::Request<http_body_util::Full<hyper::body::Bytes>>,
+) -> Result<(u16, String), String>
+where
+    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
+{
+    use http_body_util::BodyExt;
+    let work = async {
+        let (mut sender, connection) =
+            hyper::client::conn::http1::handshake(hyper_util::rt::TokioIo::new(io)).await.map_err(|e| e.to_string())?;
+        tokio::spawn(connection);
+        let answer = sender.send_request(request).await.map_err(|e| e.to_string())?;
+        let status = answer.status().as_u16();
+        let body = http_body_util::Limited::new(answer.into_body(), MAX_ANSWER)
+            .collect()
+            .await
+            .map_err(|e| format!("the answer was cut short: {e}"))?
+            .to_bytes();
+        Ok((status, String::from_utf8_lossy(&body).to_string()))
+    };
+    tokio::time::timeout(ANSWER_TIME, work).await.unwrap_or_else(|_| Err("no answer in time".into()))
 }
 
 /// The seat's view, waiting for a change of its `version` if given; tried again while the host
@@ -328,6 +357,8 @@ impl Follower {
                             continue;
                         }
                         Ok((status, text)) => Heard::Refused(format!("the host said {status}: {}", text.trim())),
+                        // Another certificate than the invitation's: never taken, said.
+                        Err(e @ NetError::OtherCertificate { .. }) => Heard::Refused(e.to_string()),
                         Err(e) => {
                             // Back, the game is read at once (not waited on).
                             after = None;

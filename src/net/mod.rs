@@ -6,6 +6,10 @@
 //! - An invitation is `http://HOST:PORT/join#seat=SEAT&token=TOKEN`: the token (128 random bits,
 //!   hex) is after `#`, so it never travels in a request line or a server's log. A seat is
 //!   `first` or `second`; in a CTOR team game each member has one, `first.1`, `first.2`, ….
+//! - A host that other machines reach (or one asked with `--tls`) serves HTTPS with a
+//!   certificate it made itself, kept beside the record: its invitation is
+//!   `https://HOST:PORT/join#seat=SEAT&token=TOKEN&cert=SHA256`, and the seat accepts that one
+//!   certificate and no other (see [`tls`]). The TLS handshake is bounded like a request's head.
 //! - A seat's requests carry `Authorization: Bearer TOKEN`. `GET /seat` answers the seat's view
 //!   as JSON (`SeatView`); `GET /seat?wait=V` waits (up to 20 s) until the view's `version` is
 //!   no longer `V` (a move, a member's blind Put, a question asked or answered, a new game).
@@ -31,6 +35,7 @@
 
 pub mod host;
 pub mod join;
+pub mod tls;
 
 use crate::rules::{Side, Variant};
 
@@ -41,9 +46,8 @@ pub struct Token(pub [u8; 16]);
 impl Token {
     /// A new token from the system's random source.
     pub fn new() -> std::io::Result<Token> {
-        use std::io::Read;
         let mut bytes = [0u8; 16];
-        std::fs::File::open("/dev/urandom")?.read_exact(&mut bytes)?;
+        getrandom::fill(&mut bytes).map_err(|e| std::io::Error::other(e.to_string()))?;
         Ok(Token(bytes))
     }
 
@@ -64,14 +68,9 @@ impl Token {
 
     /// Whether `text` is this token, in a time that does not depend on where they differ.
     pub fn matches(&self, text: &[u8]) -> bool {
-        let mut given = [0u8; 32];
-        let long = text.len() != 32;
-        for (i, b) in text.iter().take(32).enumerate() {
-            given[i] = *b;
-        }
-        let mine = self.hex();
-        let diff = mine.as_bytes().iter().zip(given.iter()).fold(0u8, |d, (a, b)| d | (a ^ b));
-        diff == 0 && !long
+        use subtle::ConstantTimeEq;
+        // A length other than 32 says nothing about the token (every token has 32 digits).
+        text.len() == 32 && bool::from(self.hex().as_bytes().ct_eq(text))
     }
 }
 
@@ -228,8 +227,14 @@ pub struct SentMove {
 /// What hosting or joining fails at.
 #[derive(Debug, thiserror::Error)]
 pub enum NetError {
-    #[error("'{}' is not an invitation (like http://127.0.0.1:7979/join#seat=first&token=…)", crate::rules::quote(.0))]
+    #[error("'{}' is not an invitation (like http://127.0.0.1:7979/join#seat=first&token=…, or https://…&token=…&cert=… from a host other machines reach)", crate::rules::quote(.0))]
     Invitation(String),
+    #[error(
+        "the host at {addr} shows another certificate than its invitation's: refused (a host started anew makes a new one; ask for a new invitation)"
+    )]
+    OtherCertificate { addr: String },
+    #[error("the host's certificate cannot be made or read: {0}")]
+    Certificate(String),
     #[error("'{}' is not a seat of {variant} (first, second, {}, {})", crate::rules::quote(.name), .variant.side_name(Side::First), .variant.side_name(Side::Second))]
     Seat { name: String, variant: Variant },
     #[error("'{}' is not who sits there (remote, ai:<level>, random)", crate::rules::quote(.0))]
@@ -287,11 +292,24 @@ pub struct Invitation {
     /// The member of a CTOR team (from 0; 0 outside team games).
     pub member: u8,
     pub token: String,
+    /// Over HTTPS: the SHA-256 of the host's certificate, the only one the seat accepts.
+    pub cert: Option<tls::Fingerprint>,
 }
 
 impl Invitation {
-    pub fn link(addr: &std::net::SocketAddr, seat: SeatId, team: bool, token: &Token) -> String {
-        format!("http://{addr}/join#seat={}&token={}", seat.name(team), token.hex())
+    /// `http://ADDR/join#seat=…&token=…`, or over HTTPS `https://…&cert=<SHA-256>`.
+    pub fn link(
+        addr: &std::net::SocketAddr,
+        seat: SeatId,
+        team: bool,
+        token: &Token,
+        cert: Option<&tls::Fingerprint>,
+    ) -> String {
+        let (scheme, pin) = match cert {
+            Some(c) => ("https", format!("&cert={}", c.hex())),
+            None => ("http", String::new()),
+        };
+        format!("{scheme}://{addr}/join#seat={}&token={}{pin}", seat.name(team), token.hex())
     }
 
     pub fn seat_id(&self) -> SeatId {
@@ -300,20 +318,38 @@ impl Invitation {
 
     pub fn parse(text: &str) -> Result<Invitation, NetError> {
         let bad = || NetError::Invitation(text.to_string());
-        let rest = text.trim().strip_prefix("http://").ok_or_else(bad)?;
+        let text_ = text.trim();
+        let (tls, rest) = match (text_.strip_prefix("https://"), text_.strip_prefix("http://")) {
+            (Some(rest), _) => (true, rest),
+            (None, Some(rest)) => (false, rest),
+            (None, None) => return Err(bad()),
+        };
         let (addr, rest) = rest.split_once("/join#").ok_or_else(bad)?;
         if addr.is_empty() || addr.contains('/') || !addr.contains(':') {
             return Err(bad());
         }
-        let (mut seat, mut token) = (None, None);
+        let (mut seat, mut token, mut cert) = (None, None, None);
         for part in rest.split('&') {
             match part.split_once('=') {
                 Some(("seat", s)) if SeatId::parse(s).is_some() => seat = SeatId::parse(s),
                 Some(("token", t)) if Token::from_hex(t).is_some() => token = Some(t.to_string()),
+                Some(("cert", c)) if tls && tls::Fingerprint::from_hex(c).is_some() => {
+                    cert = tls::Fingerprint::from_hex(c)
+                }
                 _ => return Err(bad()),
             }
         }
+        // An https link pins its certificate; a plain one has none to pin.
+        if tls != cert.is_some() {
+            return Err(bad());
+        }
         let seat = seat.ok_or_else(bad)?;
-        Ok(Invitation { addr: addr.to_string(), seat: seat.side, member: seat.member, token: token.ok_or_else(bad)? })
+        Ok(Invitation {
+            addr: addr.to_string(),
+            seat: seat.side,
+            member: seat.member,
+            token: token.ok_or_else(bad)?,
+            cert,
+        })
     }
 }
