@@ -352,3 +352,60 @@ fn at_a_seat_the_hosts_sand_glass_ends_the_turn_and_a_rematch_is_asked_with_y() 
     assert!(host.game().outcome().is_none(), "a new game at the host");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_seats_table_never_waits_on_a_stalled_host() {
+    use std::io::BufRead;
+    use tablero::gui::frame::session::Command;
+    let dir = std::env::temp_dir().join(format!("tablero-seat-stall-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    // A host in its own process, both seats remote; stopped (SIGSTOP) while the seat plays, its
+    // connections are taken by the system but never answered.
+    let record = dir.join("game.json");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tablero"))
+        .args(["host", "crossings", "--headless", "--port", "0", "--linger", "0", "--record"])
+        .arg(&record)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("the host starts");
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut links = Vec::new();
+    while links.len() < 2 {
+        let mut line = String::new();
+        assert!(out.read_line(&mut line).unwrap() > 0, "the host ended before serving");
+        if let Some((_, link)) = line.trim().strip_prefix("invite ").and_then(|l| l.split_once(": ")) {
+            links.push(link.to_string());
+        }
+    }
+    let mut app = tablero::gui::headless_join_app(&links[0]).expect("the seat joins");
+    let pid = child.id().to_string();
+    let signal = |s: &str| std::process::Command::new("kill").args([s, &pid]).status().unwrap();
+    assert!(signal("-STOP").success());
+    // A move of this seat and the other seat's invitation pasted, while the host says nothing:
+    // each update stays short (the requests wait on threads of their own).
+    let mv = session(&app).game.legal_moves()[0].clone();
+    app.world_mut().write_message(MoveChosen { mv, by: By::Person });
+    app.world_mut().write_message(Command::Open(links[1].clone()));
+    let stalled = std::time::Instant::now();
+    let mut longest = std::time::Duration::ZERO;
+    let mut updates = 0;
+    while stalled.elapsed() < std::time::Duration::from_secs(4) {
+        let update = std::time::Instant::now();
+        app.update();
+        longest = longest.max(update.elapsed());
+        updates += 1;
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    assert!(signal("-CONT").success());
+    eprintln!("the host stalled 4 s: {updates} updates, the longest {longest:?}");
+    assert!(longest < std::time::Duration::from_secs(1), "an update waited on the host: {longest:?}");
+    assert_eq!(session(&app).seat, Some(Side::First), "the table stays the first seat's meanwhile");
+    // The host back: the pasted invitation's seat is taken, and the move is at the host.
+    assert!(until(&mut app, |a| session(a).seat == Some(Side::Second)), "{}", notice(&app));
+    assert!(until(&mut app, |a| session(a).history.len() == 1), "the first seat's move reached the host");
+    let _ = child.kill();
+    let _ = child.wait();
+    std::fs::remove_dir_all(&dir).ok();
+}

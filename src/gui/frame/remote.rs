@@ -67,7 +67,12 @@ impl RemoteSeat {
 
 pub(crate) fn plugin(app: &mut App) {
     app.add_systems(Update, wake_on_host.run_if(resource_added::<RemoteSeat>))
-        .add_systems(PreUpdate, join_pasted.in_set(crate::gui::frame::steps::TableSystems::Pick))
+        .add_systems(
+            PreUpdate,
+            (join_pasted, pasted_joined.run_if(resource_exists::<PastedJoin>))
+                .chain()
+                .in_set(crate::gui::frame::steps::TableSystems::Pick),
+        )
         .add_systems(
             PreUpdate,
             (
@@ -101,12 +106,51 @@ fn wake_on_host(seat: Res<RemoteSeat>, proxy: Option<Res<bevy::winit::EventLoopP
     }
 }
 
-/// An invitation pasted at the table (`Ctrl+V`, or text opened): the table becomes that seat.
+/// An invitation being taken on a thread of its own: the host's game read (waiting a while for
+/// the host), so that the window never waits on the network; the seat is handed back when the
+/// host answers, and the window woken.
+pub struct Joining(std::sync::Mutex<std::sync::mpsc::Receiver<Result<(Table, RemoteSeat), String>>>);
+
+impl Joining {
+    pub fn start(
+        invitation: String,
+        wait: std::time::Duration,
+        proxy: Option<&bevy::winit::EventLoopProxyWrapper>,
+    ) -> Joining {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let wake = proxy.map(crate::gui::frame::steps::waker);
+        // A thread that cannot start drops its sender: polling then says so.
+        let _ = std::thread::Builder::new().name("tablero-join".into()).spawn(move || {
+            let _ = tx.send(seat_table(&invitation, wait).map_err(|e| e.to_string()));
+            if let Some(wake) = wake {
+                wake();
+            }
+        });
+        Joining(std::sync::Mutex::new(rx))
+    }
+
+    /// The seat once the host answered, or why it cannot be taken; None while it is asked.
+    pub fn poll(&self) -> Option<Result<(Table, RemoteSeat), String>> {
+        use std::sync::mpsc::TryRecvError;
+        match self.0.lock().unwrap_or_else(|e| e.into_inner()).try_recv() {
+            Ok(answer) => Some(answer),
+            Err(TryRecvError::Empty) => None,
+            Err(TryRecvError::Disconnected) => Some(Err("the seat's thread could not start".into())),
+        }
+    }
+}
+
+/// An invitation pasted at the table, being taken.
+#[derive(Resource)]
+struct PastedJoin(Joining);
+
+/// An invitation pasted at the table (`Ctrl+V`, or text opened): the host is asked on a thread
+/// of its own, and the table becomes that seat when it answers ([`pasted_joined`]).
 fn join_pasted(
     mut commands: MessageReader<Command>,
-    mut intents: MessageWriter<TableIntent>,
     mut notice: ResMut<Notice>,
     mut world: Commands,
+    proxy: Option<Res<bevy::winit::EventLoopProxyWrapper>>,
 ) {
     for c in commands.read() {
         let text = match c {
@@ -117,16 +161,27 @@ fn join_pasted(
             },
             _ => continue,
         };
-        if crate::net::Invitation::parse(&text).is_err() {
-            continue;
+        let Ok(inv) = crate::net::Invitation::parse(&text) else { continue };
+        notice.0 = format!("joining the game at {}…", inv.addr);
+        world.insert_resource(PastedJoin(Joining::start(text, std::time::Duration::from_secs(2), proxy.as_deref())));
+    }
+}
+
+/// The pasted invitation's seat, once its host answered: the table becomes that seat.
+fn pasted_joined(
+    joining: Res<PastedJoin>,
+    mut intents: MessageWriter<TableIntent>,
+    mut notice: ResMut<Notice>,
+    mut world: Commands,
+) {
+    let Some(answer) = joining.0.poll() else { return };
+    world.remove_resource::<PastedJoin>();
+    match answer {
+        Ok((table, seat)) => {
+            world.insert_resource(seat);
+            intents.write(TableIntent(crate::table::Intent::Replace(Box::new(table))));
         }
-        match seat_table(&text, std::time::Duration::from_secs(2)) {
-            Ok((table, seat)) => {
-                world.insert_resource(seat);
-                intents.write(TableIntent(crate::table::Intent::Replace(Box::new(table))));
-            }
-            Err(e) => notice.0 = format!("the invitation cannot be used: {e}"),
-        }
+        Err(e) => notice.0 = format!("the invitation cannot be used: {e}"),
     }
 }
 

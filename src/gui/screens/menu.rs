@@ -111,6 +111,7 @@ pub(crate) fn plugin(app: &mut App) {
         .add_message::<bevy::input::keyboard::KeyboardInput>()
         .add_systems(OnEnter(Screen::Menu), (|mut page: ResMut<MenuPage>| *page = MenuPage::Games, spawn_menu).chain())
         .add_systems(Update, (refresh, pages).run_if(in_state(Screen::Menu)))
+        .add_systems(Update, menu_joined.run_if(resource_exists::<MenuJoin>))
         .add_plugins(super::seats::plugin);
 }
 
@@ -882,24 +883,53 @@ fn hosted(
     })
 }
 
-/// *Join a game*: the invitation on the clipboard makes the table that seat.
-fn join(_: On<Pointer<Click>>, mut commands: Commands, mut labels: Query<&mut Text, With<MenuLabel>>) {
+/// An invitation from the clipboard being taken (see [`crate::gui::frame::remote::Joining`]).
+#[derive(Resource)]
+struct MenuJoin(crate::gui::frame::remote::Joining);
+
+/// *Join a game*: the invitation on the clipboard makes the table that seat, once its host
+/// answers ([`menu_joined`]); the menu never waits on the network.
+fn join(
+    _: On<Pointer<Click>>,
+    mut commands: Commands,
+    mut labels: Query<&mut Text, With<MenuLabel>>,
+    proxy: Option<Res<bevy::winit::EventLoopProxyWrapper>>,
+) {
     let said = match arboard::Clipboard::new().and_then(|mut c| c.get_text()) {
-        Ok(text) if crate::net::Invitation::parse(&text).is_ok() => {
-            match crate::gui::frame::remote::seat_table(&text, std::time::Duration::from_secs(3)) {
-                Ok((table, seat)) => {
-                    commands.insert_resource(seat);
-                    commands.queue(crate::gui::frame::session::open(table));
-                    return;
-                }
-                Err(e) => format!("the invitation cannot be used: {e}"),
+        Ok(text) => match crate::net::Invitation::parse(&text) {
+            Ok(inv) => {
+                let joining = crate::gui::frame::remote::Joining::start(
+                    text,
+                    std::time::Duration::from_secs(3),
+                    proxy.as_deref(),
+                );
+                commands.insert_resource(MenuJoin(joining));
+                format!("joining the game at {}…", inv.addr)
             }
-        }
-        Ok(_) => "copy a seat's invitation (http://…/join#seat=…&token=…) first, then press Join".to_string(),
+            Err(_) => "copy a seat's invitation (http://…/join#seat=…&token=…) first, then press Join".to_string(),
+        },
         Err(e) => format!("the clipboard is not available ({e})"),
     };
     for mut t in &mut labels {
         t.0 = said.clone();
+    }
+}
+
+/// The invitation's seat once its host answered: the table opens as that seat, or the menu
+/// says why not.
+fn menu_joined(joining: Res<MenuJoin>, mut commands: Commands, mut labels: Query<&mut Text, With<MenuLabel>>) {
+    let Some(answer) = joining.0.poll() else { return };
+    commands.remove_resource::<MenuJoin>();
+    match answer {
+        Ok((table, seat)) => {
+            commands.insert_resource(seat);
+            commands.queue(crate::gui::frame::session::open(table));
+        }
+        Err(e) => {
+            for mut t in &mut labels {
+                t.0 = format!("the invitation cannot be used: {e}");
+            }
+        }
     }
 }
 

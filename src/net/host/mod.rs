@@ -1,0 +1,399 @@
+//! The host: the game, its seats and the server a remote seat plays through (see the module
+//! above for the protocol). The host's rules decide every move and its clock the sand-glass;
+//! the record is saved after each move, and the seats' tokens beside it, readable by the owner
+//! only, so that a host started again with the same record reopens the same seats with the same
+//! invitations. Spectators watch the host's live feed, which never carries a token or a blind
+//! Put before it is played.
+//!
+//! In rooms: this module opens the host (its options, the certificate, the address its
+//! invitations name); [`seats`] holds the game and what the seats may do, refusing with a
+//! typed [`Refused`]; [`server`] is the routes and the bounds on requests, where a refusal
+//! gets its status code ([`status`]); [`tokens`] keeps the seats' tokens beside the record;
+//! [`computer`] plays the computer's seats; [`headless`] is `tablero host --headless`.
+
+mod computer;
+mod headless;
+mod seats;
+mod server;
+mod tokens;
+
+pub use headless::{run_headless, seat_names};
+pub use seats::{Refused, Why};
+pub use server::status;
+pub use tokens::seats_path;
+
+use super::{Invitation, NetError, SeatId, Token};
+use crate::feed::Feed;
+use crate::matches::STOP;
+use crate::record::{PlayerInfo, Record};
+use crate::rules::{AnyGame, Side};
+use crate::team::{Lead, TeamRecord};
+use seats::{Round, Seat, Shared, Table};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+/// The most bytes a request's body may have.
+pub const MAX_BODY: usize = 1024;
+/// How long a request's body may take to arrive.
+pub const BODY_TIME: Duration = Duration::from_secs(5);
+/// The longest a `GET /seat?wait=V` waits.
+pub const LONGEST_WAIT: Duration = Duration::from_secs(20);
+/// Requests a second one seat may make.
+pub const RATE: u32 = 100;
+/// Requests served at once; more wait their turn with 503.
+pub const IN_FLIGHT: usize = 64;
+/// A remote seat not heard from for this long is shown as away.
+pub const AWAY: Duration = Duration::from_secs(10);
+
+/// Who sits at a seat.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Sitter {
+    /// A player on another machine, with the seat's invitation.
+    Remote,
+    /// A person at the host's own table (`tablero host` with a window).
+    Person,
+    /// The computer at the host: `ai:<level>` or `random`.
+    Computer(String),
+}
+
+impl Sitter {
+    pub fn parse(text: &str) -> Result<Sitter, NetError> {
+        match text {
+            "remote" => Ok(Sitter::Remote),
+            "person" => Ok(Sitter::Person),
+            _ if text == "random" || text.starts_with("ai:") => {
+                crate::players::by_name(text, 0).map_err(|_| NetError::Sitter(text.to_string()))?;
+                Ok(Sitter::Computer(text.to_string()))
+            }
+            _ => Err(NetError::Sitter(text.to_string())),
+        }
+    }
+
+    fn player(&self, seat: SeatId, team: bool) -> PlayerInfo {
+        let (name, kind) = match self {
+            Sitter::Remote => (format!("remote ({})", seat.name(team)), "human".to_string()),
+            Sitter::Person => ("person at the host".into(), "human".into()),
+            Sitter::Computer(c) if c == "random" => ("random mover".into(), "computer:random".into()),
+            Sitter::Computer(c) => (format!("computer ({})", c.trim_start_matches("ai:")), c.clone()),
+        };
+        PlayerInfo { name, kind }
+    }
+
+    fn is_computer(&self) -> bool {
+        matches!(self, Sitter::Computer(_))
+    }
+}
+
+/// What a host is asked to do.
+pub struct HostOptions {
+    pub start: AnyGame,
+    /// Who sits at each side's seats: one, or in a CTOR team game one per member.
+    pub seats: [Vec<Sitter>; 2],
+    pub addr: SocketAddr,
+    /// The record's file; a new one in the data folder unless given. A record that exists is
+    /// resumed, with the seats' tokens kept beside it.
+    pub record: Option<PathBuf>,
+    /// Seconds the host serves on after the end, so that remote seats see the result (and may
+    /// ask for a rematch).
+    pub linger: f64,
+    /// CTOR's sand-glass: seconds per turn, timed by the host.
+    pub timer: Option<u8>,
+    /// Where to serve the live feed for spectators, if anywhere.
+    pub feed: Option<SocketAddr>,
+    /// CTOR: each team chooses 5 secret squares before the first move (the computer's teams at
+    /// once), sent to the host only.
+    pub secrets: bool,
+    /// HTTPS even on this machine's loopback (a host that other machines reach always serves
+    /// HTTPS).
+    pub tls: bool,
+}
+
+impl HostOptions {
+    /// Options with every seat remote (one per side, or one per member of a CTOR team).
+    pub fn remote(start: AnyGame, addr: SocketAddr) -> HostOptions {
+        let seats = [Side::First, Side::Second].map(|s| vec![Sitter::Remote; members(&start, s) as usize]);
+        HostOptions {
+            start,
+            seats,
+            addr,
+            record: None,
+            linger: 0.0,
+            timer: None,
+            feed: None,
+            secrets: false,
+            tls: false,
+        }
+    }
+}
+
+/// The members of `side`'s team: 1, or in CTOR the team's size.
+pub fn members(game: &AnyGame, side: Side) -> u8 {
+    match game {
+        AnyGame::Ctor(g) => g.teams().sizes[side.index()].max(1),
+        _ => 1,
+    }
+}
+
+/// Whether the game is a CTOR team game (a team of two or more).
+pub fn is_team_game(game: &AnyGame) -> bool {
+    members(game, Side::First) > 1 || members(game, Side::Second) > 1
+}
+
+/// The address an invitation names for a host listening on `addr`: `addr` itself, or where it
+/// listens on every address, this machine's address on the route out (asked of the system by
+/// a UDP socket aimed at a documentation address: nothing is sent), else the loopback.
+pub fn reachable(addr: SocketAddr) -> SocketAddr {
+    if !addr.ip().is_unspecified() {
+        return addr;
+    }
+    let (any, probe): (SocketAddr, SocketAddr) = if addr.is_ipv4() {
+        (([0, 0, 0, 0], 0).into(), ([192, 0, 2, 1], 9).into())
+    } else {
+        (([0u16; 8], 0).into(), ([0x2001, 0xdb8, 0, 0, 0, 0, 0, 1], 9).into())
+    };
+    let out = std::net::UdpSocket::bind(any).and_then(|s| s.connect(probe).and_then(|()| s.local_addr()));
+    match out {
+        Ok(a) if !a.ip().is_unspecified() => SocketAddr::new(a.ip(), addr.port()),
+        _ => SocketAddr::new(
+            if addr.is_ipv4() { [127, 0, 0, 1].into() } else { std::net::Ipv6Addr::LOCALHOST.into() },
+            addr.port(),
+        ),
+    }
+}
+
+/// A host serving its seats; dropping it stops the server.
+pub struct Host {
+    shared: Arc<Shared>,
+    /// The address the host listens on.
+    pub addr: SocketAddr,
+    /// The address its invitations name: `addr`, or where it listens on every address
+    /// (`0.0.0.0`), this machine's address towards other machines.
+    pub reach: SocketAddr,
+    /// Over HTTPS: the SHA-256 of the certificate the invitations pin.
+    pub cert: Option<super::tls::Fingerprint>,
+    /// The record's file when the host opened (a rematch saves into a new one).
+    pub path: PathBuf,
+    /// The live feed's server, if asked for.
+    pub feed: Option<crate::feed::server::Server>,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Drop for Host {
+    fn drop(&mut self) {
+        self.shared.closed.store(true, Ordering::Relaxed);
+        if let Some(tx) = self.stop.take() {
+            let _ = tx.send(());
+        }
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+impl Host {
+    /// Opens the seats: resumes the record if it exists (with its seats' tokens), else starts
+    /// one; binds the address and serves.
+    pub fn open(o: HostOptions) -> Result<Host, NetError> {
+        let mut start = o.start.clone();
+        if let Some(t) = o.timer {
+            match &mut start {
+                AnyGame::Ctor(g) if crate::rules::ctor::TIMERS.contains(&t) => g.set_timer(Some(t)),
+                _ => return Err(NetError::Timer(t)),
+            }
+        }
+        let team = is_team_game(&start);
+        let mut seats = Vec::new();
+        for side in [Side::First, Side::Second] {
+            for m in 0..members(&start, side) {
+                let sitter = o.seats[side.index()].get(m as usize).cloned().unwrap_or(Sitter::Remote);
+                seats.push(Seat { id: SeatId::new(side, m), sitter, token: None });
+            }
+        }
+        let players = |side: Side| -> Vec<PlayerInfo> {
+            seats.iter().filter(|s| s.id.side == side).map(|s| s.sitter.player(s.id, team)).collect()
+        };
+        let fresh = || {
+            let mut r = Record::new(
+                &start,
+                [Side::First, Side::Second].map(|s| {
+                    let p = players(s);
+                    let name = p.iter().map(|p| p.name.clone()).collect::<Vec<_>>().join(" & ");
+                    (name, p[0].kind.clone())
+                }),
+            );
+            if team {
+                r.team = Some(TeamRecord::new([players(Side::First), players(Side::Second)], Lead::Captain));
+            }
+            r
+        };
+        let path = match &o.record {
+            Some(p) => p.clone(),
+            None => crate::record::new_game_path(&crate::record::data_dir(), &fresh()),
+        };
+        let seats_file = seats_path(&path);
+        let ids: Vec<SeatId> = seats.iter().map(|s| s.id).collect();
+        let (record, game, moves, tokens) = if path.exists() {
+            let (record, positions) = crate::record::load(&path)?;
+            if record.start_game()?.to_string() != start.to_string() {
+                return Err(NetError::OtherStart { path: path.display().to_string() });
+            }
+            let tokens =
+                if seats_file.exists() { tokens::load_tokens(&seats_file, &ids, team)? } else { vec![None; ids.len()] };
+            let moves = record.moves_played(&positions)?;
+            (record, positions.last().cloned().unwrap_or_else(|| start.clone()), moves, tokens)
+        } else {
+            let record = fresh();
+            crate::record::write_atomic(&path, &record.to_json())?;
+            (record, start.clone(), Vec::new(), vec![None; ids.len()])
+        };
+        for (seat, token) in seats.iter_mut().zip(tokens) {
+            seat.token = match seat.sitter {
+                Sitter::Computer(_) => None,
+                _ => Some(match token {
+                    Some(t) => t,
+                    None => Token::new()?,
+                }),
+            };
+        }
+        tokens::save_tokens(&seats_file, &seats.iter().map(|s| (s.id, s.token)).collect::<Vec<_>>(), team)?;
+        // A record resumed starts as it was saved, with its secret squares if it has them.
+        let (resumed_start, chosen_secrets) = match (record.start_game()?, o.secrets) {
+            (AnyGame::Ctor(g), true) if !g.secrets(Side::First).is_empty() => {
+                let squares = [Side::First, Side::Second].map(|s| Some(g.secrets(s).iter().map(|(q, _)| *q).collect()));
+                (AnyGame::Ctor(g), squares)
+            }
+            (game, _) => (game, [None, None]),
+        };
+        let secret_squares = o.secrets && matches!(start, AnyGame::Ctor(_));
+        let feed = o.feed.map(|_| Feed::new());
+        let n = seats.len();
+        let nobody = seats.iter().all(|s| s.sitter.is_computer());
+        let shared = Arc::new(Shared {
+            table: Mutex::new(Table {
+                start: resumed_start,
+                secrets: chosen_secrets,
+                game,
+                record,
+                path: path.clone(),
+                save_error: None,
+                moves,
+                round: Round::default(),
+                asked: None,
+                turn_began: Instant::now(),
+                turn_key: (u32::MAX, Side::First, 0),
+                version: 0,
+            }),
+            moved: Condvar::new(),
+            version: tokio::sync::watch::Sender::new(0),
+            seats,
+            team,
+            timer: o.timer,
+            start,
+            secret_squares,
+            heard: Mutex::new(vec![None; n]),
+            joined: Mutex::new(nobody.then(Instant::now)),
+            rate: Mutex::new(vec![(Instant::now(), 0); n]),
+            in_flight: AtomicUsize::new(0),
+            closed: AtomicBool::new(false),
+            feed: feed.clone(),
+        });
+        {
+            let mut t = shared.lock();
+            shared.computer_secrets(&mut t);
+            shared.changed(&mut t, false);
+        }
+        let feed_server = match (feed, o.feed) {
+            (Some(feed), Some(addr)) => {
+                Some(crate::feed::server::serve(feed, addr).map_err(|e| NetError::Feed(e.to_string()))?)
+            }
+            _ => None,
+        };
+        let listener =
+            std::net::TcpListener::bind(o.addr).map_err(|source| NetError::Listen { addr: o.addr, source })?;
+        let addr = listener.local_addr()?;
+        let reach = reachable(addr);
+        // HTTPS for every host that other machines reach, with the certificate kept beside the
+        // record (a resumed host keeps it, and its invitations).
+        let identity = if o.tls || !addr.ip().is_loopback() {
+            let names = vec!["localhost".to_string(), reach.ip().to_string(), addr.ip().to_string()];
+            Some(super::tls::identity(&path, &names).map_err(NetError::Certificate)?)
+        } else {
+            None
+        };
+        let cert = identity.as_ref().map(|i| i.fingerprint());
+        let acceptor = match &identity {
+            Some(i) => Some(i.acceptor().map_err(|e| NetError::Certificate(e.to_string()))?),
+            None => None,
+        };
+        listener.set_nonblocking(true)?;
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .thread_name("tablero-host")
+            .enable_all()
+            .build()?;
+        let (stop, thread) =
+            crate::feed::server::spawn(runtime, listener, acceptor, server::router(shared.clone()), "tablero-host")?;
+        Ok(Host { shared, addr, reach, cert, path, feed: feed_server, stop: Some(stop), thread: Some(thread) })
+    }
+
+    /// Whether the game is a CTOR team game (its seats are members: `first.1`, …).
+    pub fn is_team(&self) -> bool {
+        self.shared.team
+    }
+
+    /// Each remote seat's name and invitation.
+    pub fn invitations(&self) -> Vec<(SeatId, String)> {
+        self.shared
+            .seats
+            .iter()
+            .filter(|s| s.sitter == Sitter::Remote)
+            .filter_map(|s| self.seat_link(s.id).map(|l| (s.id, l)))
+            .collect()
+    }
+
+    /// The link of any seat with a token (a person at the host's table connects through it).
+    pub fn seat_link(&self, id: SeatId) -> Option<String> {
+        let seat = &self.shared.seats[self.shared.index(id)?];
+        seat.token.map(|t| Invitation::link(&self.reach, id, self.shared.team, &t, self.cert.as_ref()))
+    }
+
+    /// The seat a person at the host's table sits at.
+    pub fn person(&self) -> Option<SeatId> {
+        self.shared.seats.iter().find(|s| s.sitter == Sitter::Person).map(|s| s.id)
+    }
+
+    /// The game now.
+    pub fn game(&self) -> AnyGame {
+        self.shared.lock().game.clone()
+    }
+
+    /// The record's file now (a rematch saves into a new one).
+    pub fn record_path(&self) -> PathBuf {
+        self.shared.lock().path.clone()
+    }
+
+    /// Plays the game out: the computer's seats move here, the remote ones through the server,
+    /// and the sand-glass ends turns. Returns when the game is over, or with
+    /// [`NetError::Stopped`] after Ctrl-C (the record keeps every move played).
+    pub fn play_out(&self) -> Result<AnyGame, NetError> {
+        computer::play_out(&self.shared)
+    }
+
+    /// Plays game after game (rematches) on a thread of its own, until the host closes.
+    pub fn play_in_background(&self) -> std::thread::JoinHandle<()> {
+        let shared = self.shared.clone();
+        std::thread::spawn(move || {
+            while !shared.closed.load(Ordering::Relaxed) && !STOP.load(Ordering::Relaxed) {
+                if computer::play_out(&shared).is_err() {
+                    return;
+                }
+                let t = shared.lock();
+                let _ = shared.moved.wait_timeout(t, Duration::from_millis(200));
+            }
+        })
+    }
+}
