@@ -16,6 +16,7 @@ pub mod memory;
 pub mod net;
 pub mod players;
 pub mod record;
+pub mod retry;
 pub mod rules;
 pub mod settings;
 pub mod sound;

@@ -28,10 +28,6 @@ pub enum Heard {
 /// Silence after which a feed counts as dropped (it sends a keep-alive every 5 s).
 pub const SILENCE: Duration = Duration::from_secs(15);
 
-/// The first wait before reconnecting, doubled after each failure up to [`BACKOFF_MAX`].
-pub const BACKOFF_FIRST: Duration = Duration::from_millis(250);
-pub const BACKOFF_MAX: Duration = Duration::from_secs(8);
-
 /// A connection to a feed; dropping it stops the thread.
 pub struct Watcher {
     pub heard: mpsc::Receiver<Heard>,
@@ -131,28 +127,27 @@ async fn follow(
 ) {
     let client: Client<HttpConnector, Empty<Bytes>> =
         Client::builder(hyper_util::rt::TokioExecutor::new()).build(HttpConnector::new());
-    let mut wait = BACKOFF_FIRST;
+    let mut backoff = crate::retry::Backoff::default();
     while !stop.load(Ordering::Relaxed) {
         resync.store(false, Ordering::Relaxed);
-        let end = connection(&client, &base, &tx, &stop, &resync, &wake, &mut wait).await;
+        let end = connection(&client, &base, &tx, &stop, &resync, &wake, &mut backoff).await;
         let why = match end.unwrap_or_else(|e| e) {
             End::Stopped => return,
             End::Resync => continue,
             End::Lost(why) => why,
         };
-        if tx.send(Heard::Lost { why, retry_in: wait.as_secs_f32() }).is_err() {
+        if tx.send(Heard::Lost { why, retry_in: backoff.pause().as_secs_f32() }).is_err() {
             return;
         }
         wake();
         // Sleep in small steps so that a stop is quick.
-        let until = tokio::time::Instant::now() + wait;
+        let until = tokio::time::Instant::now() + backoff.failed();
         while tokio::time::Instant::now() < until {
             if stop.load(Ordering::Relaxed) {
                 return;
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
-        wait = (wait * 2).min(BACKOFF_MAX);
     }
 }
 
@@ -165,7 +160,7 @@ async fn connection(
     stop: &AtomicBool,
     resync: &AtomicBool,
     wake: &impl Fn(),
-    wait: &mut Duration,
+    backoff: &mut crate::retry::Backoff,
 ) -> Result<End, End> {
     let get = |path: String| {
         let uri: hyper::Uri = format!("{base}{path}").parse().expect("a checked base");
@@ -194,11 +189,19 @@ async fn connection(
         return Ok(End::Stopped);
     }
     wake();
-    *wait = BACKOFF_FIRST;
-    let mut body = response.into_body();
-    let mut buffer: Vec<u8> = Vec::new();
-    let (mut kind, mut data) = (String::new(), String::new());
-    let mut heard_at = std::time::Instant::now();
+    backoff.worked();
+    // The events (Server-Sent Events, read by eventsource-stream); any bytes at all, the
+    // feed's keep-alive comments too, count as the feed heard from.
+    use eventsource_stream::Eventsource;
+    use futures_util::StreamExt;
+    let began = std::time::Instant::now();
+    let last_heard = Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let heard = last_heard.clone();
+    let mut events = response
+        .into_body()
+        .into_data_stream()
+        .inspect(move |_| heard.store(began.elapsed().as_millis() as u64, Ordering::Relaxed))
+        .eventsource();
     loop {
         if stop.load(Ordering::Relaxed) {
             return Ok(End::Stopped);
@@ -206,44 +209,30 @@ async fn connection(
         if resync.load(Ordering::Relaxed) {
             return Ok(End::Resync);
         }
-        let frame = match tokio::time::timeout(Duration::from_millis(250), body.frame()).await {
-            Err(_) if heard_at.elapsed() > SILENCE => {
+        let silent_ms = (began.elapsed().as_millis() as u64).saturating_sub(last_heard.load(Ordering::Relaxed));
+        let event = match tokio::time::timeout(Duration::from_millis(250), events.next()).await {
+            Err(_) if silent_ms > SILENCE.as_millis() as u64 => {
                 // Keep-alives come every 5 s: long silence is a drop.
                 return Err(format!("the feed went silent for {} s", SILENCE.as_secs()).into());
             }
             Err(_) => continue,
             Ok(None) => return Err("the feed closed the connection".into()),
             Ok(Some(Err(e))) => return Err(format!("the feed dropped ({e})").into()),
-            Ok(Some(Ok(frame))) => frame,
+            Ok(Some(Ok(event))) => event,
         };
-        let Ok(bytes) = frame.into_data() else { continue };
-        buffer.extend_from_slice(&bytes);
-        heard_at = std::time::Instant::now();
-        // Server-Sent Events: lines `event:`, `data:`, `id:`; a blank line ends an event.
-        while let Some(end) = buffer.iter().position(|&b| b == b'\n') {
-            let line: Vec<u8> = buffer.drain(..=end).collect();
-            let line = String::from_utf8_lossy(&line).trim_end_matches(['\r', '\n']).to_string();
-            if line.is_empty() {
-                if !data.is_empty() {
-                    let parsed: Value =
-                        serde_json::from_str(&data).map_err(|e| End::Lost(format!("an event is not JSON ({e})")))?;
-                    let n = parsed.get("seq").and_then(Value::as_u64).unwrap_or(0);
-                    if kind == "resync" || n != seq + 1 {
-                        return Ok(End::Resync);
-                    }
-                    seq = n;
-                    if tx.send(Heard::Event { kind: std::mem::take(&mut kind), data: parsed }).is_err() {
-                        return Ok(End::Stopped);
-                    }
-                    wake();
-                }
-                kind.clear();
-                data.clear();
-            } else if let Some(v) = line.strip_prefix("event:") {
-                kind = v.trim_start().to_string();
-            } else if let Some(v) = line.strip_prefix("data:") {
-                data.push_str(v.strip_prefix(' ').unwrap_or(v));
-            }
+        if event.data.is_empty() {
+            continue;
         }
+        let parsed: Value =
+            serde_json::from_str(&event.data).map_err(|e| End::Lost(format!("an event is not JSON ({e})")))?;
+        let n = parsed.get("seq").and_then(Value::as_u64).unwrap_or(0);
+        if event.event == "resync" || n != seq + 1 {
+            return Ok(End::Resync);
+        }
+        seq = n;
+        if tx.send(Heard::Event { kind: event.event, data: parsed }).is_err() {
+            return Ok(End::Stopped);
+        }
+        wake();
     }
 }

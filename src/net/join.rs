@@ -98,7 +98,7 @@ fn view(inv: &Invitation, after: Option<u64>, first: bool, err: &mut dyn Write) 
         Some(n) => format!("/seat?wait={n}"),
         None => "/seat".to_string(),
     };
-    let mut pause = Duration::from_millis(250);
+    let mut backoff = crate::retry::Backoff::default();
     let mut said = false;
     loop {
         if STOP.load(Ordering::Relaxed) {
@@ -124,8 +124,7 @@ fn view(inv: &Invitation, after: Option<u64>, first: bool, err: &mut dyn Write) 
                     let _ = writeln!(err, "tablero: the host cannot be reached ({why}): reconnecting");
                     said = true;
                 }
-                std::thread::sleep(pause);
-                pause = (pause * 2).min(Duration::from_secs(8));
+                std::thread::sleep(backoff.failed());
             }
             Err(e) => return Err(e),
         }
@@ -339,13 +338,13 @@ impl Follower {
             .name("tablero-seat".into())
             .spawn(move || {
                 let mut after: Option<u64> = None;
-                let mut pause = Duration::from_millis(250);
+                let mut backoff = crate::retry::Backoff::default();
                 while !listen_stop.load(Ordering::Relaxed) {
                     let path = after.map_or("/seat".to_string(), |n| format!("/seat?wait={n}"));
                     let heard = match request(&listen_inv, "GET", &path, None) {
                         Ok((200, body)) => match serde_json::from_str::<SeatView>(&body) {
                             Ok(v) => {
-                                pause = Duration::from_millis(250);
+                                backoff.worked();
                                 // After the end too: a rematch or an answer may follow.
                                 after = Some(v.version);
                                 Heard::View(v)
@@ -362,11 +361,10 @@ impl Follower {
                         Err(e) => {
                             // Back, the game is read at once (not waited on).
                             after = None;
-                            let retry_in = pause.as_secs_f64();
+                            let retry_in = backoff.pause().as_secs_f64();
                             let _ = listen_tx.send(Heard::Lost { why: e.to_string(), retry_in });
                             listen_wake();
-                            std::thread::sleep(pause);
-                            pause = (pause * 2).min(Duration::from_secs(8));
+                            std::thread::sleep(backoff.failed());
                             continue;
                         }
                     };
@@ -387,7 +385,7 @@ impl Follower {
             .spawn(move || {
                 for m in to_send {
                     let body = serde_json::to_string(&m).expect("a move serialises");
-                    let mut pause = Duration::from_millis(250);
+                    let mut backoff = crate::retry::Backoff::default();
                     // A move is sent until the host has it or refuses it (it then says why).
                     loop {
                         if send_stop.load(Ordering::Relaxed) {
@@ -397,8 +395,7 @@ impl Follower {
                             // Taken, or stale (the host has moved on: its next view says how).
                             Ok((200 | 409, _)) => break,
                             Ok((429 | 503, _)) | Err(NetError::Unreachable { .. }) => {
-                                std::thread::sleep(pause);
-                                pause = (pause * 2).min(Duration::from_secs(8));
+                                std::thread::sleep(backoff.failed());
                             }
                             Ok((status, text)) => {
                                 let _ = tx.send(Heard::Refused(format!(
