@@ -11,6 +11,7 @@ pub mod engine;
 pub mod feed;
 #[cfg(feature = "gui")]
 pub mod gui;
+pub mod link;
 pub mod matches;
 pub mod memory;
 pub mod net;
@@ -22,3 +23,4 @@ pub mod settings;
 pub mod sound;
 pub mod table;
 pub mod team;
+pub mod tls;

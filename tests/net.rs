@@ -857,3 +857,35 @@ fn a_whole_game_between_processes_over_https() {
     assert_eq!(out.trim(), result, "both machines see the same end");
     std::fs::remove_dir_all(&d).ok();
 }
+
+#[test]
+fn a_hosts_feed_over_https_is_watched_with_its_pinned_certificate_only() {
+    use tablero::feed::client::{Heard, base_url, watch};
+    let d = dir("tls-feed");
+    let host = Host::open(HostOptions {
+        record: Some(d.join("game.json")),
+        tls: true,
+        feed: Some("127.0.0.1:0".parse().unwrap()),
+        ..HostOptions::remote(Variant::Ordo.initial(), "127.0.0.1:0".parse().unwrap())
+    })
+    .unwrap();
+    let feed = host.feed.as_ref().unwrap();
+    // The feed has the seats' certificate; the spectator's link pins it.
+    assert_eq!(feed.pin, host.cert);
+    let link = feed.watch_link();
+    assert!(link.starts_with("https://127.0.0.1:") && link.contains("#cert="), "{link}");
+    let spectator = watch(&link).unwrap();
+    let heard = spectator.heard.recv_timeout(Duration::from_secs(10));
+    assert!(matches!(&heard, Ok(Heard::State(s)) if s["seq"].is_u64()), "{heard:?}");
+    // Another pin, or none at all: the spectator hears nothing of the game.
+    let mut other = host.cert.unwrap().0;
+    other[0] ^= 0x80;
+    let wrong = format!("{}#cert={}", feed.url(), tablero::net::tls::Fingerprint(other).hex());
+    let refused = watch(&wrong).unwrap().heard.recv_timeout(Duration::from_secs(10));
+    assert!(matches!(&refused, Ok(Heard::Lost { why, .. }) if why.contains("certificate")), "{refused:?}");
+    let plain = watch(&format!("http://{}", feed.addr)).unwrap().heard.recv_timeout(Duration::from_secs(10));
+    assert!(matches!(&plain, Ok(Heard::Lost { .. })), "{plain:?}");
+    assert!(base_url(&feed.url()).is_err(), "an https feed without its pin is refused");
+    drop(host);
+    std::fs::remove_dir_all(&d).ok();
+}

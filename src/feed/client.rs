@@ -4,10 +4,8 @@
 //! on a small tokio runtime) and hands what it hears to the caller through a channel.
 
 use super::FeedError;
-use http_body_util::{BodyExt, Empty};
+use http_body_util::{BodyExt, Full};
 use hyper::body::Bytes;
-use hyper_util::client::legacy::Client;
-use hyper_util::client::legacy::connect::HttpConnector;
 use serde_json::Value;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -80,19 +78,41 @@ impl Drop for Watcher {
 }
 
 /// Reads a feed's address: `http://host:port`, with or without the scheme, a trailing `/`,
-/// or a page of it (`/overlay`, `/state`): the feed's root is what is kept.
+/// or a page of it (`/overlay`, `/state`): the feed's root is what is kept. A host's feed over
+/// HTTPS is `https://host:port#cert=<SHA-256>`, as the host prints it: the certificate pinned.
 pub fn base_url(text: &str) -> Result<String, FeedError> {
     let t = text.trim();
-    let rest = t.strip_prefix("http://").unwrap_or(t);
-    if rest.starts_with("https://") || t.starts_with("https://") {
-        return Err(FeedError::Https);
-    }
+    let (tls, rest) = match t.strip_prefix("https://") {
+        Some(rest) => (true, rest),
+        None => (false, t.strip_prefix("http://").unwrap_or(t)),
+    };
+    let (rest, fragment) = rest.split_once('#').unwrap_or((rest, ""));
+    let pin = match (tls, fragment.strip_prefix("cert=").and_then(crate::tls::Fingerprint::from_hex)) {
+        (true, Some(pin)) => Some(pin),
+        (true, None) => return Err(FeedError::Https),
+        (false, _) if !fragment.is_empty() => return Err(FeedError::Url(text.to_string())),
+        (false, _) => None,
+    };
     let host = rest.split('/').next().unwrap_or("");
     let uri: Result<hyper::Uri, _> = format!("http://{host}/").parse();
     match uri {
-        Ok(u) if u.host().is_some_and(|h| !h.is_empty()) && u.port_u16().is_some() => Ok(format!("http://{host}")),
+        Ok(u) if u.host().is_some_and(|h| !h.is_empty()) && u.port_u16().is_some() => Ok(match pin {
+            Some(pin) => format!("https://{host}#cert={}", pin.hex()),
+            None => format!("http://{host}"),
+        }),
         _ => Err(FeedError::Url(text.to_string())),
     }
+}
+
+/// Where a base address (from [`base_url`]) connects.
+fn target(base: &str) -> crate::link::Target {
+    let (tls, rest) = match base.strip_prefix("https://") {
+        Some(rest) => (true, rest),
+        None => (false, base.strip_prefix("http://").unwrap_or(base)),
+    };
+    let (addr, fragment) = rest.split_once('#').unwrap_or((rest, ""));
+    let pin = fragment.strip_prefix("cert=").and_then(crate::tls::Fingerprint::from_hex).filter(|_| tls);
+    crate::link::Target { addr: addr.to_string(), pin }
 }
 
 /// Starts following the feed at `base` (see [`base_url`]).
@@ -125,12 +145,11 @@ async fn follow(
     resync: Arc<AtomicBool>,
     wake: impl Fn(),
 ) {
-    let client: Client<HttpConnector, Empty<Bytes>> =
-        Client::builder(hyper_util::rt::TokioExecutor::new()).build(HttpConnector::new());
+    let target = target(&base);
     let mut backoff = crate::retry::Backoff::default();
     while !stop.load(Ordering::Relaxed) {
         resync.store(false, Ordering::Relaxed);
-        let end = connection(&client, &base, &tx, &stop, &resync, &wake, &mut backoff).await;
+        let end = connection(&target, &tx, &stop, &resync, &wake, &mut backoff).await;
         let why = match end.unwrap_or_else(|e| e) {
             End::Stopped => return,
             End::Resync => continue,
@@ -154,17 +173,18 @@ async fn follow(
 /// One connection: the state, then events until the feed drops, the spectator asks for the
 /// state again, or we stop (each an [`End`]; `?` on a failure ends it as lost).
 async fn connection(
-    client: &Client<HttpConnector, Empty<Bytes>>,
-    base: &str,
+    target: &crate::link::Target,
     tx: &mpsc::Sender<Heard>,
     stop: &AtomicBool,
     resync: &AtomicBool,
     wake: &impl Fn(),
     backoff: &mut crate::retry::Backoff,
 ) -> Result<End, End> {
-    let get = |path: String| {
-        let uri: hyper::Uri = format!("{base}{path}").parse().expect("a checked base");
-        client.get(uri)
+    let get = |path: String| async move {
+        let request = crate::link::builder(target, "GET", &path)
+            .body(Full::new(Bytes::new()))
+            .map_err(|e| crate::link::LinkError::Unreachable(e.to_string()))?;
+        crate::link::send(target, request).await
     };
     let state = tokio::time::timeout(SILENCE, async {
         let r = get("/state".into()).await.map_err(|e| format!("the feed cannot be reached ({e})"))?;

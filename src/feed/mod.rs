@@ -490,7 +490,7 @@ pub enum FeedError {
     Listen { addr: std::net::SocketAddr, source: std::io::Error },
     #[error("the feed cannot start: {0}")]
     Start(std::io::Error),
-    #[error("the feed is plain http on a local network (https is not served)")]
+    #[error("an https feed's address carries its certificate's pin, as the host prints it (https://HOST:PORT#cert=…)")]
     Https,
     #[error("'{}' is not a feed's address (like http://127.0.0.1:7878)", crate::rules::quote(.0))]
     Url(String),

@@ -26,14 +26,26 @@ pub const DEFAULT_SHOW: &str = "names,score,clock,last,moves,result";
 /// A running server; dropping it (or [`Server::stop`]) closes it and every connection.
 pub struct Server {
     pub addr: SocketAddr,
+    /// Over HTTPS: the SHA-256 of the certificate a spectator pins.
+    pub pin: Option<crate::tls::Fingerprint>,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Server {
-    /// The feed's address as a link: `http://127.0.0.1:7878`.
+    /// The feed's address as a link: `http://127.0.0.1:7878` (`https://…` over TLS).
     pub fn url(&self) -> String {
-        format!("http://{}", self.addr)
+        let scheme = if self.pin.is_some() { "https" } else { "http" };
+        format!("{scheme}://{}", self.addr)
+    }
+
+    /// What a spectator watches with (`tablero watch`): the link, and over HTTPS the pin of
+    /// the certificate after `#`.
+    pub fn watch_link(&self) -> String {
+        match &self.pin {
+            Some(pin) => format!("{}#cert={}", self.url(), pin.hex()),
+            None => self.url(),
+        }
     }
 
     pub fn stop(mut self) {
@@ -59,6 +71,16 @@ impl Drop for Server {
 /// Starts serving `feed` on `addr` (port 0: any free port; [`Server::addr`] says which).
 /// The address is bound before this returns, so a port in use is an error here.
 pub fn serve(feed: Arc<Feed>, addr: SocketAddr) -> Result<Server, FeedError> {
+    serve_over(feed, addr, None)
+}
+
+/// [`serve`], over TLS with `tls`'s acceptor when given (a host's feed that other machines
+/// reach), its certificate's pin kept for [`Server::watch_link`].
+pub fn serve_over(
+    feed: Arc<Feed>,
+    addr: SocketAddr,
+    tls: Option<(tokio_rustls::TlsAcceptor, crate::tls::Fingerprint)>,
+) -> Result<Server, FeedError> {
     let cannot = |source| FeedError::Listen { addr, source };
     let listener = std::net::TcpListener::bind(addr).map_err(cannot)?;
     let addr = listener.local_addr().map_err(cannot)?;
@@ -69,8 +91,9 @@ pub fn serve(feed: Arc<Feed>, addr: SocketAddr) -> Result<Server, FeedError> {
         .enable_all()
         .build()
         .map_err(FeedError::Start)?;
-    let (stop, thread) = spawn(runtime, listener, None, router(feed), "tablero-feed").map_err(FeedError::Start)?;
-    Ok(Server { addr, stop: Some(stop), thread: Some(thread) })
+    let (acceptor, pin) = tls.map_or((None, None), |(a, p)| (Some(a), Some(p)));
+    let (stop, thread) = spawn(runtime, listener, acceptor, router(feed), "tablero-feed").map_err(FeedError::Start)?;
+    Ok(Server { addr, pin, stop: Some(stop), thread: Some(thread) })
 }
 
 /// The most connections served at once; more are closed as they come, until some end.

@@ -12,14 +12,12 @@ use std::time::Duration;
 /// The most bytes an answer may have (a seat's view of a long game is some kilobytes).
 const MAX_ANSWER: usize = 4 << 20;
 
-/// How long a connection (with its TLS handshake) may take, and an answer (a view waited on
-/// answers within 20 s).
-const CONNECT_TIME: Duration = Duration::from_secs(10);
+/// How long an answer may take (a view waited on answers within 20 s).
 const ANSWER_TIME: Duration = Duration::from_secs(40);
 
 /// One HTTP/1.1 request to the host (a connection each, over TLS when the invitation pins a
-/// certificate), with the seat's token: the status and the body. Blocking: it runs on the
-/// calling thread (a seat's own threads, never the window's).
+/// certificate; see [`crate::link`]), with the seat's token: the status and the body.
+/// Blocking: it runs on the calling thread (a seat's own threads, never the window's).
 pub fn request(inv: &Invitation, method: &str, path: &str, body: Option<&str>) -> Result<(u16, String), NetError> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -29,65 +27,28 @@ pub fn request(inv: &Invitation, method: &str, path: &str, body: Option<&str>) -
 }
 
 async fn exchange(inv: &Invitation, method: &str, path: &str, body: String) -> Result<(u16, String), NetError> {
+    use http_body_util::BodyExt;
     let unreachable = |why: String| NetError::Unreachable { addr: inv.addr.clone(), why };
-    let timed_out = || unreachable("no answer in time".into());
-    let tcp = tokio::time::timeout(CONNECT_TIME, tokio::net::TcpStream::connect(&inv.addr))
-        .await
-        .map_err(|_| timed_out())?
-        .map_err(|e| unreachable(e.to_string()))?;
-    let _ = tcp.set_nodelay(true);
-    let request = hyper::Request::builder()
-        .method(method)
-        .uri(path)
-        .header(hyper::header::HOST, &inv.addr)
+    let target = crate::link::Target { addr: inv.addr.clone(), pin: inv.cert };
+    let request = crate::link::builder(&target, method, path)
         .header(hyper::header::AUTHORIZATION, format!("Bearer {}", inv.token))
         .header(hyper::header::CONTENT_TYPE, "application/json")
         .body(http_body_util::Full::new(hyper::body::Bytes::from(body)))
         .map_err(|e| NetError::Garbled(e.to_string()))?;
-    let answer = match inv.cert {
-        Some(pin) => {
-            let connector = super::tls::connector(pin).map_err(|e| unreachable(e.to_string()))?;
-            let stream = tokio::time::timeout(CONNECT_TIME, connector.connect(super::tls::server_name(&inv.addr), tcp))
-                .await
-                .map_err(|_| timed_out())?
-                .map_err(|e| {
-                    if super::tls::is_other_certificate(&e) {
-                        NetError::OtherCertificate { addr: inv.addr.clone() }
-                    } else {
-                        unreachable(e.to_string())
-                    }
-                })?;
-            send(stream, request).await
-        }
-        None => send(tcp, request).await,
-    };
-    answer.map_err(unreachable)
-}
-
-/// Sends `request` over `io` and reads the answer (at most [`MAX_ANSWER`] bytes, within
-/// [`ANSWER_TIME`]).
-async fn send<S>(
-    io: S,
-    request: hyper::Request<http_body_util::Full<hyper::body::Bytes>>,
-) -> Result<(u16, String), String>
-where
-    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
-{
-    use http_body_util::BodyExt;
     let work = async {
-        let (mut sender, connection) =
-            hyper::client::conn::http1::handshake(hyper_util::rt::TokioIo::new(io)).await.map_err(|e| e.to_string())?;
-        tokio::spawn(connection);
-        let answer = sender.send_request(request).await.map_err(|e| e.to_string())?;
+        let answer = crate::link::send(&target, request).await.map_err(|e| match e {
+            crate::link::LinkError::OtherCertificate => NetError::OtherCertificate { addr: inv.addr.clone() },
+            crate::link::LinkError::Unreachable(why) => unreachable(why),
+        })?;
         let status = answer.status().as_u16();
         let body = http_body_util::Limited::new(answer.into_body(), MAX_ANSWER)
             .collect()
             .await
-            .map_err(|e| format!("the answer was cut short: {e}"))?
+            .map_err(|e| unreachable(format!("the answer was cut short: {e}")))?
             .to_bytes();
         Ok((status, String::from_utf8_lossy(&body).to_string()))
     };
-    tokio::time::timeout(ANSWER_TIME, work).await.unwrap_or_else(|_| Err("no answer in time".into()))
+    tokio::time::timeout(ANSWER_TIME, work).await.unwrap_or_else(|_| Err(unreachable("no answer in time".into())))
 }
 
 /// The seat's view, waiting for a change of its `version` if given; tried again while the host

@@ -35,7 +35,7 @@
 
 pub mod host;
 pub mod join;
-pub mod tls;
+pub use crate::tls;
 
 use crate::rules::{Side, Variant};
 

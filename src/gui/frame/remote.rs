@@ -331,7 +331,7 @@ pub fn host_here(options: HostOptions) -> Result<HostedHere, GuiError> {
     let mut lines: Vec<String> =
         invites.iter().map(|(id, link)| format!("invite {}: {link}", id.name(host.is_team()))).collect();
     if let Some(feed) = &host.feed {
-        lines.push(format!("feed: {} (for spectators: tablero watch {})", feed.url(), feed.url()));
+        lines.push(format!("feed: {} (for spectators: tablero watch '{}')", feed.url(), feed.watch_link()));
     }
     lines.push(format!("record: {}", host.path.display()));
     let computer = host.play_in_background();

@@ -19,7 +19,7 @@ pub fn run_headless(o: HostOptions, out: &mut dyn Write) -> Result<(), NetError>
         writeln!(out, "invite {}: {link}", id.name(host.is_team()))?;
     }
     if let Some(feed) = &host.feed {
-        writeln!(out, "feed: {} (for spectators: tablero watch {})", feed.url(), feed.url())?;
+        writeln!(out, "feed: {} (for spectators: tablero watch '{}')", feed.url(), feed.watch_link())?;
     }
     writeln!(out, "record: {}", host.path.display())?;
     out.flush()?;

@@ -306,29 +306,36 @@ impl Host {
             shared.computer_secrets(&mut t);
             shared.changed(&mut t, false);
         }
-        let feed_server = match (feed, o.feed) {
-            (Some(feed), Some(addr)) => {
-                Some(crate::feed::server::serve(feed, addr).map_err(|e| NetError::Feed(e.to_string()))?)
-            }
-            _ => None,
-        };
         let listener =
             std::net::TcpListener::bind(o.addr).map_err(|source| NetError::Listen { addr: o.addr, source })?;
         let addr = listener.local_addr()?;
         let reach = reachable(addr);
-        // HTTPS for every host that other machines reach, with the certificate kept beside the
-        // record (a resumed host keeps it, and its invitations).
-        let identity = if o.tls || !addr.ip().is_loopback() {
+        // HTTPS for every host that other machines reach, and for its live feed where other
+        // machines reach that (the overlay page for a streaming tool stays plain on 127.0.0.1),
+        // with the certificate kept beside the record (a resumed host keeps it, and its
+        // invitations).
+        let tls_seats = o.tls || !addr.ip().is_loopback();
+        let tls_feed = o.feed.is_some_and(|f| o.tls || !f.ip().is_loopback());
+        let identity = if tls_seats || tls_feed {
             let names = vec!["localhost".to_string(), reach.ip().to_string(), addr.ip().to_string()];
             Some(super::tls::identity(&path, &names).map_err(NetError::Certificate)?)
         } else {
             None
         };
-        let cert = identity.as_ref().map(|i| i.fingerprint());
         let acceptor = match &identity {
             Some(i) => Some(i.acceptor().map_err(|e| NetError::Certificate(e.to_string()))?),
             None => None,
         };
+        let pinned = identity.as_ref().map(|i| i.fingerprint());
+        let cert = pinned.filter(|_| tls_seats);
+        let feed_server = match (feed, o.feed) {
+            (Some(feed), Some(feed_addr)) => {
+                let tls = acceptor.clone().zip(pinned).filter(|_| tls_feed);
+                Some(crate::feed::server::serve_over(feed, feed_addr, tls).map_err(|e| NetError::Feed(e.to_string()))?)
+            }
+            _ => None,
+        };
+        let acceptor = acceptor.filter(|_| tls_seats);
         listener.set_nonblocking(true)?;
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)

@@ -1,4 +1,5 @@
-//! HTTPS for a host that other machines reach: a certificate the host makes itself (rcgen),
+//! HTTPS for a host that other machines reach (its seats and its live feed): a certificate the
+//! host makes itself (rcgen),
 //! kept beside the game's record so that a resumed host keeps it, and pinned by the seats by
 //! its SHA-256, which the invitation carries after `#` (`cert=<hex>`). No certificate
 //! authority is asked or trusted: a seat takes the one certificate its invitation names and
