@@ -73,7 +73,7 @@ pub const GROW: u64 = 3;
 pub const ANY_DEPTH: u32 = 64;
 /// Iterations past a level's depth, within the plain budget, where they fit (none for a level
 /// without a budget, whose depth is its limit).
-pub const BEYOND: u32 = 1;
+pub const BEYOND: u32 = 0;
 
 /// Plies the quiescence search goes on past the horizon at most.
 const QUIESCENCE: u32 = 4;
