@@ -21,10 +21,13 @@ python3 - "$addr" "$first" "$second" <<'PY'
 import http.client, json, statistics, sys, threading, time
 host, port = sys.argv[1].split(':')
 def req(token, method, path, body=None):
-    c = http.client.HTTPConnection(host, int(port), timeout=30)
-    c.request(method, path, body=body, headers={"Authorization": "Bearer " + token})
-    r = c.getresponse(); data = r.read(); c.close()
-    return r.status, data
+    while True:
+        c = http.client.HTTPConnection(host, int(port), timeout=30)
+        c.request(method, path, body=body, headers={"Authorization": "Bearer " + token})
+        r = c.getresponse(); data = r.read(); c.close()
+        if r.status != 429:  # over a seat's 100 requests a second: a moment, and again
+            return r.status, data
+        time.sleep(0.05)
 delays, square = [], 1
 for _ in range(200):
     v = json.loads(req(sys.argv[2], "GET", "/seat")[1])
