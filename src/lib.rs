@@ -11,6 +11,7 @@ pub mod engine;
 pub mod feed;
 #[cfg(feature = "gui")]
 pub mod gui;
+pub mod hex;
 pub mod link;
 pub mod matches;
 pub mod memory;

@@ -28,19 +28,12 @@ impl Fingerprint {
     }
 
     pub fn hex(&self) -> String {
-        self.0.iter().map(|b| format!("{b:02x}")).collect()
+        crate::hex::encode(&self.0)
     }
 
     /// 64 hexadecimal digits (either case).
     pub fn from_hex(text: &str) -> Option<Fingerprint> {
-        if text.len() != 64 || !text.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return None;
-        }
-        let mut bytes = [0u8; 32];
-        for (i, b) in bytes.iter_mut().enumerate() {
-            *b = u8::from_str_radix(&text[2 * i..2 * i + 2], 16).ok()?;
-        }
-        Some(Fingerprint(bytes))
+        crate::hex::decode(text).map(Fingerprint)
     }
 }
 

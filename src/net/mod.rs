@@ -52,18 +52,12 @@ impl Token {
     }
 
     pub fn hex(&self) -> String {
-        self.0.iter().map(|b| format!("{b:02x}")).collect()
+        crate::hex::encode(&self.0)
     }
 
+    /// 32 hexadecimal digits (either case).
     pub fn from_hex(text: &str) -> Option<Token> {
-        if text.len() != 32 || !text.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return None;
-        }
-        let mut bytes = [0u8; 16];
-        for (i, b) in bytes.iter_mut().enumerate() {
-            *b = u8::from_str_radix(&text[2 * i..2 * i + 2], 16).ok()?;
-        }
-        Some(Token(bytes))
+        crate::hex::decode(text).map(Token)
     }
 
     /// Whether `text` is this token, in a time that does not depend on where they differ.
