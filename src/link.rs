@@ -36,7 +36,7 @@ pub async fn send(
     target: &Target,
     request: hyper::Request<Full<Bytes>>,
 ) -> Result<hyper::Response<Incoming>, LinkError> {
-    let unreachable = |why: String| LinkError::Unreachable(why);
+    let unreachable = LinkError::Unreachable;
     let tcp = tokio::time::timeout(CONNECT_TIME, tokio::net::TcpStream::connect(&target.addr))
         .await
         .map_err(|_| unreachable("no answer in time".into()))?

@@ -109,9 +109,11 @@ fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 /// ring's provider. rustls 0.23.48 marks it deprecated for its lack of post-quantum key
 /// exchange, which only the aws-lc-rs provider has; that one's C build is long here, and the
 /// certificate is pinned, so ring's classic key exchange stands.
+/// Made once: every seat's request and every accepted connection use the same one.
 #[allow(deprecated)]
 fn provider() -> Arc<CryptoProvider> {
-    Arc::new(rustls::crypto::ring::default_provider())
+    static PROVIDER: std::sync::OnceLock<Arc<CryptoProvider>> = std::sync::OnceLock::new();
+    PROVIDER.get_or_init(|| Arc::new(rustls::crypto::ring::default_provider())).clone()
 }
 
 /// What a seat or a spectator connects with: the one certificate whose SHA-256 is `pin`.
