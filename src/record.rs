@@ -20,39 +20,9 @@ pub const FORMAT_OLD_OPENING: u32 = 1;
 /// refused before it is read.
 pub const MAX_RECORD_BYTES: u64 = 16 * 1024 * 1024;
 
-/// Who a record's player is, from its `kind` field.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    /// `human`
-    Human,
-    /// `computer:random`: the seeded random mover.
-    Random,
-    /// `ai:<level>`: the computer opponent at a level (an index into `ai::LEVELS`).
-    Ai(usize),
-}
-
-impl Kind {
-    /// Reads a player kind as records write it.
-    pub fn parse(kind: &str) -> Option<Kind> {
-        match kind {
-            "human" => Some(Kind::Human),
-            "computer:random" => Some(Kind::Random),
-            other => other
-                .strip_prefix("ai:")
-                .and_then(|n| crate::ai::levels::LEVELS.iter().position(|l| l.name == n))
-                .map(Kind::Ai),
-        }
-    }
-
-    /// The kind as records write it.
-    pub fn name(self) -> String {
-        match self {
-            Kind::Human => "human".into(),
-            Kind::Random => "computer:random".into(),
-            Kind::Ai(l) => format!("ai:{}", crate::ai::levels::LEVELS[l].name),
-        }
-    }
-}
+/// Who a record's player is, from its `kind` field (one kind for records, the table and the
+/// seats: [`crate::players::Kind`]).
+pub use crate::players::Kind;
 
 /// Who played a side: a name and a kind (`human`, `computer:random`, `ai:<level>`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -255,7 +225,7 @@ impl Record {
                 return Err(RecordError::field(
                     format!("players[{i}].kind"),
                     format!(
-                        " is '{}', expected human, computer:random or {}",
+                        " is '{}', expected human, computer:random, {}, ai:baseline or ai:uct[:N]",
                         crate::rules::quote(&p.kind),
                         levels.join(", ")
                     ),

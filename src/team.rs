@@ -7,6 +7,7 @@
 //! operations) and a player may join while the team has fewer members than Puts per turn.
 //! The game's format (the position's `teams` field, which fixes the allowance) never changes.
 
+use crate::players::Kind;
 use crate::record::{PlayerInfo, RecordError, RecordedMove};
 use crate::rules::ctor::{Ctor, CtorMove, Square};
 use crate::rules::{AnyGame, AnyMove, Game, Side};
@@ -112,7 +113,7 @@ impl TeamRecord {
                 )));
             }
             for (k, p) in team.iter().enumerate() {
-                if crate::record::Kind::parse(&p.kind).is_none() {
+                if Kind::parse(&p.kind).is_none() {
                     return Err(RecordError::Team(format!(
                         "field `team.seats[{i}][{k}].kind` is '{}'",
                         crate::rules::quote(&p.kind)
@@ -147,7 +148,7 @@ impl TeamRecord {
                 .may_change(g, c.at, side, c.join.is_some())
                 .map_err(|e| RecordError::Team(format!("{what} (before move {}): {e}", c.at + 1)))?;
             if let Some(p) = &c.join
-                && crate::record::Kind::parse(&p.kind).is_none()
+                && Kind::parse(&p.kind).is_none()
             {
                 return Err(RecordError::Team(format!("{what}: kind '{}'", crate::rules::quote(&p.kind))));
             }
@@ -209,10 +210,12 @@ impl TeamRecord {
 
 /// Which of a team's members act as computers, and at what strength: 0 plays at random, 1 to
 /// 4 are the levels easy to master.
-fn strength(kind: &str) -> usize {
-    match crate::record::Kind::parse(kind) {
-        Some(crate::record::Kind::Ai(l)) => l + 1,
-        _ => 0,
+fn strength(kind: Kind) -> usize {
+    match kind {
+        Kind::Ai(l) => l + 1,
+        // The yardstick and the sparring partner choose as master does.
+        Kind::Baseline | Kind::Uct(_) => crate::ai::LEVELS.len(),
+        Kind::Person | Kind::Random => 0,
     }
 }
 
@@ -221,7 +224,7 @@ fn strength(kind: &str) -> usize {
 /// choices of this turn, which are not on the field until revealed). Squares that turn
 /// opponent discs at once score best, and the stronger levels avoid squares the opponent can
 /// turn back next turn; the seed breaks ties (and easy's noise), so a choice repeats.
-pub fn computer_puts(view: &Ctor, count: u8, kind: &str, seed: u64) -> Vec<Square> {
+pub fn computer_puts(view: &Ctor, count: u8, kind: Kind, seed: u64) -> Vec<Square> {
     let me = view.side_to_move();
     let level = strength(kind);
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);

@@ -113,7 +113,7 @@ fn state_and_events_follow_moves_undo_redo_new_game_and_result() {
     let feed = Feed::new();
     let server = server(&feed);
     let listener = watch(&server.url()).unwrap();
-    assert!(matches!(listener.heard.recv_timeout(Duration::from_secs(10)), Ok(Heard::State(s)) if s["seq"] == 0));
+    assert!(matches!(listener.heard.recv_timeout(Duration::from_secs(10)), Ok(Heard::State(s)) if s.seq == 0));
     assert!(wait_for(Duration::from_secs(10), || feed.listeners().0 == 1));
     let mut table = Table::new(&feed, Variant::Ordo.initial(), 1);
     let mut rng = RandomPlayer::new(5);
@@ -157,10 +157,10 @@ fn state_and_events_follow_moves_undo_redo_new_game_and_result() {
     assert!(wait_for(Duration::from_secs(20), || {
         for h in listener.heard.try_iter() {
             match h {
-                Heard::State(s) => panic!("a second state: {s}"),
-                Heard::Event { kind, data } => {
-                    seqs.push(data["seq"].as_u64().unwrap());
-                    kinds.push(kind);
+                Heard::State(s) => panic!("a second state: {s:?}"),
+                Heard::Event(e) => {
+                    seqs.push(e.seq);
+                    kinds.push(e.what.kind());
                 }
                 Heard::Lost { why, .. } => panic!("the listener lost the feed: {why}"),
             }
@@ -168,7 +168,7 @@ fn state_and_events_follow_moves_undo_redo_new_game_and_result() {
         seqs.last() == Some(&seq)
     }));
     assert_eq!(seqs, (1..=seq).collect::<Vec<_>>(), "every event once, in order");
-    let count = |k: &str| kinds.iter().filter(|x| *x == k).count();
+    let count = |k: &str| kinds.iter().filter(|x| **x == k).count();
     assert_eq!(count("new_game"), 2);
     assert_eq!(count("undo"), 1);
     assert_eq!(count("redo"), 1);
@@ -235,7 +235,7 @@ fn fifty_listeners_each_get_every_event_of_a_200_move_game_once_and_in_order() {
             wait_for(Duration::from_secs(20), || {
                 for h in l.heard.try_iter() {
                     match h {
-                        Heard::Event { data, .. } => seqs.push(data["seq"].as_u64().unwrap()),
+                        Heard::Event(e) => seqs.push(e.seq),
                         other => panic!("listener {i} heard {other:?} during the game"),
                     }
                 }
@@ -292,12 +292,12 @@ fn a_listener_that_never_reads_is_dropped_and_does_not_slow_the_game() {
     assert!(slowest < Duration::from_millis(500), "a publish took {slowest:?}");
     // The game went on at full speed, and the fast listener has everything, in order.
     let seq = feed.seq();
-    let mut last = joined["seq"].as_u64().unwrap();
+    let mut last = joined.seq;
     assert!(wait_for(Duration::from_secs(30), || {
         for h in fast.heard.try_iter() {
             match h {
-                Heard::Event { data, .. } => {
-                    let s = data["seq"].as_u64().unwrap();
+                Heard::Event(e) => {
+                    let s = e.seq;
                     assert_eq!(s, last + 1, "in order, none missed");
                     last = s;
                 }

@@ -626,7 +626,7 @@ fn undo_and_rematch_are_asked_of_the_other_side_and_answered() {
     assert_eq!(send(&addr, b, "/seat/answer", r#"{"yes":true}"#).0, 403, "nothing asked yet");
     assert_eq!(send(&addr, a, "/seat/ask", r#"{"seq":2,"what":"undo"}"#).0, 200);
     let asked = view(&addr, b).0.asked.expect("the other side is asked");
-    assert_eq!((asked.what.as_str(), asked.mine), ("undo", false));
+    assert_eq!((asked.what, asked.mine), (tablero::net::Question::Undo, false));
     assert!(view(&addr, a).0.asked.unwrap().mine);
     assert_eq!(send(&addr, a, "/seat/answer", r#"{"yes":true}"#).0, 403, "a side does not answer itself");
     assert_eq!(send(&addr, b, "/seat/answer", r#"{"yes":false}"#).0, 200);
@@ -640,7 +640,7 @@ fn undo_and_rematch_are_asked_of_the_other_side_and_answered() {
     // Against the computer at the host: it agrees at once, and a rematch is a new game with the
     // same invitations, in a new record beside the first.
     let host = Host::open(HostOptions {
-        seats: [vec![Sitter::Remote], vec![Sitter::Computer("random".into())]],
+        seats: [vec![Sitter::Remote], vec![Sitter::Computer(tablero::players::Kind::Random)]],
         record: Some(d.join("second.json")),
         ..HostOptions::remote(start.clone(), "127.0.0.1:0".parse().unwrap())
     })
@@ -876,7 +876,7 @@ fn a_hosts_feed_over_https_is_watched_with_its_pinned_certificate_only() {
     assert!(link.starts_with("https://127.0.0.1:") && link.contains("#cert="), "{link}");
     let spectator = watch(&link).unwrap();
     let heard = spectator.heard.recv_timeout(Duration::from_secs(10));
-    assert!(matches!(&heard, Ok(Heard::State(s)) if s["seq"].is_u64()), "{heard:?}");
+    assert!(matches!(&heard, Ok(Heard::State(s)) if s.shown.is_some()), "{heard:?}");
     // Another pin, or none at all: the spectator hears nothing of the game.
     let mut other = host.cert.unwrap().0;
     other[0] ^= 0x80;
@@ -888,4 +888,24 @@ fn a_hosts_feed_over_https_is_watched_with_its_pinned_certificate_only() {
     assert!(base_url(&feed.url()).is_err(), "an https feed without its pin is refused");
     drop(host);
     std::fs::remove_dir_all(&d).ok();
+}
+
+/// A host may seat any of the computer's players, the yardsticks of `tablero match` too; its
+/// record names them as records do, and a host opened again on it resumes the game.
+#[test]
+fn a_host_seating_a_yardstick_resumes_its_record() {
+    let d = dir("yardstick");
+    let start = Variant::Crossings.initial();
+    let options = |kind: &str| HostOptions {
+        seats: [vec![Sitter::Remote], vec![Sitter::parse(kind).unwrap()]],
+        record: Some(d.join(format!("{}.json", kind.replace(':', "-")))),
+        ..HostOptions::remote(start.clone(), "127.0.0.1:0".parse().unwrap())
+    };
+    for kind in ["ai:baseline", "ai:uct:1000", "random"] {
+        drop(Host::open(options(kind)).unwrap());
+        let record = tablero::record::load(&d.join(format!("{}.json", kind.replace(':', "-")))).unwrap().0;
+        assert_eq!(record.players[1].kind, kind.parse::<tablero::players::Kind>().unwrap().name());
+        Host::open(options(kind)).unwrap_or_else(|e| panic!("{kind}: the host resumes its record: {e}"));
+    }
+    assert!(Sitter::parse("human").is_err(), "a person sits as `person` or `remote`");
 }

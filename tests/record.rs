@@ -270,6 +270,8 @@ fn player_kinds_read_back_as_written() {
     use tablero::record::Kind;
     let mut names = vec!["human".to_string(), "computer:random".to_string()];
     names.extend(tablero::ai::LEVELS.iter().map(|l| format!("ai:{}", l.name)));
+    // The yardsticks of `tablero match`, which a host may seat too: its record resumes.
+    names.extend(["ai:baseline", "ai:uct", "ai:uct:2000", "ai:uct:250ms"].map(String::from));
     for name in &names {
         let kind = Kind::parse(name).unwrap_or_else(|| panic!("{name} is a kind"));
         assert_eq!(kind.name(), *name);
@@ -277,9 +279,15 @@ fn player_kinds_read_back_as_written() {
     let levels: Vec<Kind> =
         tablero::ai::LEVELS.iter().map(|l| Kind::parse(&format!("ai:{}", l.name)).unwrap()).collect();
     assert_eq!(levels, (0..tablero::ai::LEVELS.len()).map(Kind::Ai).collect::<Vec<_>>(), "each level its own");
-    for bad in ["", "Human", "ai:", "ai:grandmaster", "computer", "ai:easy ", "xyzzy"] {
+    for bad in ["", "Human", "ai:", "ai:grandmaster", "computer", "ai:easy ", "xyzzy", "ai:uct:0", "random"] {
         assert_eq!(Kind::parse(bad), None, "{bad:?}");
     }
+    // The one kind on the wire is its record's name, and the command line's `random` is the
+    // random mover.
+    assert_eq!(serde_json::to_string(&Kind::Ai(1)).unwrap(), format!("\"ai:{}\"", tablero::ai::LEVELS[1].name));
+    assert_eq!(serde_json::from_str::<Kind>("\"ai:uct:2000\"").unwrap().name(), "ai:uct:2000");
+    assert!(serde_json::from_str::<Kind>("\"robot\"").is_err());
+    assert_eq!("random".parse::<Kind>(), Ok(Kind::Random));
 }
 
 /// A record file of 16 MiB (a long game, or one written with wide spacing) loads: only a file

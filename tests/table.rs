@@ -303,13 +303,11 @@ fn a_computer_member_chooses_at_once_and_seats_change_between_turns() {
 fn a_spectator_follows_the_feeds_moves_and_waits_for_its_state_when_out_of_step() {
     let mut host = Table::new(Variant::Ordo.initial(), PEOPLE, 1);
     let mut watcher = Table::new(Variant::Ordo.initial(), PEOPLE, 1);
-    let event = |mv: &AnyMove, parts: &[Vec<tablero::rules::Effect>], after: &AnyGame| Intent::FeedEvent {
-        kind: "move".into(),
-        data: serde_json::json!({
-            "move": mv.to_string(),
-            "parts": parts,
-            "after": { "position": after.to_string() },
-        }),
+    use tablero::feed::wire::{After, Event, Moved, What};
+    let event = |mv: &AnyMove, parts: &[Vec<tablero::rules::Effect>], after: &AnyGame| {
+        let after = After { position: after.to_string(), ..After::default() };
+        let moved = Moved { ply: 0, mv: mv.to_string(), by: String::new(), at_ms: 0, parts: parts.to_vec(), after };
+        Intent::FeedEvent(Event { seq: 1, what: What::Move(moved) })
     };
     let mv = first_move(&host);
     let out = host.apply(Intent::Play(mv.clone(), By::Person)).unwrap();

@@ -157,21 +157,29 @@ fn a_computer_member_chooses_from_its_teams_view_alone() {
     }
     let AnyGame::Ctor(g) = game else { unreachable!() };
     assert_eq!(g.side_to_move(), Side::Second);
-    let mine = computer_puts(&g.view(Side::Second), 1, "ai:hard", 9);
+    let mine = computer_puts(&g.view(Side::Second), 1, "ai:hard".parse().unwrap(), 9);
     assert_eq!(mine.len(), 1);
     // The opponent's secret squares differ: its view, and so its choice, do not.
     for secrets in [[2, 3, 4, 5, 6], [40, 41, 42, 43, 44], [mine[0], 50, 51, 52, 53]] {
         let mut other = g.clone();
         other.set_secrets(Side::First, &secrets).unwrap();
-        assert_eq!(computer_puts(&other.view(Side::Second), 1, "ai:hard", 9), mine, "secrets {secrets:?}");
+        assert_eq!(
+            computer_puts(&other.view(Side::Second), 1, "ai:hard".parse().unwrap(), 9),
+            mine,
+            "secrets {secrets:?}"
+        );
     }
     // It takes squares that turn discs: with five black discs round an empty square... it
     // puts a disc of its own where a put turns the most, at least never on an occupied one.
     for kind in ["computer:random", "ai:easy", "ai:medium", "ai:hard", "ai:master"] {
-        let puts = computer_puts(&g.view(Side::Second), 2, kind, 3);
+        let puts = computer_puts(&g.view(Side::Second), 2, kind.parse().unwrap(), 3);
         assert_eq!(puts.len(), 2, "{kind}");
         assert!(puts.iter().all(|&s| g.disc(s).is_none()) && puts[0] != puts[1], "{kind}: {puts:?}");
-        assert_eq!(computer_puts(&g.view(Side::Second), 2, kind, 3), puts, "{kind} repeats for its seed");
+        assert_eq!(
+            computer_puts(&g.view(Side::Second), 2, kind.parse().unwrap(), 3),
+            puts,
+            "{kind} repeats for its seed"
+        );
     }
 }
 
@@ -181,7 +189,7 @@ fn a_computer_member_takes_the_put_that_turns_discs() {
     let text = "ctor8 ......../.WWW..../.WB...../......../......../......../......../........ w 4 P2M2L0 2v2 0";
     let AnyGame::Ctor(g) = text.parse::<AnyGame>().unwrap() else { unreachable!() };
     for kind in ["ai:medium", "ai:hard", "ai:master"] {
-        let puts = computer_puts(&g.view(Side::Second), 1, kind, 1);
+        let puts = computer_puts(&g.view(Side::Second), 1, kind.parse().unwrap(), 1);
         let mut after = g.clone();
         after.play(&CtorMove::Put(puts[0])).unwrap();
         assert_eq!(after.disc(19), Some(Side::Second), "{kind} put on {puts:?} and left 19 black");

@@ -4,9 +4,9 @@
 //! on a small tokio runtime) and hands what it hears to the caller through a channel.
 
 use super::FeedError;
+use super::wire::{Event, State, What};
 use http_body_util::{BodyExt, Full};
 use hyper::body::Bytes;
-use serde_json::Value;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
@@ -16,9 +16,9 @@ use std::time::Duration;
 #[derive(Clone, Debug, PartialEq)]
 pub enum Heard {
     /// The whole picture (`/state`): on joining, and again after every reconnection.
-    State(Value),
-    /// One event after the state, in order, none missed (`kind` as the feed names it).
-    Event { kind: String, data: Value },
+    State(Box<State>),
+    /// One event after the state, in order, none missed.
+    Event(Box<Event>),
     /// The feed dropped or could not be reached: why, and the seconds until the next try.
     Lost { why: String, retry_in: f32 },
 }
@@ -192,12 +192,12 @@ async fn connection(
             return Err(format!("the feed answered {} to /state", r.status()));
         }
         let body = r.into_body().collect().await.map_err(|e| format!("the feed dropped ({e})"))?.to_bytes();
-        serde_json::from_slice::<Value>(&body).map_err(|e| format!("the feed's state is not JSON ({e})"))
+        serde_json::from_slice::<State>(&body).map_err(|e| format!("the feed's state is not a feed's state ({e})"))
     })
     .await
     .map_err(|_| End::from("the feed did not answer"))?
     .map_err(End::Lost)?;
-    let mut seq = state.get("seq").and_then(Value::as_u64).ok_or(End::from("the feed's state has no event number"))?;
+    let mut seq = state.seq;
     let response = tokio::time::timeout(SILENCE, get(format!("/events?from={}", seq + 1)))
         .await
         .map_err(|_| End::from("the feed did not answer"))?
@@ -205,7 +205,7 @@ async fn connection(
     if !response.status().is_success() {
         return Err(format!("the feed answered {} to /events", response.status()).into());
     }
-    if tx.send(Heard::State(state)).is_err() {
+    if tx.send(Heard::State(Box::new(state))).is_err() {
         return Ok(End::Stopped);
     }
     wake();
@@ -243,14 +243,13 @@ async fn connection(
         if event.data.is_empty() {
             continue;
         }
-        let parsed: Value =
-            serde_json::from_str(&event.data).map_err(|e| End::Lost(format!("an event is not JSON ({e})")))?;
-        let n = parsed.get("seq").and_then(Value::as_u64).unwrap_or(0);
-        if event.event == "resync" || n != seq + 1 {
+        let parsed: Event = serde_json::from_str(&event.data)
+            .map_err(|e| End::Lost(format!("an event is not a feed's event ({e})")))?;
+        if matches!(parsed.what, What::Resync(_)) || parsed.seq != seq + 1 {
             return Ok(End::Resync);
         }
-        seq = n;
-        if tx.send(Heard::Event { kind: event.event, data: parsed }).is_err() {
+        seq = parsed.seq;
+        if tx.send(Heard::Event(Box::new(parsed))).is_err() {
             return Ok(End::Stopped);
         }
         wake();

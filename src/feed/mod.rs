@@ -16,12 +16,15 @@
 pub mod client;
 pub mod headless;
 pub mod server;
+pub mod wire;
+
+pub use wire::Phase;
 
 use crate::record::PlayerInfo;
 use crate::rules::{AnyGame, AnyMove, Effect, Game, Side, ctor::SecretState};
-use serde_json::{Value, json};
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, MutexGuard};
+use wire::{After, Clocks, Ended, Event, MoveLine, Revealed, Sand, Score, State, What};
 
 /// Events kept for listeners that join late or reconnect (`/events?from=N`).
 pub const RING: usize = 512;
@@ -34,27 +37,6 @@ pub const MAX_LISTENERS: usize = 1000;
 
 /// The feed's port on 127.0.0.1 unless another address is asked for.
 pub const DEFAULT_PORT: u16 = 7878;
-
-/// What the table is doing, as the feed shows it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Phase {
-    /// The game is being played (or is over).
-    Play,
-    /// CTOR's teams are choosing their secret squares.
-    Secrets,
-    /// A record is being watched.
-    Replay,
-}
-
-impl Phase {
-    pub fn name(self) -> &'static str {
-        match self {
-            Phase::Play => "play",
-            Phase::Secrets => "secrets",
-            Phase::Replay => "replay",
-        }
-    }
-}
 
 /// What the table shows now, given to [`Feed::publish`] after every change.
 #[derive(Clone, Debug)]
@@ -83,6 +65,13 @@ pub struct Sent {
     pub seq: u64,
     pub kind: &'static str,
     pub data: String,
+}
+
+impl Sent {
+    fn of(event: Event) -> Sent {
+        let data = serde_json::to_string(&event).unwrap_or_default();
+        Sent { seq: event.seq, kind: event.what.kind(), data }
+    }
 }
 
 /// A move the feed has shown.
@@ -167,14 +156,14 @@ impl Feed {
                     break;
                 }
             }
-            let state = inner.state();
-            inner.announce("new_game", json!({ "game": view.game, "state": state }));
+            let state = Box::new(inner.state());
+            inner.announce(What::NewGame(wire::NewGame { game: view.game, state }));
             return;
         }
         if inner.phase != Some(view.phase) {
             inner.phase = Some(view.phase);
             let after = inner.after();
-            inner.announce("phase", json!({ "phase": view.phase.name(), "after": after }));
+            inner.announce(What::Phase(wire::PhaseChanged { phase: view.phase, after }));
         }
     }
 
@@ -187,12 +176,12 @@ impl Feed {
             return;
         }
         inner.eval = Some((ply, first));
-        let body = inner.eval_json().expect("just set");
-        inner.announce("eval", body);
+        let eval = inner.eval().expect("just set");
+        inner.announce(What::Eval(eval));
     }
 
     /// The whole picture (`/state`).
-    pub fn state(&self) -> Value {
+    pub fn state(&self) -> State {
         self.lock().state()
     }
 
@@ -224,11 +213,8 @@ impl Feed {
                 let oldest = inner.recent.front().map(|e| e.seq).unwrap_or(inner.seq + 1);
                 let mut v: Vec<Arc<Sent>> = Vec::new();
                 if n < oldest {
-                    v.push(Arc::new(Sent {
-                        seq: inner.seq,
-                        kind: "resync",
-                        data: json!({ "seq": inner.seq, "type": "resync", "reason": format!("events before {oldest} are no longer kept: read /state") }).to_string(),
-                    }));
+                    let reason = format!("events before {oldest} are no longer kept: read /state");
+                    v.push(Arc::new(Sent::of(Event { seq: inner.seq, what: What::Resync(wire::Resync { reason }) })));
                 }
                 v.extend(inner.recent.iter().filter(|e| e.seq >= n).cloned());
                 v
@@ -269,10 +255,8 @@ impl Inner {
             self.positions.pop();
             self.undone.push(m.mv.clone());
             let after = self.after();
-            self.announce(
-                "undo",
-                json!({ "ply": self.moves.len(), "undone": m.text, "last": self.moves.last().map(|m| m.text.clone()), "after": after }),
-            );
+            let last = self.moves.last().map(|m| m.text.clone());
+            self.announce(What::Undo(wire::Undone { ply: self.moves.len(), undone: m.text, last, after }));
         }
         for (i, mv) in view.moves.iter().enumerate().skip(common) {
             let was_over = self.positions.last().expect("the start").outcome().is_some();
@@ -287,19 +271,17 @@ impl Inner {
             }
             let m = self.moves.last().expect("just pushed").clone();
             let after = self.after();
-            self.announce(
-                if redo { "redo" } else { "move" },
-                json!({
-                    "ply": self.moves.len(),
-                    "move": m.text,
-                    "by": self.side_name(m.by),
-                    "at_ms": m.at_ms,
-                    "parts": m.parts,
-                    "after": after,
-                }),
-            );
+            let moved = wire::Moved {
+                ply: self.moves.len(),
+                mv: m.text,
+                by: self.side_name(m.by).into(),
+                at_ms: m.at_ms,
+                parts: m.parts,
+                after,
+            };
+            self.announce(if redo { What::Redo(moved) } else { What::Move(moved) });
             if !was_over && let Some(result) = self.result() {
-                self.announce("result", result);
+                self.announce(What::Result(result));
             }
         }
         true
@@ -326,19 +308,22 @@ impl Inner {
         self.game().variant().side_name(side)
     }
 
-    fn result(&self) -> Option<Value> {
+    fn result(&self) -> Option<Ended> {
         let game = self.game();
-        game.outcome().map(|o| {
-            json!({
-                "winner": o.winner.map(|w| self.side_name(w)),
-                "reason": o.reason.to_string(),
-                "text": crate::matches::result_line(game.variant(), o).trim_start_matches("result: ").to_string(),
-            })
+        game.outcome().map(|o| Ended {
+            winner: o.winner.map(|w| self.side_name(w).into()),
+            reason: o.reason.to_string(),
+            text: crate::matches::result_line(game.variant(), o).trim_start_matches("result: ").to_string(),
         })
     }
 
+    /// A value for each side, by side name.
+    fn by_side<T>(&self, [first, second]: [T; 2]) -> std::collections::BTreeMap<String, T> {
+        [(self.side_name(Side::First).to_string(), first), (self.side_name(Side::Second).to_string(), second)].into()
+    }
+
     /// Each side's thinking time so far, and whose clock runs since when.
-    fn clocks(&self) -> Value {
+    fn clocks(&self) -> Clocks {
         let mut used = [0u64; 2];
         let mut since = self.started_ms;
         for m in &self.moves {
@@ -348,86 +333,90 @@ impl Inner {
         let game = self.game();
         let running =
             (game.outcome().is_none() && self.phase == Some(Phase::Play)).then(|| self.side_name(game.side_to_move()));
-        json!({
-            "used_ms": { self.side_name(Side::First): used[0], self.side_name(Side::Second): used[1] },
-            "running": running,
-            "since_ms": since,
-            "sand": self.sand_ends_ms.map(|(per, ends)| json!({ "seconds": per, "ends_ms": ends })),
-        })
+        Clocks {
+            used_ms: self.by_side(used),
+            running: running.map(str::to_string),
+            since_ms: since,
+            sand: self.sand_ends_ms.map(|(seconds, ends_ms)| Sand { seconds, ends_ms }),
+        }
     }
 
     /// The table after the last change: what every move event carries.
-    fn after(&self) -> Value {
+    fn after(&self) -> After {
         let game = self.game();
         let tally = game.tally(&self.positions[0]);
-        json!({
-            "position": game.to_string(),
-            "to_move": game.outcome().is_none().then(|| self.side_name(game.side_to_move())),
-            "score": score_json(&tally),
-            "clocks": self.clocks(),
-            "result": self.result(),
-            "revealed": revealed(game),
-        })
+        After {
+            position: game.to_string(),
+            to_move: game.outcome().is_none().then(|| self.side_name(game.side_to_move()).into()),
+            score: Score {
+                what: tally.what.into(),
+                sides: [0, 1].map(|i| (tally.names[i].to_string(), tally.sides[i].clone())).into(),
+                text: tally.to_string(),
+            },
+            clocks: self.clocks(),
+            result: self.result(),
+            revealed: revealed(game),
+        }
     }
 
     /// The evaluation of the position shown, if the computer has weighed it.
-    fn eval_json(&self) -> Option<Value> {
+    fn eval(&self) -> Option<wire::Eval> {
         let (ply, first) = self.eval.filter(|(ply, _)| *ply == self.moves.len())?;
         let variant = self.game().variant();
-        Some(json!({
-            "ply": ply,
-            "first": first,
-            "chances": { self.side_name(Side::First): first, self.side_name(Side::Second): 1.0 - first },
-            "text": crate::ai::standing(variant, first),
-        }))
+        Some(wire::Eval {
+            ply,
+            first,
+            chances: self.by_side([first, 1.0 - first]),
+            text: crate::ai::standing(variant, first),
+        })
     }
 
-    fn state(&self) -> Value {
+    fn state(&self) -> State {
         let Some(players) = &self.players else {
-            return json!({ "seq": self.seq, "game": null, "phase": "none" });
+            return State { seq: self.seq, game: None, phase: None, shown: None };
         };
         let game = self.game();
         let variant = game.variant();
         let mut since = self.started_ms;
-        let moves: Vec<Value> = self
+        let moves: Vec<MoveLine> = self
             .moves
             .iter()
             .enumerate()
             .map(|(i, m)| {
-                let think = m.at_ms.saturating_sub(since);
+                let think_ms = m.at_ms.saturating_sub(since);
                 since = m.at_ms;
-                json!({ "ply": i + 1, "move": m.text, "by": self.side_name(m.by), "at_ms": m.at_ms, "think_ms": think })
+                MoveLine { ply: i + 1, mv: m.text.clone(), by: self.side_name(m.by).into(), at_ms: m.at_ms, think_ms }
             })
             .collect();
-        let seats = [Side::First, Side::Second].map(
-            |s| json!({ "side": self.side_name(s), "name": players[s.index()].name, "kind": players[s.index()].kind }),
-        );
-        json!({
-            "seq": self.seq,
-            "game": self.game,
-            "variant": variant.name(),
-            "title": variant.title(),
-            "phase": self.phase.unwrap_or(Phase::Play).name(),
-            "start": self.positions[0].to_string(),
-            "sides": [self.side_name(Side::First), self.side_name(Side::Second)],
-            "players": seats,
-            "started_ms": self.started_ms,
-            "moves": moves,
-            "last": self.moves.last().map(|m| m.text.clone()),
-            "after": self.after(),
-            "eval": self.eval_json(),
-        })
+        let sides = [Side::First, Side::Second];
+        State {
+            seq: self.seq,
+            game: self.game,
+            phase: Some(self.phase.unwrap_or(Phase::Play)),
+            shown: Some(wire::Shown {
+                variant: variant.name().into(),
+                title: variant.title().into(),
+                start: self.positions[0].to_string(),
+                sides: sides.map(|s| self.side_name(s).to_string()),
+                players: sides.map(|s| wire::Player {
+                    side: self.side_name(s).into(),
+                    name: players[s.index()].name.clone(),
+                    kind: players[s.index()].kind.clone(),
+                }),
+                started_ms: self.started_ms,
+                moves,
+                last: self.moves.last().map(|m| m.text.clone()),
+                after: self.after(),
+                eval: self.eval(),
+            }),
+        }
     }
 
     /// Numbers an event, keeps it for late listeners and sends it to every listener that keeps
     /// up (one whose buffer is full is dropped: it closes, and may reconnect with `from`).
-    fn announce(&mut self, kind: &'static str, mut body: Value) {
+    fn announce(&mut self, what: What) {
         self.seq += 1;
-        if let Value::Object(map) = &mut body {
-            map.insert("seq".into(), json!(self.seq));
-            map.insert("type".into(), json!(kind));
-        }
-        let sent = Arc::new(Sent { seq: self.seq, kind, data: body.to_string() });
+        let sent = Arc::new(Sent::of(Event { seq: self.seq, what }));
         self.recent.push_back(sent.clone());
         while self.recent.len() > RING {
             self.recent.pop_front();
@@ -442,27 +431,18 @@ impl Inner {
     }
 }
 
-fn score_json(t: &crate::rules::Tally) -> Value {
-    json!({
-        "what": t.what,
-        "sides": { t.names[0]: t.sides[0], t.names[1]: t.sides[1] },
-        "text": t.to_string(),
-    })
-}
-
 /// CTOR's secret squares that have worked (public from then on), by owner.
-fn revealed(game: &AnyGame) -> Value {
-    let AnyGame::Ctor(g) = game else { return json!([]) };
-    let v: Vec<Value> = [Side::First, Side::Second]
+fn revealed(game: &AnyGame) -> Vec<Revealed> {
+    let AnyGame::Ctor(g) = game else { return Vec::new() };
+    [Side::First, Side::Second]
         .iter()
         .flat_map(|&s| {
             g.secrets(s)
                 .iter()
                 .filter(|(_, st)| *st == SecretState::Revealed)
-                .map(move |(sq, _)| json!({ "owner": game.variant().side_name(s), "square": sq }))
+                .map(move |(sq, _)| Revealed { owner: game.variant().side_name(s).into(), square: *sq })
         })
-        .collect();
-    json!(v)
+        .collect()
 }
 
 /// Reads the feed's address: a port (`7878`) or `host:port`. Only a loopback address is taken

@@ -176,7 +176,7 @@ fn spectator(url: &str) -> Result<(Table, feed::Spectating), GuiError> {
         match watcher.heard.recv_timeout(left) {
             Ok(Heard::State(state)) => break Table::from_feed_state(&state)?,
             Ok(Heard::Lost { why, .. }) => last_why = why,
-            Ok(Heard::Event { .. }) => {}
+            Ok(Heard::Event(_)) => {}
             Err(_) => return Err(GuiError::Watch { base, why: last_why }),
         }
     };

@@ -2,7 +2,7 @@
 //! there. A dropped connection is tried again (after 0.25 s, doubling to 8 s) and the game
 //! found as it is; nothing the seat did is lost, since the host keeps every move.
 
-use super::{Invitation, NetError, SeatView, SentMove};
+use super::{Answer, Invitation, NetError, Post, SeatView, SentMove};
 use crate::matches::STOP;
 use crate::rules::{AnyGame, Game};
 use std::io::Write;
@@ -24,6 +24,12 @@ pub fn request(inv: &Invitation, method: &str, path: &str, body: Option<&str>) -
         .build()
         .map_err(|e| NetError::Unreachable { addr: inv.addr.clone(), why: e.to_string() })?;
     runtime.block_on(exchange(inv, method, path, body.unwrap_or("").to_string()))
+}
+
+/// Posts `body` to its path at the host (see [`request`]).
+pub fn post<T: Post>(inv: &Invitation, body: &T) -> Result<(u16, String), NetError> {
+    let text = serde_json::to_string(body).map_err(|e| NetError::Garbled(e.to_string()))?;
+    request(inv, "POST", T::PATH, Some(&text))
 }
 
 async fn exchange(inv: &Invitation, method: &str, path: &str, body: String) -> Result<(u16, String), NetError> {
@@ -126,7 +132,8 @@ fn computer_moves(v: &SeatView, player: &str, seed: u64) -> Result<Vec<String>, 
     if v.puts_to_choose > 0 {
         let AnyGame::Ctor(g) = &game else { return Err(NetError::Garbled("blind Puts outside CTOR".into())) };
         let side = g.side_to_move();
-        let mut squares = crate::team::computer_puts(&g.view(side), v.puts_to_choose, player, seed);
+        let kind = player.parse().unwrap_or(crate::players::Kind::Random);
+        let mut squares = crate::team::computer_puts(&g.view(side), v.puts_to_choose, kind, seed);
         squares.retain(|sq| !v.chosen.contains(&format!("P{sq}")));
         if squares.is_empty() {
             return Ok(vec!["E".to_string()]);
@@ -159,8 +166,7 @@ pub fn run_as(inv: &Invitation, player: &str, out: &mut dyn Write, err: &mut dyn
         if v.choose_secrets {
             let AnyGame::Ctor(g) = game_of(&v)? else { return Err(NetError::Garbled("secrets outside CTOR".into())) };
             let squares = crate::team::random_secrets(&g, v.game ^ ply_seed ^ v.seat.len() as u64);
-            let body = serde_json::to_string(&super::Secrets { squares }).expect("squares serialise");
-            match request(inv, "POST", "/seat/secrets", Some(&body)) {
+            match post(inv, &super::Secrets { squares }) {
                 // Chosen, or a team-mate chose first.
                 Ok((200 | 409, _)) => {}
                 Ok((status, text)) => return Err(NetError::Refused { status, text: text.trim().to_string() }),
@@ -170,7 +176,7 @@ pub fn run_as(inv: &Invitation, player: &str, out: &mut dyn Write, err: &mut dyn
             continue;
         }
         if v.asked.as_ref().is_some_and(|a| !a.mine) {
-            let _ = request(inv, "POST", "/seat/answer", Some(r#"{"yes":true}"#));
+            let _ = post(inv, &Answer { yes: true });
             after = None;
             continue;
         }
@@ -182,8 +188,7 @@ pub fn run_as(inv: &Invitation, player: &str, out: &mut dyn Write, err: &mut dyn
         let seed = v.seq.wrapping_mul(0x9E37_79B9).wrapping_add(ply_seed);
         after = None;
         for mv in computer_moves(&v, player, seed)? {
-            let body = serde_json::to_string(&SentMove { seq: v.seq, mv }).expect("a move serialises");
-            match request(inv, "POST", "/seat/move", Some(&body)) {
+            match post(inv, &SentMove { seq: v.seq, mv }) {
                 Ok((200, _)) => {}
                 // Stale (the host moved on), or the square taken: the next view says what now.
                 Ok((409 | 422, _)) if v.puts_to_choose > 0 => break,
@@ -345,14 +350,13 @@ impl Follower {
             .name("tablero-seat-moves".into())
             .spawn(move || {
                 for m in to_send {
-                    let body = serde_json::to_string(&m).expect("a move serialises");
                     let mut backoff = crate::retry::Backoff::default();
                     // A move is sent until the host has it or refuses it (it then says why).
                     loop {
                         if send_stop.load(Ordering::Relaxed) {
                             return;
                         }
-                        match request(&send_inv, "POST", "/seat/move", Some(&body)) {
+                        match post(&send_inv, &m) {
                             // Taken, or stale (the host has moved on: its next view says how).
                             Ok((200 | 409, _)) => break,
                             Ok((429 | 503, _)) | Err(NetError::Unreachable { .. }) => {
@@ -380,13 +384,13 @@ impl Follower {
         Follower { heard, inv, tx: say_tx, moves, stop, wake }
     }
 
-    /// Asks the other side (`undo` or `rematch`) or answers its question, from a thread of its
-    /// own; a refusal is heard as one.
-    pub fn say(&self, path: &'static str, body: String) {
+    /// Asks the other side ([`super::Ask`]) or answers its question ([`Answer`]), from a
+    /// thread of its own; a refusal is heard as one.
+    pub fn say<T: Post + Send + 'static>(&self, body: T) {
         let inv = self.inv.clone();
         let (tx, wake) = (self.tx.clone(), self.wake.clone());
         std::thread::spawn(move || {
-            let said = match request(&inv, "POST", path, Some(&body)) {
+            let said = match post(&inv, &body) {
                 Ok((200, _)) => return,
                 Ok((status, text)) => format!("the host said {status}: {}", text.trim()),
                 Err(e) => e.to_string(),

@@ -185,11 +185,30 @@ pub struct Secrets {
     pub squares: Vec<u16>,
 }
 
+/// What one side may ask the other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Question {
+    /// Take back the asker's last move (its turn's moves, where a turn is several).
+    Undo,
+    /// Once the game is over: a new one, with the same seats.
+    Rematch,
+}
+
+impl Question {
+    /// Said to the other side: "an undo", "a rematch".
+    pub fn with_article(self) -> &'static str {
+        match self {
+            Question::Undo => "an undo",
+            Question::Rematch => "a rematch",
+        }
+    }
+}
+
 /// A question one side asked the other.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Asked {
-    /// `undo` or `rematch`.
-    pub what: String,
+    pub what: Question,
     /// Whether this seat's side asked it.
     pub mine: bool,
 }
@@ -199,7 +218,7 @@ pub struct Asked {
 #[serde(deny_unknown_fields)]
 pub struct Ask {
     pub seq: u64,
-    pub what: String,
+    pub what: Question,
 }
 
 /// An answer: `{"yes": true}`.
@@ -216,6 +235,59 @@ pub struct SentMove {
     pub seq: u64,
     #[serde(rename = "move")]
     pub mv: String,
+}
+
+/// What a seat posts to the host, each to its own path.
+pub trait Post: serde::Serialize {
+    const PATH: &'static str;
+}
+
+impl Post for SentMove {
+    const PATH: &'static str = "/seat/move";
+}
+
+impl Post for Secrets {
+    const PATH: &'static str = "/seat/secrets";
+}
+
+impl Post for Ask {
+    const PATH: &'static str = "/seat/ask";
+}
+
+impl Post for Answer {
+    const PATH: &'static str = "/seat/answer";
+}
+
+/// The host's answer to a seat's move: `{"seq": N}`, the moves played now.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct MoveTaken {
+    pub seq: u64,
+}
+
+/// The host's answer to a team's secret squares: `{"secrets": "chosen"}`.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct SecretsTaken {
+    pub secrets: Chosen,
+}
+
+/// The secret squares are chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Chosen {
+    Chosen,
+}
+
+/// The host's answer to a question: `{"asked": "undo"}`.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct QuestionTaken {
+    pub asked: Question,
+}
+
+/// The host's answer to an answer: `{"answered": "undo", "yes": true}`.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Answered {
+    pub answered: Question,
+    pub yes: bool,
 }
 
 /// What hosting or joining fails at.

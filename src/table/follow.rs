@@ -3,52 +3,35 @@
 //! here waits for the next state read, which replaces it.
 
 use super::{By, Outcome, Played, PlayerKind, Table, TableError};
+use crate::feed::wire::{Event, State, What};
 use crate::record::PlayerInfo;
 use crate::rules::ctor::SecretState;
 use crate::rules::{AnyGame, AnyMove, Effect, Game, Side};
-use serde_json::Value;
 
 impl Table {
     /// The spectator's table from a feed's `/state`: the start, with the secret squares
     /// revealed so far (they work again exactly when they worked), and every move played.
-    pub fn from_feed_state(state: &Value) -> Result<Table, TableError> {
-        let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_string);
-        let start = text(state, "start").ok_or(TableError::NoGameYet)?;
-        let mut game: AnyGame = start.parse()?;
-        if let (AnyGame::Ctor(g), Some(list)) = (&mut game, state.pointer("/after/revealed").and_then(Value::as_array))
-        {
-            for r in list {
-                if let (Some(owner), Some(sq)) = (
-                    owner_of(&text(r, "owner").unwrap_or_default(), g.variant()),
-                    r.get("square").and_then(Value::as_u64),
-                ) {
-                    g.know_secret(owner, sq as u16, SecretState::Hidden);
+    pub fn from_feed_state(state: &State) -> Result<Table, TableError> {
+        let shown = state.shown.as_ref().ok_or(TableError::NoGameYet)?;
+        let mut game: AnyGame = shown.start.parse()?;
+        if let AnyGame::Ctor(g) = &mut game {
+            for r in &shown.after.revealed {
+                if let Some(owner) = owner_of(&r.owner, g.variant()) {
+                    g.know_secret(owner, r.square, SecretState::Hidden);
                 }
             }
         }
-        let players: Vec<PlayerInfo> = state
-            .get("players")
-            .and_then(Value::as_array)
-            .map(|a| {
-                a.iter()
-                    .map(|p| PlayerInfo {
-                        name: text(p, "name").unwrap_or_default(),
-                        kind: text(p, "kind").unwrap_or_default(),
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
-        let kinds =
-            [0, 1].map(|i| players.get(i).map(|p| PlayerKind::from_record(&p.kind)).unwrap_or(PlayerKind::Person));
+        let players = shown.players.clone().map(|p| PlayerInfo { name: p.name, kind: p.kind });
+        let kinds = [0, 1].map(|i| PlayerKind::from_record(&players[i].kind));
         let mut table = Table::new(game, kinds, 1);
         table.spectator = true;
-        if let [a, b] = &players[..] {
-            table.record.players = [a.clone(), b.clone()];
-        }
-        for (i, m) in state.get("moves").and_then(Value::as_array).into_iter().flatten().enumerate() {
-            let t = text(m, "move").unwrap_or_default();
-            let mv =
-                table.game.parse_move(&t).map_err(|err| TableError::FeedMove { n: i + 1, text: t.clone(), err })?;
+        table.record.players = players;
+        for (i, m) in shown.moves.iter().enumerate() {
+            let mv = table.game.parse_move(&m.mv).map_err(|err| TableError::FeedMove {
+                n: i + 1,
+                text: m.mv.clone(),
+                err,
+            })?;
             table.play_as(&mv, None)?;
         }
         Ok(table)
@@ -125,30 +108,26 @@ impl Table {
 
     /// One event from the feed, played here; out of step if it does not follow from the game
     /// here (the feed's state is then read again, and events wait for it).
-    pub(super) fn feed_event(&mut self, kind: &str, data: &Value) -> Outcome {
+    pub(super) fn feed_event(&mut self, event: &Event) -> Outcome {
         if self.feed_stale {
             return Outcome::default();
         }
         let mut out = Outcome::default();
-        if !self.follow_event(kind, data, &mut out) {
+        if !self.follow_event(&event.what, &mut out) {
             self.feed_stale = true;
             out.out_of_step = true;
         }
         out
     }
 
-    fn follow_event(&mut self, kind: &str, data: &Value, out: &mut Outcome) -> bool {
-        let after = data.pointer("/after/position").and_then(Value::as_str);
-        match kind {
-            "move" | "redo" => {
-                let text = data.get("move").and_then(Value::as_str).unwrap_or_default();
-                let Ok(mv) = self.game.parse_move(text) else { return false };
-                let parts: Vec<Vec<Effect>> =
-                    data.get("parts").and_then(|p| serde_json::from_value(p.clone()).ok()).unwrap_or_default();
+    fn follow_event(&mut self, what: &What, out: &mut Outcome) -> bool {
+        match what {
+            What::Move(m) | What::Redo(m) => {
+                let Ok(mv) = self.game.parse_move(&m.mv) else { return false };
                 // A secret square that works with this move: the spectator learns it now, just
                 // before, so that the rules here turn the same discs as at the feed's table.
                 if let AnyGame::Ctor(g) = &mut self.game {
-                    for e in parts.iter().flatten() {
+                    for e in m.parts.iter().flatten() {
                         if let Effect::SecretRevealed { at, owner } = e
                             && let Some(sq) = g.square(*at)
                         {
@@ -157,27 +136,26 @@ impl Table {
                     }
                 }
                 let Ok(ours) = self.play_as(&mv, None) else { return false };
-                if ours != parts || Some(self.game.to_string().as_str()) != after {
+                if ours != m.parts || self.game.to_string() != m.after.position {
                     return false;
                 }
                 out.played.push(Played { mv, by: By::History, parts: ours });
                 true
             }
-            "undo" => {
-                let ply = data.get("ply").and_then(Value::as_u64).unwrap_or(u64::MAX);
-                if !self.undo() || self.history.len() as u64 != ply || Some(self.game.to_string().as_str()) != after {
+            What::Undo(u) => {
+                if !self.undo() || self.history.len() != u.ply || self.game.to_string() != u.after.position {
                     return false;
                 }
                 out.rebuilt = true;
                 true
             }
-            "new_game" => match data.get("state").map(Table::from_feed_state) {
-                Some(Ok(t)) => {
+            What::NewGame(n) => match Table::from_feed_state(&n.state) {
+                Ok(t) => {
                     *self = t;
                     out.rebuilt = true;
                     true
                 }
-                _ => false,
+                Err(_) => false,
             },
             // The table knows the result and the phase from its own rules.
             _ => true,

@@ -20,56 +20,8 @@ use crate::record::{PlayerInfo, Record};
 use crate::rules::{AnyGame, AnyMove, Cell, Effect, Game, Side};
 use std::path::PathBuf;
 
-/// Who plays a side.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PlayerKind {
-    Person,
-    /// The seeded random mover.
-    Random,
-    /// The computer opponent at a level (an index into `ai::LEVELS`).
-    Ai(usize),
-}
-
-impl PlayerKind {
-    /// Every choice, in the order the menu shows them.
-    pub fn all() -> Vec<PlayerKind> {
-        let mut v = vec![PlayerKind::Person, PlayerKind::Random];
-        v.extend((0..crate::ai::levels::LEVELS.len()).map(PlayerKind::Ai));
-        v
-    }
-
-    fn kind(self) -> crate::record::Kind {
-        use crate::record::Kind;
-        match self {
-            PlayerKind::Person => Kind::Human,
-            PlayerKind::Random => Kind::Random,
-            PlayerKind::Ai(l) => Kind::Ai(l),
-        }
-    }
-
-    /// The kind written in records.
-    pub fn record_kind(self) -> String {
-        self.kind().name()
-    }
-
-    /// A record's player kind (records are checked on reading: an unknown kind never loads).
-    pub fn from_record(kind: &str) -> PlayerKind {
-        use crate::record::Kind;
-        match Kind::parse(kind) {
-            Some(Kind::Ai(l)) => PlayerKind::Ai(l),
-            Some(Kind::Random) => PlayerKind::Random,
-            Some(Kind::Human) | None => PlayerKind::Person,
-        }
-    }
-
-    pub fn label(self) -> String {
-        match self {
-            PlayerKind::Person => "person".into(),
-            PlayerKind::Random => "computer (random)".into(),
-            PlayerKind::Ai(l) => format!("computer ({})", crate::ai::levels::LEVELS[l].name),
-        }
-    }
-}
+/// Who plays a side: the one player kind of records, the command line and the seats.
+pub use crate::players::Kind as PlayerKind;
 
 /// Watching a record: it plays on by itself at a pace, or is stepped through by hand.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -165,7 +117,7 @@ pub enum Intent {
     /// beyond ours are played here; a game that does not follow from ours replaces it.
     Hosted(Vec<String>),
     /// A spectator: one event of the feed.
-    FeedEvent { kind: String, data: serde_json::Value },
+    FeedEvent(crate::feed::wire::Event),
 }
 
 /// A move the table played: what it changed, part by part.
@@ -460,7 +412,7 @@ impl Table {
             Intent::Leave(side, m) => self.seat_change(side, Some(m)),
             Intent::Join(side) => self.seat_change(side, None),
             Intent::FeedState(fresh) => Ok(self.feed_state(*fresh)),
-            Intent::FeedEvent { kind, data } => Ok(self.feed_event(&kind, &data)),
+            Intent::FeedEvent(event) => Ok(self.feed_event(&event)),
         }?;
         self.settle();
         Ok(out)

@@ -265,13 +265,13 @@ impl Table {
         let side = g.side_to_move();
         let seats = self.seats().map(|s| s[side.index()].clone()).unwrap_or_default();
         while let Some((m, n)) = self.round.queue.pop_front() {
-            let kind = seats.get(m as usize).map(|p| p.kind.clone()).unwrap_or_else(|| "human".into());
-            if PlayerKind::from_record(&kind) == PlayerKind::Person {
+            let kind = seats.get(m as usize).map_or(PlayerKind::Person, |p| PlayerKind::from_record(&p.kind));
+            if kind == PlayerKind::Person {
                 self.round.phase = RoundPhase::HandOver(m, n);
                 return;
             }
             let seed = 0x7ea3 ^ (g.turn() as u64) << 8 ^ m as u64 ^ (self.history.len() as u64) << 20;
-            let puts = crate::team::computer_puts(&g.view(side), n, &kind, seed);
+            let puts = crate::team::computer_puts(&g.view(side), n, kind, seed);
             self.round.choices.extend(puts.into_iter().map(|s| (m, s)));
         }
         // Everyone has chosen: reveal.

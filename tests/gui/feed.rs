@@ -203,7 +203,7 @@ fn the_menu_s_switch_serves_the_game_started_from_the_menu() {
         app.update();
     }
     let feed = app.world().resource::<LiveFeed>().feed.clone();
-    let state = feed.state();
+    let state = serde_json::to_value(feed.state()).unwrap();
     assert_eq!(state["variant"], session(&app).game.variant().name());
     assert_eq!(state["after"]["position"], public(&app));
     assert_eq!(state["players"][0]["name"], session(&app).record.players[0].name);

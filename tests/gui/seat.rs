@@ -34,7 +34,7 @@ fn until(app: &mut App, mut done: impl FnMut(&mut App) -> bool) -> bool {
 fn a_seat_plays_its_moves_through_the_host_and_sees_the_others_animated() {
     let dir = std::env::temp_dir().join(format!("tablero-seat-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let host = host(&dir, [Sitter::Remote, Sitter::Computer("random".into())]);
+    let host = host(&dir, [Sitter::Remote, Sitter::Computer(tablero::players::Kind::Random)]);
     let _computer = host.play_in_background();
     let link = host.invitations()[0].1.clone();
     let mut app = tablero::gui::headless_join_app(&link).expect("the seat joins");
@@ -94,7 +94,7 @@ fn an_invitation_pasted_at_the_table_takes_the_seat_and_a_new_game_lets_it_go() 
     use tablero::gui::frame::session::Command;
     let dir = std::env::temp_dir().join(format!("tablero-seat-paste-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let host = host(&dir, [Sitter::Remote, Sitter::Computer("random".into())]);
+    let host = host(&dir, [Sitter::Remote, Sitter::Computer(tablero::players::Kind::Random)]);
     let _computer = host.play_in_background();
     let link = host.invitations()[0].1.clone();
     let people = [tablero::gui::frame::session::PlayerKind::Person; 2];
@@ -308,7 +308,7 @@ fn at_a_seat_the_hosts_sand_glass_ends_the_turn_and_a_rematch_is_asked_with_y() 
     let hosting = Host::open(HostOptions {
         timer: Some(5),
         record: Some(dir.join("game.json")),
-        seats: [vec![Sitter::Remote], vec![Sitter::Computer("random".into())]],
+        seats: [vec![Sitter::Remote], vec![Sitter::Computer(tablero::players::Kind::Random)]],
         ..HostOptions::remote(start, "127.0.0.1:0".parse().unwrap())
     })
     .unwrap();
@@ -328,7 +328,7 @@ fn at_a_seat_the_hosts_sand_glass_ends_the_turn_and_a_rematch_is_asked_with_y() 
     // lays out the new game.
     let dir = std::env::temp_dir().join(format!("tablero-seat-rematch-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let host = host(&dir, [Sitter::Remote, Sitter::Computer("random".into())]);
+    let host = host(&dir, [Sitter::Remote, Sitter::Computer(tablero::players::Kind::Random)]);
     let _computer = host.play_in_background();
     let mut app = tablero::gui::headless_join_app(&host.invitations()[0].1).expect("the seat joins");
     let mut k = 0u64;

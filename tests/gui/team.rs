@@ -371,8 +371,7 @@ fn the_broadcast_and_the_live_feed_show_puts_only_when_revealed() {
     app.update();
     app.update();
     let feed = app.world().resource::<tablero::gui::stream::feed::LiveFeed>().feed.clone();
-    let feed_moves =
-        |feed: &std::sync::Arc<tablero::feed::Feed>| feed.state()["moves"].as_array().map_or(0, |m| m.len());
+    let feed_moves = |feed: &std::sync::Arc<tablero::feed::Feed>| feed.state().shown.map_or(0, |s| s.moves.len());
     // Space (the key that ends a turn) is Continue on the hand-over screen.
     assert!(matches!(round(&app).phase, RoundPhase::HandOver(0, 1)), "{:?}", round(&app).phase);
     app.world_mut().write_message(tablero::gui::frame::session::Command::EndTurn);
@@ -402,7 +401,7 @@ fn the_broadcast_and_the_live_feed_show_puts_only_when_revealed() {
     assert_eq!(ctor(&app).disc(12), Some(Side::First), "revealed and placed");
     assert_eq!(ctor(&app).turn(), 1, "Space did not end the turn as well");
     app.update();
-    assert_eq!(feed_moves(&feed), 1, "the feed has the Put once revealed: {}", feed.state());
+    assert_eq!(feed_moves(&feed), 1, "the feed has the Put once revealed: {:?}", feed.state());
     let world = app.world_mut();
     assert_eq!(world.query::<&ChoiceMark>().iter(world).count(), 0);
 }

@@ -44,6 +44,16 @@ impl SearchTask {
     }
 }
 
+impl SearchTask {
+    /// Any other computer player of the kind (it is not stopped early).
+    fn with_player(game: AnyGame, kind: PlayerKind, seed: u64) -> SearchTask {
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let task = bevy::tasks::AsyncComputeTaskPool::get()
+            .spawn(async move { kind.player(seed, crate::ai::cores()).and_then(|mut p| p.choose(&game)) });
+        SearchTask { task, stop }
+    }
+}
+
 impl Drop for SearchTask {
     fn drop(&mut self) {
         self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
@@ -190,6 +200,13 @@ fn computer_turn(
             let level = crate::ai::LEVELS[l];
             notice.say(format!("the computer ({}) is thinking...", level.name));
             thinking.task = Some((SearchTask::start(view, level, seed), game, false));
+        }
+        kind @ (PlayerKind::Baseline | PlayerKind::Uct(_)) => {
+            // The yardstick and the sparring partner (a record of a match resumed here).
+            let game = session.game.clone();
+            let seed = session.history.len() as u64;
+            notice.say(format!("the {} is thinking...", kind.label()));
+            thinking.task = Some((SearchTask::with_player(view, kind, seed), game, false));
         }
         PlayerKind::Person => {}
     }

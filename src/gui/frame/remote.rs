@@ -9,6 +9,7 @@ use crate::gui::error::GuiError;
 use crate::gui::frame::session::{Command, Notice, Session, TableIntent};
 use crate::net::host::{Host, HostOptions, Sitter};
 use crate::net::join::{Follower, Heard};
+use crate::net::{Answer, Ask, Question};
 use crate::rules::Side;
 use crate::rules::{AnyGame, Game};
 use crate::table::Intent;
@@ -257,14 +258,11 @@ fn say(v: &crate::net::SeatView, invite: Option<&str>) -> String {
         return "the other team is choosing its secret squares".into();
     }
     match (&v.asked, &v.result, v.your_turn) {
-        (Some(a), _, _) if !a.mine && a.what == "undo" => {
+        (Some(a), _, _) if !a.mine && a.what == Question::Undo => {
             "the other side asks to take back its last move: Y to agree, Escape to refuse".into()
         }
         (Some(a), _, _) if !a.mine => "the other side asks for a rematch: Y to agree, Escape to refuse".into(),
-        (Some(a), _, _) => format!(
-            "asked the other side for {}: waiting for its answer",
-            if a.what == "undo" { "an undo" } else { "a rematch" }
-        ),
+        (Some(a), _, _) => format!("asked the other side for {}: waiting for its answer", a.what.with_article()),
         (None, Some(r), _) => format!("{r}. Y asks the other side for a rematch"),
         _ if v.other.contains("away") && invite.is_some() => format!(
             "waiting for the other seat: its invitation (copied to the clipboard) is {}",
@@ -291,19 +289,19 @@ fn ask(seat: Res<RemoteSeat>, mut commands: MessageReader<Command>, mut notice: 
     for c in commands.read() {
         let follower = seat.follower.lock().unwrap_or_else(|e| e.into_inner());
         let theirs = seat.asked.as_ref().is_some_and(|a| !a.mine);
-        let ask = |what: &str| format!(r#"{{"seq":{},"what":"{what}"}}"#, seat.host_seq);
+        let ask = |what: Question| Ask { seq: seat.host_seq, what };
         match c {
             Command::Undo if seat.over => notice.0 = "the game is over: Y asks for a rematch".into(),
             Command::Undo => {
-                follower.say("/seat/ask", ask("undo"));
+                follower.say(ask(Question::Undo));
                 notice.0 = "asked the other side to take back your last move".into();
             }
-            Command::Agree if theirs => follower.say("/seat/answer", r#"{"yes":true}"#.into()),
+            Command::Agree if theirs => follower.say(Answer { yes: true }),
             Command::Agree if seat.over => {
-                follower.say("/seat/ask", ask("rematch"));
+                follower.say(ask(Question::Rematch));
                 notice.0 = "asked the other side for a rematch".into();
             }
-            Command::Cancel if theirs => follower.say("/seat/answer", r#"{"yes":false}"#.into()),
+            Command::Cancel if theirs => follower.say(Answer { yes: false }),
             _ => {}
         }
     }
@@ -354,8 +352,7 @@ pub fn sitters(game: &AnyGame, players: [PlayerKind; 2]) -> Result<[Vec<Sitter>;
     Ok([Side::First, Side::Second].map(|side| {
         let who = match players[side.index()] {
             PlayerKind::Person => Sitter::Remote,
-            PlayerKind::Random => Sitter::Computer("random".into()),
-            PlayerKind::Ai(l) => Sitter::Computer(format!("ai:{}", crate::ai::levels::LEVELS[l].name)),
+            kind => Sitter::Computer(kind),
         };
         let mut seats = vec![who; crate::net::host::members(game, side) as usize];
         if side == here {
@@ -445,8 +442,7 @@ fn send_secrets(mut seat: ResMut<RemoteSeat>, session: Res<Session>) {
     if squares.len() != crate::rules::ctor::SECRETS {
         return;
     }
-    let body = serde_json::to_string(&crate::net::Secrets { squares }).expect("squares serialise");
-    seat.follower.lock().unwrap_or_else(|e| e.into_inner()).say("/seat/secrets", body);
+    seat.follower.lock().unwrap_or_else(|e| e.into_inner()).say(crate::net::Secrets { squares });
     seat.secrets_sent = true;
 }
 

@@ -235,5 +235,7 @@ pub fn kind_name(kind: PlayerKind) -> String {
         PlayerKind::Person => "person".into(),
         PlayerKind::Random => "random".into(),
         PlayerKind::Ai(l) => crate::ai::LEVELS[l].name.into(),
+        PlayerKind::Baseline => "baseline".into(),
+        PlayerKind::Uct(_) => "uct".into(),
     }
 }

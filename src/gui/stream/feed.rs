@@ -186,8 +186,8 @@ fn follow(
                 }
                 Err(why) => spectating.status = format!("the feed's game cannot be shown: {why}"),
             },
-            Heard::Event { kind, data } => {
-                intents.write(TableIntent(Intent::FeedEvent { kind, data }));
+            Heard::Event(event) => {
+                intents.write(TableIntent(Intent::FeedEvent(*event)));
             }
             Heard::Lost { why, retry_in } => {
                 spectating.status = format!("the feed dropped ({why}): trying again in {retry_in:.1} s");

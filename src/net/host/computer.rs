@@ -46,12 +46,12 @@ pub(super) fn play_out(shared: &Shared) -> Result<AnyGame, NetError> {
         let ply = t.record.moves.len() as u64;
         if shared.in_round(&t, side) {
             // The computer members of the team choose their blind Puts, from their team's view.
-            let choosing: Vec<(u8, u8, String)> = shared
+            let choosing: Vec<(u8, u8, crate::players::Kind)> = shared
                 .team_of(side)
                 .filter_map(|s| match &s.sitter {
                     Sitter::Computer(kind) => {
                         let want = t.round.want.get(s.id.member as usize).copied().unwrap_or(0);
-                        (want > 0).then(|| (s.id.member, want, kind.clone()))
+                        (want > 0).then_some((s.id.member, want, *kind))
                     }
                     _ => None,
                 })
@@ -59,7 +59,7 @@ pub(super) fn play_out(shared: &Shared) -> Result<AnyGame, NetError> {
             if let Some((member, want, kind)) = choosing.into_iter().next() {
                 let AnyGame::Ctor(g) = &t.game else { unreachable!("teams are CTOR's") };
                 let seed = crate::matches::game_seed(created, ply as u32).wrapping_add(member as u64);
-                let mut squares = crate::team::computer_puts(&g.view(side), want, &kind, seed);
+                let mut squares = crate::team::computer_puts(&g.view(side), want, kind, seed);
                 squares.retain(|sq| !t.round.chosen.iter().any(|(m, s)| *m == member && s == sq));
                 let mut made = false;
                 for sq in squares {
@@ -76,11 +76,13 @@ pub(super) fn play_out(shared: &Shared) -> Result<AnyGame, NetError> {
         let acting = shared.acting(&t, side);
         let seat = shared.team_of(side).find(|s| s.id.member == acting).map(|s| s.sitter.clone());
         match seat {
-            Some(Sitter::Computer(name)) => {
+            Some(Sitter::Computer(kind)) => {
                 let game = if shared.team { crate::team::after_round(&t.game) } else { t.game.clone() };
                 drop(t);
                 let seed = crate::matches::game_seed(created, ply as u32).wrapping_add(ply);
-                let mut player = crate::players::by_name(&name, seed)?;
+                let mut player = kind
+                    .player(seed, 1)
+                    .ok_or_else(|| NetError::Rules("a person sits at the computer's seat".into()))?;
                 let mv = player.choose(&game).ok_or_else(|| NetError::Rules("the computer found no move".into()))?;
                 match shared.play(None, Some(ply), &mv.to_string()) {
                     Ok(_) => {}

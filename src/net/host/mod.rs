@@ -25,6 +25,7 @@ pub use tokens::seats_path;
 use super::{Invitation, NetError, SeatId, Token};
 use crate::feed::Feed;
 use crate::matches::STOP;
+use crate::players::Kind;
 use crate::record::{PlayerInfo, Record};
 use crate::rules::{AnyGame, Side};
 use crate::team::{Lead, TeamRecord};
@@ -55,8 +56,8 @@ pub enum Sitter {
     Remote,
     /// A person at the host's own table (`tablero host` with a window).
     Person,
-    /// The computer at the host: `ai:<level>` or `random`.
-    Computer(String),
+    /// The computer at the host, as one of its players (never [`Kind::Person`]).
+    Computer(Kind),
 }
 
 impl Sitter {
@@ -64,22 +65,29 @@ impl Sitter {
         match text {
             "remote" => Ok(Sitter::Remote),
             "person" => Ok(Sitter::Person),
-            _ if text == "random" || text.starts_with("ai:") => {
-                crate::players::by_name(text, 0).map_err(|_| NetError::Sitter(text.to_string()))?;
-                Ok(Sitter::Computer(text.to_string()))
-            }
-            _ => Err(NetError::Sitter(text.to_string())),
+            _ => match text.parse::<Kind>() {
+                Ok(Kind::Person) | Err(_) => Err(NetError::Sitter(text.to_string())),
+                Ok(kind) => Ok(Sitter::Computer(kind)),
+            },
         }
     }
 
     fn player(&self, seat: SeatId, team: bool) -> PlayerInfo {
-        let (name, kind) = match self {
-            Sitter::Remote => (format!("remote ({})", seat.name(team)), "human".to_string()),
-            Sitter::Person => ("person at the host".into(), "human".into()),
-            Sitter::Computer(c) if c == "random" => ("random mover".into(), "computer:random".into()),
-            Sitter::Computer(c) => (format!("computer ({})", c.trim_start_matches("ai:")), c.clone()),
+        let name = match self {
+            Sitter::Remote => format!("remote ({})", seat.name(team)),
+            Sitter::Person => "person at the host".into(),
+            Sitter::Computer(Kind::Random) => "random mover".into(),
+            Sitter::Computer(kind) => kind.label(),
         };
-        PlayerInfo { name, kind }
+        PlayerInfo { name, kind: self.kind().name() }
+    }
+
+    /// The player kind a record writes for the seat.
+    pub fn kind(&self) -> Kind {
+        match self {
+            Sitter::Remote | Sitter::Person => Kind::Person,
+            Sitter::Computer(kind) => *kind,
+        }
     }
 
     fn is_computer(&self) -> bool {

@@ -5,7 +5,7 @@
 use super::tokens::{save_tokens, seats_path};
 use super::{AWAY, RATE, Sitter, members};
 use crate::feed::{Feed, Phase, View};
-use crate::net::{Asked, SeatId, SeatView, Token};
+use crate::net::{Asked, Question, SeatId, SeatView, Token};
 use crate::record::Record;
 use crate::rules::ctor::{CtorMove, Square};
 use crate::rules::{AnyGame, AnyMove, Game, Side};
@@ -30,9 +30,9 @@ pub(super) struct Round {
 
 /// A question asked and not yet answered.
 #[derive(Clone)]
-pub(super) struct Question {
+pub(super) struct Asking {
     pub(super) by: Side,
-    pub(super) what: &'static str,
+    pub(super) what: Question,
 }
 
 /// The game and what goes with it, under one lock.
@@ -47,7 +47,7 @@ pub(super) struct Table {
     pub(super) save_error: Option<String>,
     pub(super) moves: Vec<AnyMove>,
     pub(super) round: Round,
-    pub(super) asked: Option<Question>,
+    pub(super) asked: Option<Asking>,
     /// When the turn now began, and which turn it is (the sand-glass).
     pub(super) turn_began: Instant,
     pub(super) turn_key: (u32, Side, usize),
@@ -229,7 +229,7 @@ impl Shared {
             .enumerate()
             .filter(|(_, s)| s.id.side != id.side)
             .map(|(k, s)| match &s.sitter {
-                Sitter::Computer(c) => c.clone(),
+                Sitter::Computer(c) => c.name(),
                 Sitter::Person => "here".into(),
                 Sitter::Remote if heard[k].is_some_and(|h| h.elapsed() < AWAY) => "remote".into(),
                 Sitter::Remote => "away".into(),
@@ -270,7 +270,7 @@ impl Shared {
             secrets_pending: waiting,
             secrets,
             revealed,
-            asked: t.asked.as_ref().map(|q| Asked { what: q.what.to_string(), mine: q.by == id.side }),
+            asked: t.asked.as_ref().map(|q| Asked { what: q.what, mine: q.by == id.side }),
             result: over.map(|o| crate::matches::result_line(variant, o)),
         }
     }
@@ -476,14 +476,14 @@ impl Shared {
     }
 
     /// A question of `side`'s seat to the other side.
-    pub(super) fn ask(&self, id: SeatId, seq: u64, what: &str) -> Result<(), Refused> {
+    pub(super) fn ask(&self, id: SeatId, seq: u64, what: Question) -> Result<(), Refused> {
         let mut t = self.lock();
         let played = t.record.moves.len() as u64;
         if seq != played {
             return Err(refuse(Why::Stale, format!("seq {seq} is not the moves played ({played})")));
         }
-        let what = match what {
-            "undo" => {
+        match what {
+            Question::Undo => {
                 if t.game.outcome().is_some() {
                     return Err(refuse(Why::NotYours, "the game is over: ask for a rematch"));
                 }
@@ -493,22 +493,14 @@ impl Shared {
                 if undo_to(&t, id.side).is_none() {
                     return Err(refuse(Why::NotYours, "this seat has no move to take back"));
                 }
-                "undo"
             }
-            "rematch" => {
+            Question::Rematch => {
                 if t.game.outcome().is_none() {
                     return Err(refuse(Why::NotYours, "a rematch is asked once the game is over"));
                 }
-                "rematch"
             }
-            other => {
-                return Err(refuse(
-                    Why::Malformed,
-                    format!("'{}' is not a question (undo, rematch)", crate::rules::quote(other)),
-                ));
-            }
-        };
-        t.asked = Some(Question { by: id.side, what });
+        }
+        t.asked = Some(Asking { by: id.side, what });
         self.changed(&mut t, false);
         // The computer at the host agrees at once.
         if self.team_of(id.side.other()).all(|s| s.sitter.is_computer()) {
@@ -520,13 +512,13 @@ impl Shared {
 
     /// The other side's answer: yes takes back the asker's last move (and what followed) or
     /// starts the rematch.
-    pub(super) fn answer(&self, side: Side, yes: bool) -> Result<&'static str, Refused> {
+    pub(super) fn answer(&self, side: Side, yes: bool) -> Result<Question, Refused> {
         let mut t = self.lock();
         let Some(q) = t.asked.clone().filter(|q| q.by != side) else {
             return Err(refuse(Why::NotYours, "the other side has asked nothing"));
         };
         t.asked = None;
-        if yes && q.what == "undo" {
+        if yes && q.what == Question::Undo {
             if let Some(keep) = undo_to(&t, q.by) {
                 t.relay(keep);
             }

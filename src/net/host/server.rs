@@ -4,7 +4,7 @@
 
 use super::seats::{Refused, Shared, Why, refuse};
 use super::{BODY_TIME, IN_FLIGHT, LONGEST_WAIT, MAX_BODY};
-use crate::net::{Answer, Ask, Secrets, SentMove};
+use crate::net::{Answer, Answered, Ask, Chosen, MoveTaken, Post, QuestionTaken, Secrets, SecretsTaken, SentMove};
 use axum::Router;
 use axum::extract::{Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
@@ -94,7 +94,7 @@ async fn seat_move(State(s): State<Arc<Shared>>, headers: HeaderMap, b: axum::bo
             let k = seat_of(&s, &headers)?;
             let sent: SentMove = body(b).await?;
             let seq = s.play(Some(s.seats[k].id), Some(sent.seq), &sent.mv)?;
-            Ok(axum::Json(serde_json::json!({ "seq": seq })).into_response())
+            Ok(axum::Json(MoveTaken { seq }).into_response())
         }
         .await,
     )
@@ -106,7 +106,7 @@ async fn seat_secrets(State(s): State<Arc<Shared>>, headers: HeaderMap, b: axum:
             let k = seat_of(&s, &headers)?;
             let sent: Secrets = body(b).await?;
             s.set_secrets(s.seats[k].id, &sent.squares)?;
-            Ok(axum::Json(serde_json::json!({ "secrets": "chosen" })).into_response())
+            Ok(axum::Json(SecretsTaken { secrets: Chosen::Chosen }).into_response())
         }
         .await,
     )
@@ -117,8 +117,8 @@ async fn seat_ask(State(s): State<Arc<Shared>>, headers: HeaderMap, b: axum::bod
         async {
             let k = seat_of(&s, &headers)?;
             let asked: Ask = body(b).await?;
-            s.ask(s.seats[k].id, asked.seq, &asked.what)?;
-            Ok(axum::Json(serde_json::json!({ "asked": asked.what })).into_response())
+            s.ask(s.seats[k].id, asked.seq, asked.what)?;
+            Ok(axum::Json(QuestionTaken { asked: asked.what }).into_response())
         }
         .await,
     )
@@ -130,7 +130,7 @@ async fn seat_answer(State(s): State<Arc<Shared>>, headers: HeaderMap, b: axum::
             let k = seat_of(&s, &headers)?;
             let said: Answer = body(b).await?;
             let what = s.answer(s.seats[k].id.side, said.yes)?;
-            Ok(axum::Json(serde_json::json!({ "answered": what, "yes": said.yes })).into_response())
+            Ok(axum::Json(Answered { answered: what, yes: said.yes }).into_response())
         }
         .await,
     )
@@ -159,10 +159,10 @@ pub(super) fn router(shared: Arc<Shared>) -> Router {
         .route("/", get(index))
         .route("/join", get(join_page))
         .route("/seat", get(seat))
-        .route("/seat/move", post(seat_move))
-        .route("/seat/secrets", post(seat_secrets))
-        .route("/seat/ask", post(seat_ask))
-        .route("/seat/answer", post(seat_answer))
+        .route(SentMove::PATH, post(seat_move))
+        .route(Secrets::PATH, post(seat_secrets))
+        .route(Ask::PATH, post(seat_ask))
+        .route(Answer::PATH, post(seat_answer))
         .fallback(not_found)
         .with_state(shared)
         .layer(axum::middleware::from_fn(move |req: axum::extract::Request, next: axum::middleware::Next| {
