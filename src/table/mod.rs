@@ -7,11 +7,14 @@
 //! everywhere but in its rules step, which alone applies intents).
 
 mod follow;
+mod intent;
 pub mod pick;
 mod round;
 mod secrets;
 pub mod words;
 
+use intent::refuse;
+pub use intent::{By, Intent, Mode, Outcome, Played, Refused, Replay, Step, TableError};
 pub use round::{RoundPhase, TeamRound};
 pub use secrets::SecretPhase;
 
@@ -22,170 +25,6 @@ use std::path::PathBuf;
 
 /// Who plays a side: the one player kind of records, the command line and the seats.
 pub use crate::players::Kind as PlayerKind;
-
-/// Watching a record: it plays on by itself at a pace, or is stepped through by hand.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Replay {
-    pub autoplay: bool,
-    /// Seconds a move while it plays on by itself.
-    pub pace: f32,
-}
-
-/// Who chose a move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum By {
-    Person,
-    Computer,
-    /// Redo, the replay's timeline, or another table's feed.
-    History,
-    /// The sand-glass ran out (CTOR).
-    SandGlass,
-    /// A CTOR team member's blind Put, revealed (its seat in the team).
-    Member(u8),
-}
-
-/// What the table is doing: a live game, a record watched, or CTOR's secret squares being
-/// chosen (no move is made meanwhile).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Mode {
-    #[default]
-    Live,
-    Replay,
-    Secrets,
-}
-
-/// A step of the hand-over screens (CTOR's secret squares and team rounds).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Step {
-    /// The right team, or member, looks at the screen now.
-    Proceed,
-    /// The chosen squares are final.
-    Done,
-}
-
-/// Everything that can change the table. Whoever wants a change sends one; [`Table::apply`]
-/// makes it or says why not.
-#[derive(Debug)]
-pub enum Intent {
-    /// Play a chosen move.
-    Play(AnyMove, By),
-    /// The seeded random mover chooses for the side to move, as its team sees the game.
-    PlayRandom,
-    /// Take back the last move (against the computer: back to the person's last turn).
-    Undo,
-    /// Play the next undone move again (the replay's step forward).
-    Redo,
-    /// Go to the position after this many moves, without animation.
-    Jump(usize),
-    /// Replay: start or stop playing on by itself.
-    TogglePlay,
-    /// Replay: the next pace.
-    Pace,
-    /// Replay: playing on by itself stops (the record's end was reached).
-    StopAutoplay,
-    /// Leave the replay at the current move as a new game, saved to this file if any.
-    PlayOn(Option<PathBuf>),
-    /// Open pasted text: a record to replay, or a position to play from.
-    Open(String),
-    /// Put another table here (a game opened elsewhere).
-    Replace(Box<Table>),
-    /// Save this game from now on (after every move) to this file.
-    SaveTo(PathBuf),
-    /// Who plays each side from now on.
-    SetPlayers([PlayerKind; 2]),
-    /// CTOR: this game is played with secret squares, chosen now (before the first move).
-    BeginSecrets,
-    /// CTOR: a team's secret squares, set before the first move (a team that chose elsewhere).
-    Secrets(Side, Vec<u16>),
-    /// CTOR: a step of the secret squares' hand-over screens.
-    SecretStep(Step),
-    /// CTOR: the team choosing its secret squares clicked a square.
-    SecretClick(Cell),
-    /// CTOR team play: a step of the blind round's hand-over screens.
-    RoundStep(Step),
-    /// CTOR team play: the member choosing clicked a square.
-    RoundClick(Cell),
-    /// CTOR team play: the table rests, so the next revealed Put is placed.
-    PlaceNextPut,
-    /// CTOR team play: the member in this seat leaves the team.
-    Leave(Side, u8),
-    /// CTOR team play: a player joins the team.
-    Join(Side),
-    /// A spectator: the feed's state, read as a table (`Table::from_feed_state`).
-    FeedState(Box<Table>),
-    /// A hosted game's moves as the host has them (a seat's table, `tablero join`): those
-    /// beyond ours are played here; a game that does not follow from ours replaces it.
-    Hosted(Vec<String>),
-    /// A spectator: one event of the feed.
-    FeedEvent(crate::feed::wire::Event),
-}
-
-/// A move the table played: what it changed, part by part.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Played {
-    pub mv: AnyMove,
-    pub by: By,
-    pub parts: Vec<Vec<Effect>>,
-}
-
-/// What an intent did.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Outcome {
-    /// The moves played, in order, each to animate.
-    pub played: Vec<Played>,
-    /// The position jumped (undo, a game opened): the scene is built again.
-    pub rebuilt: bool,
-    /// What the message line says now, if the intent has something to say (empty: clear it).
-    pub said: Option<String>,
-    /// A spectator: the feed's events no longer follow from the game here; its state is to
-    /// be read again.
-    pub out_of_step: bool,
-}
-
-impl Outcome {
-    fn say(text: impl Into<String>) -> Outcome {
-        Outcome { said: Some(text.into()), ..Outcome::default() }
-    }
-
-    fn rebuilt() -> Outcome {
-        Outcome { rebuilt: true, said: Some(String::new()), ..Outcome::default() }
-    }
-}
-
-/// Why an intent changed nothing, in words for the message line.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Refused(pub String);
-
-impl std::fmt::Display for Refused {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for Refused {}
-
-/// What opening a table from text or a feed, or starting a Landing, fails at.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum TableError {
-    #[error(transparent)]
-    Position(#[from] crate::rules::PositionError),
-    #[error(transparent)]
-    Record(#[from] crate::record::RecordError),
-    #[error("the feed has no game yet")]
-    NoGameYet,
-    #[error("the feed's move {n} ({}): {err}", crate::rules::quote(.text))]
-    FeedMove { n: usize, text: String, err: crate::rules::MoveError },
-    #[error("the game is over: start a new game or undo")]
-    Over,
-    #[error(transparent)]
-    Move(#[from] crate::rules::MoveError),
-    #[error("no Landing is possible now")]
-    NoLanding,
-}
-
-fn refuse<T>(why: impl Into<String>) -> Result<T, Refused> {
-    Err(Refused(why.into()))
-}
 
 /// The game at the table.
 #[derive(Debug)]

@@ -27,18 +27,29 @@ fn every_text_colour_of_the_theme_keeps_aa_contrast_on_its_surfaces() {
 /// One palette: the screens' sources write no colour of their own, only the theme's.
 #[test]
 fn the_screens_take_every_colour_from_the_theme() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/gui/screens");
-    for entry in std::fs::read_dir(&dir).unwrap().flatten() {
-        let text = std::fs::read_to_string(entry.path()).unwrap();
-        for (i, line) in text.lines().enumerate() {
-            assert!(
-                !line.contains("Color::srgb") && !line.contains("Color::WHITE"),
-                "{}:{}: a colour of its own: {line}",
-                entry.path().display(),
-                i + 1
-            );
+    // Every file under src/gui/screens, those of its folders (the menu's, the panels') too.
+    let mut dirs = vec![std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/gui/screens")];
+    let mut files = 0;
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                dirs.push(path);
+                continue;
+            }
+            files += 1;
+            let text = std::fs::read_to_string(&path).unwrap();
+            for (i, line) in text.lines().enumerate() {
+                assert!(
+                    !line.contains("Color::srgb") && !line.contains("Color::WHITE"),
+                    "{}:{}: a colour of its own: {line}",
+                    path.display(),
+                    i + 1
+                );
+            }
         }
     }
+    assert!(files >= 10, "the screens' files were read ({files})");
 }
 
 /// A node as laid out: its rectangle in the picture (physical pixels), the part of it an

@@ -1,0 +1,119 @@
+//! What the menu's *Start* and *Join a game* do: the chosen game opened at the table (hosted
+//! on the network if asked), or the seat an invitation names once its host answers.
+
+use super::*;
+
+pub(super) fn start(
+    _: On<Pointer<Click>>,
+    mut commands: Commands,
+    mut choice: ResMut<MenuChoice>,
+    seats: Res<MenuSeats>,
+    mut labels: Query<&mut Text, With<MenuLabel>>,
+    folder: Res<crate::gui::frame::session::SaveFolder>,
+) {
+    if choice.host {
+        match hosted(&choice, folder.0.as_deref()) {
+            Ok(h) => {
+                commands.insert_resource(h.seat);
+                commands.insert_resource(h.hosting);
+                commands.queue(crate::gui::frame::session::open(h.table));
+                choice.seed = choice.seed.wrapping_add(1);
+            }
+            Err(e) => {
+                for mut t in &mut labels {
+                    t.0 = format!("cannot host this game: {e}");
+                }
+            }
+        }
+        return;
+    }
+    let mut session = Table::new(choice.game(), choice.players, choice.seed);
+    if let Some(team) = seats.team(&choice) {
+        for (player, members) in session.record.players.iter_mut().zip(&team.seats) {
+            player.name = members.iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(", ");
+        }
+        session.record.team = Some(team);
+    }
+    let session = if choice.secrets { session.with_secrets() } else { session };
+    commands.queue(crate::gui::frame::session::open(session));
+    choice.seed = choice.seed.wrapping_add(1);
+}
+
+/// The chosen game hosted on the network, this table the first person's seat.
+fn hosted(
+    choice: &MenuChoice,
+    folder: Option<&std::path::Path>,
+) -> Result<crate::gui::frame::remote::HostedHere, crate::gui::error::GuiError> {
+    use crate::gui::frame::remote::{host_addr, host_here, sitters};
+    let game = choice.game();
+    let seats = sitters(&game, choice.players)?;
+    // Saved with the table's games (the host's record; the table keeps its own copy too).
+    let record = folder.map(|d| {
+        d.join("games").join(format!(
+            "{}-{}-hosted.json",
+            crate::record::now_ms(),
+            crate::rules::Game::variant(&game).name()
+        ))
+    });
+    host_here(crate::net::host::HostOptions {
+        seats,
+        record,
+        timer: choice.timer,
+        secrets: choice.secrets,
+        ..crate::net::host::HostOptions::remote(game, host_addr())
+    })
+}
+
+/// An invitation from the clipboard being taken (see [`crate::gui::frame::remote::Joining`]).
+#[derive(Resource)]
+pub(super) struct MenuJoin(crate::gui::frame::remote::Joining);
+
+/// *Join a game*: the invitation on the clipboard makes the table that seat, once its host
+/// answers ([`menu_joined`]); the menu never waits on the network.
+pub(super) fn join(
+    _: On<Pointer<Click>>,
+    mut commands: Commands,
+    mut labels: Query<&mut Text, With<MenuLabel>>,
+    proxy: Option<Res<bevy::winit::EventLoopProxyWrapper>>,
+) {
+    let said = match arboard::Clipboard::new().and_then(|mut c| c.get_text()) {
+        Ok(text) => match crate::net::Invitation::parse(&text) {
+            Ok(inv) => {
+                let joining = crate::gui::frame::remote::Joining::start(
+                    text,
+                    std::time::Duration::from_secs(3),
+                    proxy.as_deref(),
+                );
+                commands.insert_resource(MenuJoin(joining));
+                format!("joining the game at {}…", inv.addr)
+            }
+            Err(_) => "copy a seat's invitation (http://…/join#seat=…&token=…) first, then press Join".to_string(),
+        },
+        Err(e) => format!("the clipboard is not available ({e})"),
+    };
+    for mut t in &mut labels {
+        t.0 = said.clone();
+    }
+}
+
+/// The invitation's seat once its host answered: the table opens as that seat, or the menu
+/// says why not.
+pub(super) fn menu_joined(
+    joining: Res<MenuJoin>,
+    mut commands: Commands,
+    mut labels: Query<&mut Text, With<MenuLabel>>,
+) {
+    let Some(answer) = joining.0.poll() else { return };
+    commands.remove_resource::<MenuJoin>();
+    match answer {
+        Ok((table, seat)) => {
+            commands.insert_resource(seat);
+            commands.queue(crate::gui::frame::session::open(table));
+        }
+        Err(e) => {
+            for mut t in &mut labels {
+                t.0 = format!("the invitation cannot be used: {e}");
+            }
+        }
+    }
+}
