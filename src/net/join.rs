@@ -2,7 +2,7 @@
 //! there. A dropped connection is tried again (after 0.25 s, doubling to 8 s) and the game
 //! found as it is; nothing the seat did is lost, since the host keeps every move.
 
-use super::{Answer, Invitation, NetError, Post, SeatView, SentMove};
+use super::{Answer, Invitation, Link, NetError, Post, Posted, Said, SeatView, SentMove};
 use crate::matches::STOP;
 use crate::rules::{AnyGame, Game};
 use std::io::Write;
@@ -15,21 +15,80 @@ const MAX_ANSWER: usize = 4 << 20;
 /// How long an answer may take (a view waited on answers within 20 s).
 const ANSWER_TIME: Duration = Duration::from_secs(40);
 
-/// One HTTP/1.1 request to the host (a connection each, over TLS when the invitation pins a
-/// certificate; see [`crate::link`]), with the seat's token: the status and the body.
-/// Blocking: it runs on the calling thread (a seat's own threads, never the window's).
-pub fn request(inv: &Invitation, method: &str, path: &str, body: Option<&str>) -> Result<(u16, String), NetError> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| NetError::Unreachable { addr: inv.addr.clone(), why: e.to_string() })?;
-    runtime.block_on(exchange(inv, method, path, body.unwrap_or("").to_string()))
+/// A seat's connection to its host: every request on one small runtime of its own, each over
+/// a connection of its own (over TLS when the invitation pins a certificate; see
+/// [`crate::link`]), with the seat's token. Blocking: it runs on the calling thread (a seat's
+/// own threads, never the window's).
+pub struct Client {
+    inv: Invitation,
+    runtime: tokio::runtime::Runtime,
 }
 
-/// Posts `body` to its path at the host (see [`request`]).
+impl Client {
+    pub fn new(inv: &Invitation) -> Result<Client, NetError> {
+        // One worker drives the connections; each thread that asks waits on its own answer
+        // (a seat's long wait for its view does not hold up its moves).
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .thread_name("tablero-seat-io")
+            .enable_all()
+            .build()
+            .map_err(|e| NetError::Unreachable { addr: inv.addr.clone(), why: e.to_string() })?;
+        Ok(Client { inv: inv.clone(), runtime })
+    }
+
+    /// One request: the status and the body.
+    pub fn request(&self, method: &str, path: &str, body: Option<&str>) -> Result<(u16, String), NetError> {
+        self.runtime.block_on(exchange(&self.inv, method, path, body.unwrap_or("").to_string()))
+    }
+
+    /// Posts `body` to its path.
+    pub fn post<T: Post>(&self, body: &T) -> Result<(u16, String), NetError> {
+        let text = serde_json::to_string(body).map_err(|e| NetError::Garbled(e.to_string()))?;
+        self.request("POST", T::PATH, Some(&text))
+    }
+
+    /// The seat's view, at once or (`after`) once its version is no longer that one (the host
+    /// answers within 20 s either way). Busy (429, 503): `Ok(None)`, to ask again shortly.
+    pub fn view(&self, after: Option<u64>) -> Result<Option<SeatView>, NetError> {
+        let path = after.map_or("/seat".to_string(), |n| format!("/seat?wait={n}"));
+        match self.request("GET", &path, None)? {
+            (200, body) => serde_json::from_str(&body).map(Some).map_err(|e| NetError::Garbled(e.to_string())),
+            (429 | 503, _) => Ok(None),
+            (status, text) => Err(NetError::Refused { status, text: text.trim().to_string() }),
+        }
+    }
+}
+
+impl Link for Client {
+    fn view(&self, after: Option<u64>) -> Result<Option<SeatView>, NetError> {
+        Client::view(self, after)
+    }
+
+    fn say(&self, said: &Said) -> Result<Posted, NetError> {
+        let (status, text) = match said {
+            Said::Move(m) => self.post(m),
+            Said::Secrets(s) => self.post(s),
+            Said::Ask(a) => self.post(a),
+            Said::Answer(a) => self.post(a),
+        }?;
+        Ok(match status {
+            200 => Posted::Taken,
+            409 => Posted::Stale,
+            429 | 503 => Posted::Busy,
+            _ => Posted::Refused { status, text: text.trim().to_string() },
+        })
+    }
+}
+
+/// One request to the host with the seat's token (see [`Client`]): the status and the body.
+pub fn request(inv: &Invitation, method: &str, path: &str, body: Option<&str>) -> Result<(u16, String), NetError> {
+    Client::new(inv)?.request(method, path, body)
+}
+
+/// Posts `body` to its path at the host (see [`Client`]).
 pub fn post<T: Post>(inv: &Invitation, body: &T) -> Result<(u16, String), NetError> {
-    let text = serde_json::to_string(body).map_err(|e| NetError::Garbled(e.to_string()))?;
-    request(inv, "POST", T::PATH, Some(&text))
+    Client::new(inv)?.post(body)
 }
 
 async fn exchange(inv: &Invitation, method: &str, path: &str, body: String) -> Result<(u16, String), NetError> {
@@ -55,47 +114,6 @@ async fn exchange(inv: &Invitation, method: &str, path: &str, body: String) -> R
         Ok((status, String::from_utf8_lossy(&body).to_string()))
     };
     tokio::time::timeout(ANSWER_TIME, work).await.unwrap_or_else(|_| Err(unreachable("no answer in time".into())))
-}
-
-/// The seat's view, waiting for a change of its `version` if given; tried again while the host
-/// cannot be reached.
-fn view(inv: &Invitation, after: Option<u64>, first: bool, err: &mut dyn Write) -> Result<SeatView, NetError> {
-    let started = std::time::Instant::now();
-    let mut path = match after {
-        Some(n) => format!("/seat?wait={n}"),
-        None => "/seat".to_string(),
-    };
-    let mut backoff = crate::retry::Backoff::default();
-    let mut said = false;
-    loop {
-        if STOP.load(Ordering::Relaxed) {
-            return Err(NetError::Stopped);
-        }
-        match request(inv, "GET", &path, None) {
-            Ok((200, body)) => {
-                if said {
-                    let _ = writeln!(err, "tablero: connected again");
-                }
-                return serde_json::from_str(&body).map_err(|e| NetError::Garbled(e.to_string()));
-            }
-            Ok((429 | 503, _)) => std::thread::sleep(Duration::from_millis(200)),
-            Ok((status, text)) => return Err(NetError::Refused { status, text: text.trim().to_string() }),
-            // A host never reached at the start is said at once, after 10 s.
-            Err(e @ NetError::Unreachable { .. }) if first && started.elapsed() > Duration::from_secs(10) => {
-                return Err(e);
-            }
-            Err(NetError::Unreachable { why, .. }) => {
-                // Back, the game is read at once (not waited on).
-                path = "/seat".to_string();
-                if !said {
-                    let _ = writeln!(err, "tablero: the host cannot be reached ({why}): reconnecting");
-                    said = true;
-                }
-                std::thread::sleep(backoff.failed());
-            }
-            Err(e) => return Err(e),
-        }
-    }
 }
 
 /// The game a view shows: its start and every move, played here through the rules.
@@ -149,57 +167,67 @@ fn computer_moves(v: &SeatView, player: &str, seed: u64) -> Result<Vec<String>, 
 
 /// `tablero join <invitation> --as <player>`: the computer (or the random mover) plays the seat
 /// until the game ends, and the result line is printed. It agrees when the other side asks to
-/// take back a move.
+/// take back a move. It follows the host as the seat's table does (a [`Follower`]): a host
+/// never reached is said after 10 s; one lost on the way is tried again until it is back.
 pub fn run_as(inv: &Invitation, player: &str, out: &mut dyn Write, err: &mut dyn Write) -> Result<(), NetError> {
-    let mut after = None;
+    let follower = Follower::start(inv)?;
+    let started = std::time::Instant::now();
+    let (mut reached, mut lost) = (false, false);
+    // The view's version acted on last: each is acted on once.
+    let mut acted = None;
     let mut ply_seed = 0u64;
-    let mut first = true;
     let mut saving = Saving::default();
     loop {
-        let v = view(inv, after, first, err)?;
-        first = false;
+        if STOP.load(Ordering::Relaxed) {
+            return Err(NetError::Stopped);
+        }
+        let v = match follower.heard.recv_timeout(Duration::from_millis(100)) {
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => continue,
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => return Err(NetError::Stopped),
+            Ok(Heard::Lost { why, .. }) if !reached && started.elapsed() > Duration::from_secs(10) => {
+                return Err(NetError::Unreachable { addr: inv.addr.clone(), why });
+            }
+            Ok(Heard::Lost { why, .. }) => {
+                if !lost {
+                    let _ = writeln!(err, "tablero: the host cannot be reached ({why}): reconnecting");
+                    lost = true;
+                }
+                continue;
+            }
+            Ok(Heard::Refused(e)) => return Err(e),
+            // A move or an answer the host did not take: the next view says what now.
+            Ok(Heard::NotTaken(_)) => {
+                acted = None;
+                continue;
+            }
+            Ok(Heard::View(v)) => v,
+        };
+        reached = true;
+        if lost {
+            let _ = writeln!(err, "tablero: connected again");
+            lost = false;
+        }
         saving.save(&v, player, err);
         if let Some(result) = &v.result {
             writeln!(out, "{result}")?;
             return Ok(());
         }
+        if acted == Some(v.version) {
+            continue;
+        }
+        acted = Some(v.version);
+        ply_seed = ply_seed.wrapping_add(1);
         if v.choose_secrets {
+            // Chosen, or a team-mate chose first (then not taken, and nothing lost).
             let AnyGame::Ctor(g) = game_of(&v)? else { return Err(NetError::Garbled("secrets outside CTOR".into())) };
             let squares = crate::team::random_secrets(&g, v.game ^ ply_seed ^ v.seat.len() as u64);
-            match post(inv, &super::Secrets { squares }) {
-                // Chosen, or a team-mate chose first.
-                Ok((200 | 409, _)) => {}
-                Ok((status, text)) => return Err(NetError::Refused { status, text: text.trim().to_string() }),
-                Err(_) => std::thread::sleep(Duration::from_millis(250)),
-            }
-            after = None;
-            continue;
-        }
-        if v.asked.as_ref().is_some_and(|a| !a.mine) {
-            let _ = post(inv, &Answer { yes: true });
-            after = None;
-            continue;
-        }
-        if !v.your_turn {
-            after = Some(v.version);
-            continue;
-        }
-        ply_seed = ply_seed.wrapping_add(1);
-        let seed = v.seq.wrapping_mul(0x9E37_79B9).wrapping_add(ply_seed);
-        after = None;
-        for mv in computer_moves(&v, player, seed)? {
-            match post(inv, &SentMove { seq: v.seq, mv }) {
-                Ok((200, _)) => {}
-                // Stale (the host moved on), or the square taken: the next view says what now.
-                Ok((409 | 422, _)) if v.puts_to_choose > 0 => break,
-                Ok((409, _)) => break,
-                Ok((429 | 503, _)) => {
-                    std::thread::sleep(Duration::from_millis(200));
-                    break;
-                }
-                Ok((status, text)) => return Err(NetError::Refused { status, text: text.trim().to_string() }),
-                Err(NetError::Unreachable { .. }) => break,
-                Err(e) => return Err(e),
+            follower.say(Said::Secrets(super::Secrets { squares }));
+        } else if v.asked.as_ref().is_some_and(|a| !a.mine) {
+            follower.say(Said::Answer(Answer { yes: true }));
+        } else if v.your_turn {
+            let seed = v.seq.wrapping_mul(0x9E37_79B9).wrapping_add(ply_seed);
+            for mv in computer_moves(&v, player, seed)? {
+                follower.send(v.seq, mv);
             }
         }
     }
@@ -265,8 +293,11 @@ pub enum Heard {
         why: String,
         retry_in: f64,
     },
-    /// The host refused the seat (a wrong invitation, a move it does not take).
-    Refused(String),
+    /// The host refused the seat itself (a wrong invitation, another certificate): asked again
+    /// after 2 s.
+    Refused(NetError),
+    /// The host did not take a move, a question or an answer of this seat: why.
+    NotTaken(String),
 }
 
 type Wake = std::sync::Arc<std::sync::Mutex<Option<Box<dyn Fn() + Send>>>>;
@@ -275,105 +306,58 @@ type Wake = std::sync::Arc<std::sync::Mutex<Option<Box<dyn Fn() + Send>>>>;
 /// hands the seat's view over, and the moves sent to the host in order. Dropping it stops both.
 pub struct Follower {
     pub heard: std::sync::mpsc::Receiver<Heard>,
-    inv: Invitation,
-    tx: std::sync::mpsc::Sender<Heard>,
+    link: std::sync::Arc<dyn Link>,
+    tell: Tell,
     moves: std::sync::mpsc::Sender<SentMove>,
     stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
-    wake: Wake,
 }
 
 impl Follower {
-    pub fn start(inv: Invitation) -> Follower {
+    /// Follows the seat of an invitation, at a host on another machine (or this one's port).
+    pub fn start(inv: &Invitation) -> Result<Follower, NetError> {
+        Ok(Follower::over(std::sync::Arc::new(Client::new(inv)?)))
+    }
+
+    /// Follows a seat through `link`: a thread waits on the host for each change and hands the
+    /// seat's view over; another sends the seat's moves in order.
+    pub fn over(link: std::sync::Arc<dyn Link>) -> Follower {
         use std::sync::atomic::AtomicBool;
         use std::sync::{Arc, Mutex, mpsc};
         let (tx, heard) = mpsc::channel();
         let (moves, to_send) = mpsc::channel::<SentMove>();
         let stop = Arc::new(AtomicBool::new(false));
         let wake: Wake = Arc::new(Mutex::new(None));
-        let wake_now = {
-            let wake = wake.clone();
-            move || {
-                if let Some(f) = &*wake.lock().unwrap_or_else(|e| e.into_inner()) {
-                    f();
-                }
-            }
-        };
-        let (listen_inv, listen_tx, listen_stop, listen_wake) =
-            (inv.clone(), tx.clone(), stop.clone(), wake_now.clone());
+        let tell = Tell { tx, wake };
+        let (listen_link, listen_tell, listen_stop) = (link.clone(), tell.clone(), stop.clone());
         std::thread::Builder::new()
             .name("tablero-seat".into())
-            .spawn(move || {
-                let mut after: Option<u64> = None;
-                let mut backoff = crate::retry::Backoff::default();
-                while !listen_stop.load(Ordering::Relaxed) {
-                    let path = after.map_or("/seat".to_string(), |n| format!("/seat?wait={n}"));
-                    let heard = match request(&listen_inv, "GET", &path, None) {
-                        Ok((200, body)) => match serde_json::from_str::<SeatView>(&body) {
-                            Ok(v) => {
-                                backoff.worked();
-                                // After the end too: a rematch or an answer may follow.
-                                after = Some(v.version);
-                                Heard::View(v)
-                            }
-                            Err(e) => Heard::Refused(format!("the host sent what is not a seat's view: {e}")),
-                        },
-                        Ok((429 | 503, _)) => {
-                            std::thread::sleep(Duration::from_millis(200));
-                            continue;
-                        }
-                        Ok((status, text)) => Heard::Refused(format!("the host said {status}: {}", text.trim())),
-                        // Another certificate than the invitation's: never taken, said.
-                        Err(e @ NetError::OtherCertificate { .. }) => Heard::Refused(e.to_string()),
-                        Err(e) => {
-                            // Back, the game is read at once (not waited on).
-                            after = None;
-                            let retry_in = backoff.pause().as_secs_f64();
-                            let _ = listen_tx.send(Heard::Lost { why: e.to_string(), retry_in });
-                            listen_wake();
-                            std::thread::sleep(backoff.failed());
-                            continue;
-                        }
-                    };
-                    let refused = matches!(heard, Heard::Refused(_));
-                    if listen_tx.send(heard).is_err() {
-                        return;
-                    }
-                    listen_wake();
-                    if refused {
-                        std::thread::sleep(Duration::from_secs(2));
-                    }
-                }
-            })
+            .spawn(move || listen(&*listen_link, &listen_tell, &listen_stop))
             .expect("a thread for the seat");
-        let (send_inv, send_stop, say_tx) = (inv.clone(), stop.clone(), tx.clone());
+        let (send_link, send_tell, send_stop) = (link.clone(), tell.clone(), stop.clone());
         std::thread::Builder::new()
             .name("tablero-seat-moves".into())
             .spawn(move || {
                 for m in to_send {
                     let mut backoff = crate::retry::Backoff::default();
+                    let mv = m.mv.clone();
+                    let said = Said::Move(m);
                     // A move is sent until the host has it or refuses it (it then says why).
                     loop {
                         if send_stop.load(Ordering::Relaxed) {
                             return;
                         }
-                        match post(&send_inv, &m) {
+                        match send_link.say(&said) {
                             // Taken, or stale (the host has moved on: its next view says how).
-                            Ok((200 | 409, _)) => break,
-                            Ok((429 | 503, _)) | Err(NetError::Unreachable { .. }) => {
+                            Ok(Posted::Taken | Posted::Stale) => break,
+                            Ok(Posted::Busy) | Err(NetError::Unreachable { .. }) => {
                                 std::thread::sleep(backoff.failed());
                             }
-                            Ok((status, text)) => {
-                                let _ = tx.send(Heard::Refused(format!(
-                                    "the host did not take {}: {status} {}",
-                                    m.mv,
-                                    text.trim()
-                                )));
-                                wake_now();
+                            Ok(Posted::Refused { status, text }) => {
+                                send_tell.say(Heard::NotTaken(format!("the host did not take {mv}: {status} {text}")));
                                 break;
                             }
                             Err(e) => {
-                                let _ = tx.send(Heard::Refused(e.to_string()));
-                                wake_now();
+                                send_tell.say(Heard::NotTaken(e.to_string()));
                                 break;
                             }
                         }
@@ -381,24 +365,23 @@ impl Follower {
                 }
             })
             .expect("a thread for the seat's moves");
-        Follower { heard, inv, tx: say_tx, moves, stop, wake }
+        Follower { heard, link, tell, moves, stop }
     }
 
-    /// Asks the other side ([`super::Ask`]) or answers its question ([`Answer`]), from a
-    /// thread of its own; a refusal is heard as one.
-    pub fn say<T: Post + Send + 'static>(&self, body: T) {
-        let inv = self.inv.clone();
-        let (tx, wake) = (self.tx.clone(), self.wake.clone());
+    /// Says to the host what is not a move: a team's secret squares, a question to the other
+    /// side or the answer to its question, from a thread of its own; what the host does not
+    /// take is heard as [`Heard::NotTaken`].
+    pub fn say(&self, said: Said) {
+        let (link, tell) = (self.link.clone(), self.tell.clone());
         std::thread::spawn(move || {
-            let said = match post(&inv, &body) {
-                Ok((200, _)) => return,
-                Ok((status, text)) => format!("the host said {status}: {}", text.trim()),
+            let why = match link.say(&said) {
+                // Stale: the host has moved on (a team-mate chose first); its next view says how.
+                Ok(Posted::Taken | Posted::Stale) => return,
+                Ok(Posted::Busy) => "the host is busy: say it again".to_string(),
+                Ok(Posted::Refused { status, text }) => format!("the host said {status}: {text}"),
                 Err(e) => e.to_string(),
             };
-            let _ = tx.send(Heard::Refused(said));
-            if let Some(f) = &*wake.lock().unwrap_or_else(|e| e.into_inner()) {
-                f();
-            }
+            tell.say(Heard::NotTaken(why));
         });
     }
 
@@ -409,7 +392,66 @@ impl Follower {
 
     /// Calls `f` whenever something is heard (the window wakes with it).
     pub fn on_heard(&self, f: impl Fn() + Send + 'static) {
-        *self.wake.lock().unwrap_or_else(|e| e.into_inner()) = Some(Box::new(f));
+        *self.tell.wake.lock().unwrap_or_else(|e| e.into_inner()) = Some(Box::new(f));
+    }
+}
+
+/// Hands what is heard to the follower's owner, and wakes it.
+#[derive(Clone)]
+struct Tell {
+    tx: std::sync::mpsc::Sender<Heard>,
+    wake: Wake,
+}
+
+impl Tell {
+    /// False once nobody listens.
+    fn say(&self, heard: Heard) -> bool {
+        let sent = self.tx.send(heard).is_ok();
+        if let Some(f) = &*self.wake.lock().unwrap_or_else(|e| e.into_inner()) {
+            f();
+        }
+        sent
+    }
+}
+
+/// The seat's views, each as its version changes (the host answers a wait within 20 s), until
+/// `stop`; a host that cannot be reached is tried again (0.25 s, doubling to 8 s) and read at
+/// once when it is back.
+fn listen(link: &dyn Link, tell: &Tell, stop: &std::sync::atomic::AtomicBool) {
+    let mut after: Option<u64> = None;
+    let mut backoff = crate::retry::Backoff::default();
+    while !stop.load(Ordering::Relaxed) {
+        let heard = match link.view(after) {
+            Ok(Some(v)) => {
+                backoff.worked();
+                // After the end too: a rematch or an answer may follow.
+                after = Some(v.version);
+                Heard::View(v)
+            }
+            Ok(None) => {
+                std::thread::sleep(Duration::from_millis(200));
+                continue;
+            }
+            Err(e @ NetError::Unreachable { .. }) => {
+                // Back, the game is read at once (not waited on).
+                after = None;
+                let retry_in = backoff.pause().as_secs_f64();
+                if !tell.say(Heard::Lost { why: e.to_string(), retry_in }) {
+                    return;
+                }
+                std::thread::sleep(backoff.failed());
+                continue;
+            }
+            // Refused, another certificate than the invitation's (never taken), or garbled.
+            Err(e) => Heard::Refused(e),
+        };
+        let refused = matches!(heard, Heard::Refused(_));
+        if !tell.say(heard) {
+            return;
+        }
+        if refused {
+            std::thread::sleep(Duration::from_secs(2));
+        }
     }
 }
 

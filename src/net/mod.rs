@@ -258,6 +258,40 @@ impl Post for Answer {
     const PATH: &'static str = "/seat/answer";
 }
 
+/// What a seat says to its host besides reading its view.
+#[derive(Clone, Debug)]
+pub enum Said {
+    Move(SentMove),
+    Secrets(Secrets),
+    Ask(Ask),
+    Answer(Answer),
+}
+
+/// What the host did with what a seat said.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Posted {
+    Taken,
+    /// Made for another point of the game than the host's: its next view says what now.
+    Stale,
+    /// The host is busy: said again shortly.
+    Busy,
+    /// Not taken: the status the host answers it with, and why.
+    Refused {
+        status: u16,
+        text: String,
+    },
+}
+
+/// Where a seat's requests go: a host on another machine ([`join::Client`], over HTTP or
+/// HTTPS) or the host in this process ([`host::LocalSeat`], the person at the host's table).
+pub trait Link: Send + Sync + 'static {
+    /// The seat's view, at once or (`after`) once its version is no longer that one (within
+    /// 20 s either way); `None` while the host is busy.
+    fn view(&self, after: Option<u64>) -> Result<Option<SeatView>, NetError>;
+    /// Says something to the host.
+    fn say(&self, said: &Said) -> Result<Posted, NetError>;
+}
+
 /// The host's answer to a seat's move: `{"seq": N}`, the moves played now.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct MoveTaken {
@@ -303,7 +337,7 @@ pub enum NetError {
     Certificate(String),
     #[error("'{}' is not a seat of {variant} (first, second, {}, {})", crate::rules::quote(.name), .variant.side_name(Side::First), .variant.side_name(Side::Second))]
     Seat { name: String, variant: Variant },
-    #[error("'{}' is not who sits there (remote, ai:<level>, random)", crate::rules::quote(.0))]
+    #[error("'{}' is not who sits there (remote, person, ai:<level>, random, ai:baseline, ai:uct)", crate::rules::quote(.0))]
     Sitter(String),
     #[error("the {0} seat is given twice")]
     Twice(String),

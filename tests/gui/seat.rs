@@ -409,3 +409,49 @@ fn a_seats_table_never_waits_on_a_stalled_host() {
     let _ = child.wait();
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The person at the host's own table plays through the host in this process, not through its
+/// port: with every request the host serves at once taken by the other seat's waits (each up
+/// to 20 s), the person's move still reaches the host's record within a few frames.
+#[test]
+fn the_person_at_the_hosts_table_plays_without_the_network() {
+    use crate::saving::{fresh_dir, press};
+    use std::io::Write;
+    let dir = fresh_dir("host-local");
+    let mut app = tablero::gui::headless_menu_app(dir.clone());
+    press(&mut app, "Crossings");
+    press(&mut app, "Host this game on the network");
+    press(&mut app, "Start");
+    assert!(until(&mut app, |a| notice(a).contains("/join#seat=second&token=")), "{}", notice(&app));
+    let link = notice(&app).split_whitespace().find(|w| w.starts_with("http://")).unwrap().to_string();
+    let inv = tablero::net::Invitation::parse(&link).unwrap();
+    let version = seat_view(&link).version;
+    let waits: Vec<std::net::TcpStream> = (0..tablero::net::host::IN_FLIGHT)
+        .map(|_| {
+            let mut s = std::net::TcpStream::connect(&inv.addr).unwrap();
+            let head =
+                format!("GET /seat?wait={version} HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer {}\r\n\r\n", inv.token);
+            s.write_all(head.as_bytes()).unwrap();
+            s
+        })
+        .collect();
+    let started = std::time::Instant::now();
+    while ask(&link, "GET", "/seat", None).0 != 503 {
+        assert!(started.elapsed() < std::time::Duration::from_secs(10), "the host's requests were all taken");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let hosted_moves = || -> usize {
+        std::fs::read_dir(dir.join("games"))
+            .unwrap()
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().ends_with("-hosted.json"))
+            .map(|e| tablero::record::load(&e.path()).map_or(0, |(r, _)| r.moves.len()))
+            .sum()
+    };
+    assert_eq!(hosted_moves(), 0);
+    let mv = session(&app).game.legal_moves()[0].clone();
+    app.world_mut().write_message(MoveChosen { mv, by: By::Person });
+    assert!(until(&mut app, |_| hosted_moves() == 1), "the host has the move while its port is full: {}", notice(&app));
+    drop(waits);
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -9,7 +9,7 @@ use crate::gui::error::GuiError;
 use crate::gui::frame::session::{Command, Notice, Session, TableIntent};
 use crate::net::host::{Host, HostOptions, Sitter};
 use crate::net::join::{Follower, Heard};
-use crate::net::{Answer, Ask, Question};
+use crate::net::{Answer, Ask, Link, Question, Said};
 use crate::rules::Side;
 use crate::rules::{AnyGame, Game};
 use crate::table::Intent;
@@ -238,7 +238,8 @@ fn follow(mut seat: ResMut<RemoteSeat>, mut intents: MessageWriter<TableIntent>,
             Heard::Lost { why, retry_in } => {
                 seat.status = format!("reconnecting to the host ({why}): trying again in {retry_in:.1} s")
             }
-            Heard::Refused(why) => seat.status = why,
+            Heard::Refused(why) => seat.status = why.to_string(),
+            Heard::NotTaken(why) => seat.status = why,
         }
     }
     // Said again when it changes, or when a move here cleared the line.
@@ -293,15 +294,15 @@ fn ask(seat: Res<RemoteSeat>, mut commands: MessageReader<Command>, mut notice: 
         match c {
             Command::Undo if seat.over => notice.0 = "the game is over: Y asks for a rematch".into(),
             Command::Undo => {
-                follower.say(ask(Question::Undo));
+                follower.say(Said::Ask(ask(Question::Undo)));
                 notice.0 = "asked the other side to take back your last move".into();
             }
-            Command::Agree if theirs => follower.say(Answer { yes: true }),
+            Command::Agree if theirs => follower.say(Said::Answer(Answer { yes: true })),
             Command::Agree if seat.over => {
-                follower.say(ask(Question::Rematch));
+                follower.say(Said::Ask(ask(Question::Rematch)));
                 notice.0 = "asked the other side for a rematch".into();
             }
-            Command::Cancel if theirs => follower.say(Answer { yes: false }),
+            Command::Cancel if theirs => follower.say(Said::Answer(Answer { yes: false })),
             _ => {}
         }
     }
@@ -333,8 +334,9 @@ pub fn host_here(options: HostOptions) -> Result<HostedHere, GuiError> {
     }
     lines.push(format!("record: {}", host.path.display()));
     let computer = host.play_in_background();
-    let link = host.seat_link(person).expect("a person's seat has a token");
-    let (table, mut seat) = seat_table(&link, std::time::Duration::from_secs(10))?;
+    // The person here plays through the host in this process: no request, no wait on a port.
+    let local = host.local_seat(person).ok_or(crate::net::NetError::OnePerson)?;
+    let (table, mut seat) = seat_table_over(std::sync::Arc::new(local), person.side, std::time::Duration::ZERO)?;
     if let Some((_, first)) = invites.first() {
         let _ = arboard::Clipboard::new().and_then(|mut c| c.set_text(first.clone()));
         seat.invite = Some(first.clone());
@@ -442,7 +444,7 @@ fn send_secrets(mut seat: ResMut<RemoteSeat>, session: Res<Session>) {
     if squares.len() != crate::rules::ctor::SECRETS {
         return;
     }
-    seat.follower.lock().unwrap_or_else(|e| e.into_inner()).say(crate::net::Secrets { squares });
+    seat.follower.lock().unwrap_or_else(|e| e.into_inner()).say(Said::Secrets(crate::net::Secrets { squares }));
     seat.secrets_sent = true;
 }
 
@@ -472,22 +474,30 @@ fn send(mut seat: ResMut<RemoteSeat>, session: Res<Session>) {
 /// played here, and the connection that follows the host from there.
 pub fn seat_table(invitation: &str, wait: std::time::Duration) -> Result<(Table, RemoteSeat), GuiError> {
     let inv = crate::net::Invitation::parse(invitation)?;
+    seat_table_over(std::sync::Arc::new(crate::net::join::Client::new(&inv)?), inv.seat, wait)
+}
+
+/// A seat's table through `link`: a host elsewhere, or the host in this process.
+fn seat_table_over(
+    link: std::sync::Arc<dyn Link>,
+    side: Side,
+    wait: std::time::Duration,
+) -> Result<(Table, RemoteSeat), GuiError> {
     let deadline = std::time::Instant::now() + wait;
     let view = loop {
-        match crate::net::join::request(&inv, "GET", "/seat", None) {
-            Ok((200, body)) => {
-                break serde_json::from_str::<crate::net::SeatView>(&body)
-                    .map_err(|e| crate::net::NetError::Garbled(e.to_string()))?;
-            }
-            Ok((status, text)) => {
-                return Err(crate::net::NetError::Refused { status, text: text.trim().to_string() }.into());
-            }
-            Err(e) if std::time::Instant::now() > deadline => return Err(e.into()),
-            Err(_) => std::thread::sleep(std::time::Duration::from_millis(250)),
+        let why = match link.view(None) {
+            Ok(Some(view)) => break view,
+            Ok(None) => crate::net::NetError::Refused { status: 503, text: "the host is busy".into() },
+            Err(e @ crate::net::NetError::Unreachable { .. }) => e,
+            Err(e) => return Err(e.into()),
+        };
+        if std::time::Instant::now() > deadline {
+            return Err(why.into());
         }
+        std::thread::sleep(std::time::Duration::from_millis(250));
     };
-    let table = table_of(&view, inv.seat)?;
-    let mut seat = RemoteSeat::new(crate::net::join::Follower::start(inv.clone()), inv.seat, view.moves.len());
+    let table = table_of(&view, side)?;
+    let mut seat = RemoteSeat::new(crate::net::join::Follower::over(link), side, view.moves.len());
     seat.game = view.game;
     seat.choose_secrets = view.choose_secrets;
     seat.secrets = (view.secrets.clone(), view.revealed.clone());

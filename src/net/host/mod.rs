@@ -8,16 +8,19 @@
 //! In rooms: this module opens the host (its options, the certificate, the address its
 //! invitations name); [`seats`] holds the game and what the seats may do, refusing with a
 //! typed [`Refused`]; [`server`] is the routes and the bounds on requests, where a refusal
-//! gets its status code ([`status`]); [`tokens`] keeps the seats' tokens beside the record;
+//! gets its status code ([`status`]); [`local`] is the seat of a person at the host's own
+//! table, in this process; [`tokens`] keeps the seats' tokens beside the record;
 //! [`computer`] plays the computer's seats; [`headless`] is `tablero host --headless`.
 
 mod computer;
 mod headless;
+mod local;
 mod seats;
 mod server;
 mod tokens;
 
 pub use headless::{run_headless, seat_names};
+pub use local::LocalSeat;
 pub use seats::{Refused, Why};
 pub use server::status;
 pub use tokens::seats_path;
@@ -374,6 +377,12 @@ impl Host {
     pub fn seat_link(&self, id: SeatId) -> Option<String> {
         let seat = &self.shared.seats[self.shared.index(id)?];
         seat.token.map(|t| Invitation::link(&self.reach, id, self.shared.team, &t, self.cert.as_ref()))
+    }
+
+    /// Seat `id` taken in this process: a person at the host's own table plays through it
+    /// without the network.
+    pub fn local_seat(&self, id: SeatId) -> Option<LocalSeat> {
+        Some(LocalSeat { shared: self.shared.clone(), k: self.shared.index(id)? })
     }
 
     /// The seat a person at the host's table sits at.

@@ -5,7 +5,7 @@
 use super::tokens::{save_tokens, seats_path};
 use super::{AWAY, RATE, Sitter, members};
 use crate::feed::{Feed, Phase, View};
-use crate::net::{Asked, Question, SeatId, SeatView, Token};
+use crate::net::{Asked, Question, Said, SeatId, SeatView, Token};
 use crate::record::Record;
 use crate::rules::ctor::{CtorMove, Square};
 use crate::rules::{AnyGame, AnyMove, Game, Side};
@@ -582,13 +582,29 @@ impl Shared {
         if *n > RATE {
             return Err(refuse(Why::TooMany, "too many requests: at most 100 a second"));
         }
+        self.heard_from(k, now);
+        Ok(k)
+    }
+
+    /// Seat `k` was heard from now: once every seat of a person has been, the sand-glass runs.
+    pub(super) fn heard_from(&self, k: usize, now: Instant) {
         let mut heard = self.heard.lock().unwrap_or_else(|e| e.into_inner());
         let first = heard[k].is_none();
         heard[k] = Some(now);
         if first && self.seats.iter().zip(heard.iter()).all(|(s, h)| s.sitter.is_computer() || h.is_some()) {
             *self.joined.lock().unwrap_or_else(|e| e.into_inner()) = Some(now);
         }
-        Ok(k)
+    }
+
+    /// What seat `id` says, as the seats' logic takes it (the server's routes and a person at
+    /// the host's table alike).
+    pub(super) fn hear(&self, id: SeatId, said: &Said) -> Result<(), Refused> {
+        match said {
+            Said::Move(m) => self.play(Some(id), Some(m.seq), &m.mv).map(|_| ()),
+            Said::Secrets(s) => self.set_secrets(id, &s.squares),
+            Said::Ask(a) => self.ask(id, a.seq, a.what),
+            Said::Answer(a) => self.answer(id.side, a.yes).map(|_| ()),
+        }
     }
 }
 
