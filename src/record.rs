@@ -428,12 +428,22 @@ pub fn saved_games(dir: &Path) -> Vec<(PathBuf, Record)> {
 /// A new file name for a game under the data folder `dir`: `games/<created>-<variant>.json`,
 /// with `-2`, `-3`, … if a game started in the same millisecond already has that name.
 pub fn new_game_path(dir: &Path, record: &Record) -> PathBuf {
-    let games = dir.join("games");
-    let base = format!("{}-{}", record.created_ms, record.variant);
+    new_file_in(&dir.join("games"), record)
+}
+
+/// The name of a record, `<created_ms>-<variant>`, as every game's file and export is named.
+pub fn file_stem(record: &Record) -> String {
+    format!("{}-{}", record.created_ms, record.variant)
+}
+
+/// A new file for `record` in `folder` itself: `<created_ms>-<variant>.json`, or `-2`, `-3`…
+/// after it where that file exists.
+pub fn new_file_in(folder: &Path, record: &Record) -> PathBuf {
+    let base = file_stem(record);
     (1u32..)
-        .map(|k| games.join(if k == 1 { format!("{base}.json") } else { format!("{base}-{k}.json") }))
+        .map(|k| folder.join(if k == 1 { format!("{base}.json") } else { format!("{base}-{k}.json") }))
         .find(|p| !p.exists())
-        .unwrap_or_else(|| games.join(format!("{base}.json")))
+        .unwrap_or_else(|| folder.join(format!("{base}.json")))
 }
 
 /// CTOR team play as a record keeps it (the team rules that check it, and the seats at a move,

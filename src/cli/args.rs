@@ -27,7 +27,7 @@ positions (docs/notation.md): crossings ... [exact]; volterra ... [build-near-so
   <idle> [landing=N] [power=R] [landing-back]: teams 1v1 to 3v3 (Black's first), power=R the
   turn power (the allowance table's row 1, 2 or 3; the larger team's unless given),
   landing-back a Landing's disc goes back on a square just emptied
-players: random, ai:easy, ai:medium, ai:hard, ai:master, ai:baseline
+players: random, ai:easy, ai:medium, ai:hard, ai:master, ai:baseline, ai:uct[:N | :Ns | :Nms]
 `tablero <command> --help` tells more of each command.";
 
 /// A 3D tabletop for CTOR, Crossings, Volterra and Ordo, and a headless command line for their
@@ -299,7 +299,7 @@ pub struct MatchArgs {
     /// The variant (ordo, ordo-x, crossings, volterra, volterra-free, ctor8, ctor10)
     #[arg(value_parser = variant)]
     pub variant: Variant,
-    /// The first player: random, ai:<level> or ai:baseline
+    /// The first player: random, ai:<level>, ai:baseline or ai:uct[:N | :Ns | :Nms]
     #[arg(long, value_parser = player)]
     pub a: String,
     /// The second player

@@ -136,8 +136,8 @@ pub fn join(invitation: &str, extras: Extras) -> Result<(), GuiError> {
 
 /// Hosts a game with a person at this table (`tablero host` with a window): the seats are
 /// served as with `--headless`, each remote seat's invitation printed, shown on the message line
-/// and copied to the clipboard; the computer's seats play at the host; the person plays through
-/// their own seat, as a remote player does.
+/// and copied to the clipboard; the computer's seats play at the host; the person plays at
+/// their own seat as a remote player does, through the host in this process (not its port).
 pub fn host(options: crate::net::host::HostOptions, extras: Extras) -> Result<(), GuiError> {
     let hosted = frame::remote::host_here(options)?;
     for line in &hosted.lines {

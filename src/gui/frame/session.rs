@@ -601,7 +601,7 @@ pub struct SaveFolder(pub Option<PathBuf>);
 /// Writes the record and the move list into the data folder's exports.
 fn export(session: &Session) -> String {
     let dir = crate::record::data_dir().join("exports");
-    let name = format!("{}-{}", session.record.created_ms, session.record.variant);
+    let name = crate::record::file_stem(&session.record);
     let json = dir.join(format!("{name}.json"));
     let txt = dir.join(format!("{name}.txt"));
     match crate::record::write_atomic(&json, &session.record.to_json())

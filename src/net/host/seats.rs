@@ -541,13 +541,7 @@ impl Shared {
         }
         // Beside the game before, named as every record is.
         let dir = t.path.parent().map(Path::to_path_buf).unwrap_or_default();
-        let path = (1u32..)
-            .map(|k| {
-                let base = format!("{}-{}", record.created_ms, record.variant);
-                dir.join(if k == 1 { format!("{base}.json") } else { format!("{base}-{k}.json") })
-            })
-            .find(|p| !p.exists())
-            .unwrap_or_else(|| dir.join("rematch.json"));
+        let path = crate::record::new_file_in(&dir, &record);
         let tokens: Vec<(SeatId, Option<Token>)> = self.seats.iter().map(|s| (s.id, s.token)).collect();
         let _ = save_tokens(&seats_path(&path), &tokens, self.team);
         t.record = record;
