@@ -165,11 +165,6 @@ impl Kind {
         v
     }
 
-    /// The kind written in records.
-    pub fn record_kind(self) -> String {
-        self.name()
-    }
-
     /// A record's player kind (records are checked on reading: an unknown kind never loads).
     pub fn from_record(kind: &str) -> Kind {
         Kind::parse(kind).unwrap_or(Kind::Person)

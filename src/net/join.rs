@@ -47,22 +47,17 @@ impl Client {
         let text = serde_json::to_string(body).map_err(|e| NetError::Garbled(e.to_string()))?;
         self.request("POST", T::PATH, Some(&text))
     }
+}
 
-    /// The seat's view, at once or (`after`) once its version is no longer that one (the host
-    /// answers within 20 s either way). Busy (429, 503): `Ok(None)`, to ask again shortly.
-    pub fn view(&self, after: Option<u64>) -> Result<Option<SeatView>, NetError> {
+impl Link for Client {
+    /// Busy (429, 503): `Ok(None)`, to ask again shortly.
+    fn view(&self, after: Option<u64>) -> Result<Option<SeatView>, NetError> {
         let path = after.map_or("/seat".to_string(), |n| format!("/seat?wait={n}"));
         match self.request("GET", &path, None)? {
             (200, body) => serde_json::from_str(&body).map(Some).map_err(|e| NetError::Garbled(e.to_string())),
             (429 | 503, _) => Ok(None),
             (status, text) => Err(NetError::Refused { status, text: text.trim().to_string() }),
         }
-    }
-}
-
-impl Link for Client {
-    fn view(&self, after: Option<u64>) -> Result<Option<SeatView>, NetError> {
-        Client::view(self, after)
     }
 
     fn say(&self, said: &Said) -> Result<Posted, NetError> {
@@ -84,11 +79,6 @@ impl Link for Client {
 /// One request to the host with the seat's token (see [`Client`]): the status and the body.
 pub fn request(inv: &Invitation, method: &str, path: &str, body: Option<&str>) -> Result<(u16, String), NetError> {
     Client::new(inv)?.request(method, path, body)
-}
-
-/// Posts `body` to its path at the host (see [`Client`]).
-pub fn post<T: Post>(inv: &Invitation, body: &T) -> Result<(u16, String), NetError> {
-    Client::new(inv)?.post(body)
 }
 
 async fn exchange(inv: &Invitation, method: &str, path: &str, body: String) -> Result<(u16, String), NetError> {

@@ -81,7 +81,7 @@ impl std::fmt::Debug for Random {
 
 impl Table {
     pub fn new(game: AnyGame, players: [PlayerKind; 2], seed: u64) -> Table {
-        let record = Record::new(&game, players.map(|k| (k.label(), k.record_kind())));
+        let record = Record::new(&game, players.map(|k| (k.label(), k.name())));
         Table {
             start: game.clone(),
             game,
@@ -522,10 +522,10 @@ impl Table {
         if let Some(t) = &mut team {
             t.changes.retain(|c| c.at <= self.history.len());
             for p in t.seats.iter_mut().flatten().chain(t.changes.iter_mut().filter_map(|c| c.join.as_mut())) {
-                p.kind = PlayerKind::Person.record_kind();
+                p.kind = PlayerKind::Person.name();
             }
         }
-        self.record = Record::new(&start, self.players.map(|k| (k.label(), k.record_kind())));
+        self.record = Record::new(&start, self.players.map(|k| (k.label(), k.name())));
         self.record.team = team;
         self.record_path = path;
         self.sync_record();

@@ -328,7 +328,7 @@ impl Table {
             None => {
                 let name = next_name(&team, side);
                 let said = format!("{name} joins the {} team", team_name(side));
-                let join = PlayerInfo { name, kind: PlayerKind::Person.record_kind() };
+                let join = PlayerInfo { name, kind: PlayerKind::Person.name() };
                 (TeamChange { at: played, team: team_name(side).into(), join: Some(join), leave: None }, said)
             }
         };

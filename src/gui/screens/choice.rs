@@ -215,7 +215,7 @@ impl MenuSeats {
             (0..sizes[t] as usize)
                 .map(|k| {
                     let kind = if k == 0 { choice.players[t] } else { self.kinds[t][k] };
-                    crate::record::PlayerInfo { name: self.names[t][k].clone(), kind: kind.record_kind() }
+                    crate::record::PlayerInfo { name: self.names[t][k].clone(), kind: kind.name() }
                 })
                 .collect()
         });

@@ -289,19 +289,25 @@ fn spawn_moves_panel(commands: &mut Commands) {
         });
 }
 
-/// Bottom centre: the few controls a player needs while playing; a spectator's only look.
-fn spawn_controls(commands: &mut Commands, game: &AnyGame, spectator: bool) {
+/// A row of buttons on a panel, centred across the bottom of the window `bottom` pixels up,
+/// gone with `gone` (a `DespawnOnExit`).
+fn bottom_bar(
+    commands: &mut Commands,
+    bottom: f32,
+    gone: impl Bundle,
+    buttons: impl FnOnce(&mut ChildSpawnerCommands),
+) {
     commands
         .spawn((
             Node {
                 position_type: PositionType::Absolute,
-                bottom: px(12),
+                bottom: px(bottom),
                 width: percent(100),
                 justify_content: JustifyContent::Center,
                 ..default()
             },
             Pickable::IGNORE,
-            DespawnOnExit(Screen::Playing),
+            gone,
         ))
         .with_children(|bar| {
             bar.spawn((
@@ -313,57 +319,39 @@ fn spawn_controls(commands: &mut Commands, game: &AnyGame, spectator: bool) {
                 BackgroundColor(colour::SURFACE),
                 Pickable::IGNORE,
             ))
-            .with_children(|p| {
-                if !spectator {
-                    key_button(p, "Undo", Key::Undo, 0);
-                    key_button(p, "Hint", Key::Hint, 0);
-                }
-                key_button(p, "View", Key::ViewNext, 0);
-                if matches!(game, AnyGame::Ctor(_)) && !spectator {
-                    let end = spawn_button(p, &labelled("End turn", Key::Space, 0), Action::Cmd(Command::EndTurn));
-                    p.commands().entity(end).insert(EndTurnButton);
-                }
-                key_button(p, "Rules", Key::Rules, 0);
-                key_button(p, "Menu", Key::Actions, 0);
-            });
+            .with_children(buttons);
         });
+}
+
+/// Bottom centre: the few controls a player needs while playing; a spectator's only look.
+fn spawn_controls(commands: &mut Commands, game: &AnyGame, spectator: bool) {
+    bottom_bar(commands, 12.0, DespawnOnExit(Screen::Playing), |p| {
+        if !spectator {
+            key_button(p, "Undo", Key::Undo, 0);
+            key_button(p, "Hint", Key::Hint, 0);
+        }
+        key_button(p, "View", Key::ViewNext, 0);
+        if matches!(game, AnyGame::Ctor(_)) && !spectator {
+            let end = spawn_button(p, &labelled("End turn", Key::Space, 0), Action::Cmd(Command::EndTurn));
+            p.commands().entity(end).insert(EndTurnButton);
+        }
+        key_button(p, "Rules", Key::Rules, 0);
+        key_button(p, "Menu", Key::Actions, 0);
+    });
 }
 
 /// The replay's timeline, while a record is watched.
 fn spawn_timeline(mut commands: Commands) {
-    commands
-        .spawn((
-            Node {
-                position_type: PositionType::Absolute,
-                bottom: px(64),
-                width: percent(100),
-                justify_content: JustifyContent::Center,
-                ..default()
-            },
-            Pickable::IGNORE,
-            DespawnOnExit(Mode::Replay),
-        ))
-        .with_children(|bar| {
-            bar.spawn((
-                theme::panel_node(|n| {
-                    n.flex_direction = FlexDirection::Row;
-                    n.padding = UiRect::all(px(5));
-                    n.column_gap = px(2);
-                }),
-                BackgroundColor(colour::SURFACE),
-                Pickable::IGNORE,
-            ))
-            .with_children(|p| {
-                spawn_button(p, "|<", Action::Cmd(Command::Jump(0)));
-                spawn_button(p, "<", Action::Cmd(Command::Undo));
-                spawn_button(p, ">", Action::Cmd(Command::StepForward));
-                spawn_button(p, ">|", Action::Cmd(Command::Jump(usize::MAX)));
-                spawn_button(p, "Play / pause", Action::Cmd(Command::TogglePlay));
-                spawn_button(p, "Pace", Action::Cmd(Command::Pace));
-                spawn_button(p, "Play on from here", Action::Cmd(Command::PlayOn));
-                spawn_button(p, "Review", Action::Cmd(Command::Review));
-            });
-        });
+    bottom_bar(&mut commands, 64.0, DespawnOnExit(Mode::Replay), |p| {
+        spawn_button(p, "|<", Action::Cmd(Command::Jump(0)));
+        spawn_button(p, "<", Action::Cmd(Command::Undo));
+        spawn_button(p, ">", Action::Cmd(Command::StepForward));
+        spawn_button(p, ">|", Action::Cmd(Command::Jump(usize::MAX)));
+        spawn_button(p, "Play / pause", Action::Cmd(Command::TogglePlay));
+        spawn_button(p, "Pace", Action::Cmd(Command::Pace));
+        spawn_button(p, "Play on from here", Action::Cmd(Command::PlayOn));
+        spawn_button(p, "Review", Action::Cmd(Command::Review));
+    });
 }
 
 /// The message line: the secret-square prompt, the replay's help, or the notice and a failing save.
