@@ -422,11 +422,11 @@ fn listen(link: &dyn Link, tell: &Tell, stop: &std::sync::atomic::AtomicBool) {
                 std::thread::sleep(Duration::from_millis(200));
                 continue;
             }
-            Err(e @ NetError::Unreachable { .. }) => {
+            Err(NetError::Unreachable { why, .. }) => {
                 // Back, the game is read at once (not waited on).
                 after = None;
                 let retry_in = backoff.pause().as_secs_f64();
-                if !tell.say(Heard::Lost { why: e.to_string(), retry_in }) {
+                if !tell.say(Heard::Lost { why, retry_in }) {
                     return;
                 }
                 std::thread::sleep(backoff.failed());
