@@ -1,6 +1,7 @@
 //! Volterra's search once the pieces are set up: alpha-beta over complete turns, valued by
-//! [`towers`] (the final count, tallest first) and each side's mobility. Volterra's play is
-//! short and sharp (a turn can end the game at once), where random playouts say little.
+//! [`towers`] (the final count, tallest first), with a table of the positions searched.
+//! Volterra's play is short and sharp (a turn can end the game at once), where random
+//! playouts say little.
 
 use super::eval::{WON, towers};
 use super::{Level, Line, share_out};
@@ -8,12 +9,63 @@ use crate::rules::volterra::{Volterra, VolterraMove};
 use crate::rules::{AnyMove, Game};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashSet, FxHasher};
+use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
+
+/// What the search learnt of a position: its value `depth` turns ahead, whether that value is
+/// exact or a bound, the best turn found (searched first when the position comes again, in a
+/// deeper iteration or by another order of turns), and whether some line under it went on past
+/// the depth.
+#[derive(Clone, Copy)]
+struct Known {
+    key: u64,
+    depth: u32,
+    value: f64,
+    bound: Bound,
+    best: Option<VolterraMove>,
+    open: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Bound {
+    Exact,
+    /// At least the value (the search was cut off above it).
+    Lower,
+    /// At most the value (no turn reached the window).
+    Upper,
+}
+
+/// Slots of the table of positions of each searching thread (a position in one slot, by its
+/// hash; a deeper search replaces a shallower one): at most 2^18 slots of 48 bytes, 12 MB.
+const SLOTS: usize = 1 << 18;
+
+/// A position's 64-bit hash, its key in the table.
+fn key_of(g: &Volterra) -> u64 {
+    let mut h = FxHasher::default();
+    g.hash(&mut h);
+    h.finish()
+}
+
+/// A value found `from` turns ahead, seen `to` turns ahead: a win or loss that comes k turns
+/// later counts `WON + depth left at it`, so it moves with the depth.
+fn moved(v: f64, from: u32, to: u32) -> f64 {
+    let shift = to as f64 - from as f64;
+    if v > WON / 2.0 {
+        v + shift
+    } else if v < -WON / 2.0 {
+        v - shift
+    } else {
+        v
+    }
+}
 
 /// Alpha-beta (negamax) over complete Volterra turns. Turns that lead to the same position
 /// (a step and a build in either order often do) are searched once; inner nodes try first the
-/// replies that look best. A win counts more the sooner it comes.
+/// turn a table of positions kept from earlier iterations names, then the two that last cut
+/// the search off at that depth, then the replies that look best; every turn after the first
+/// gets a null window first (searched again only where it may be better). A win counts more
+/// the sooner it comes.
 pub(super) struct AlphaBeta<'a> {
     positions: u64,
     budget: u64,
@@ -23,10 +75,18 @@ pub(super) struct AlphaBeta<'a> {
     /// Root turns within this many tiles of the best are equally good; the seed picks one.
     near: f64,
     stop: &'a AtomicBool,
+    /// Positions already searched (see [`Known`]).
+    known: Vec<Option<Known>>,
+    /// At each depth, the last two turns that cut the search off there, tried early.
+    killers: [[Option<VolterraMove>; 2]; KILLER_DEPTHS],
 }
 
-/// What each complete turn the side to move has is worth, in tiles.
-const MOBILITY: f64 = 0.01;
+/// Depths that keep their killer turns (deeper than any iteration).
+const KILLER_DEPTHS: usize = 32;
+
+/// The null window's width, in tiles: below any difference of two values.
+const NULL: f64 = 1e-7;
+
 /// Volterra: an iteration is taken to need at least this many times the positions of the one
 /// before it.
 const GROWTH: f64 = 3.0;
@@ -60,9 +120,29 @@ impl AlphaBeta<'_> {
             None => 0.0,
         };
         if depth == 0 {
-            let turns = g.count_moves();
-            self.horizon |= turns > 0;
-            return Some(if turns > 0 { towers(g, side) + MOBILITY * turns as f64 } else { finished() });
+            // Whether the game goes on, not how many turns it has: counting them all costs as
+            // much as searching a turn deeper, which is worth more.
+            let open = g.has_turn();
+            self.horizon |= open;
+            return Some(if open { towers(g, side) } else { finished() });
+        }
+        let key = key_of(g);
+        let slot = key as usize % self.known.len();
+        let mut first = None;
+        if let Some(k) = self.known[slot].filter(|k| k.key == key) {
+            first = k.best;
+            if k.depth >= depth {
+                let v = moved(k.value, k.depth, depth);
+                let fits = match k.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => v >= beta,
+                    Bound::Upper => v <= alpha,
+                };
+                if fits {
+                    self.horizon |= k.open;
+                    return Some(v);
+                }
+            }
         }
         let mut children = Self::children(g);
         if children.is_empty() {
@@ -75,14 +155,66 @@ impl AlphaBeta<'_> {
             keyed.sort_by(|a, b| a.0.total_cmp(&b.0));
             children = keyed.into_iter().map(|(_, m, n)| (m, n)).collect();
         }
+        // The best turn of an earlier search of this position first.
+        if let Some(at) = first.and_then(|m| children.iter().position(|c| c.0 == m)) {
+            children[..=at].rotate_right(1);
+        }
+        let outer = std::mem::replace(&mut self.horizon, false);
+        let alpha0 = alpha;
         let mut best = f64::NEG_INFINITY;
-        for (_, next) in &children {
-            let v = -self.negamax(next, depth - 1, -beta, -alpha)?;
-            best = best.max(v);
+        let mut best_move = None;
+        // Then the turns that last cut the search off at this depth.
+        if (depth as usize) < KILLER_DEPTHS {
+            for killer in self.killers[depth as usize].into_iter().flatten() {
+                let skip = usize::from(first.is_some());
+                if let Some(at) = children.iter().skip(skip).position(|c| c.0 == killer) {
+                    children[skip..=skip + at].rotate_right(1);
+                }
+            }
+        }
+        for (i, (mv, next)) in children.iter().enumerate() {
+            let searched = if i > 0 {
+                // A null window: is this turn better than the best so far? Searched again
+                // with the whole window only where it is.
+                match self.negamax(next, depth - 1, -alpha - NULL, -alpha) {
+                    Some(v) if -v > alpha && -v < beta => self.negamax(next, depth - 1, -beta, -alpha),
+                    other => other,
+                }
+            } else {
+                self.negamax(next, depth - 1, -beta, -alpha)
+            };
+            let Some(v) = searched else {
+                self.horizon |= outer;
+                return None;
+            };
+            let v = -v;
+            if v > best {
+                best = v;
+                best_move = Some(*mv);
+            }
             alpha = alpha.max(v);
             if alpha >= beta {
+                if (depth as usize) < KILLER_DEPTHS {
+                    let k = &mut self.killers[depth as usize];
+                    if k[0] != Some(*mv) {
+                        k[1] = k[0];
+                        k[0] = Some(*mv);
+                    }
+                }
                 break;
             }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best <= alpha0 {
+            Bound::Upper
+        } else {
+            Bound::Exact
+        };
+        let open = self.horizon;
+        self.horizon |= outer;
+        if self.known[slot].is_none_or(|k| k.key == key || k.depth <= depth) {
+            self.known[slot] = Some(Known { key, depth, value: best, bound, best: best_move, open });
         }
         Some(best)
     }
@@ -122,8 +254,18 @@ impl AlphaBeta<'_> {
         let mut root: Vec<(f64, VolterraMove, Volterra)> =
             Self::children(g).into_iter().map(|(m, n)| (-towers(&n, n.side_to_move()), m, n)).collect();
         let threads = level.threads.clamp(1, root.len().max(1));
+        // A slot for every eight positions of the budget, at most [`SLOTS`].
+        let slots = (level.volterra_positions / 8).next_power_of_two().clamp(1024, SLOTS as u64) as usize;
         let mut searchers: Vec<AlphaBeta> = (0..threads)
-            .map(|_| AlphaBeta { positions: 0, budget: level.volterra_positions, horizon: false, near, stop })
+            .map(|_| AlphaBeta {
+                positions: 0,
+                budget: level.volterra_positions,
+                horizon: false,
+                near,
+                stop,
+                known: vec![None; slots],
+                killers: [[None; 2]; KILLER_DEPTHS],
+            })
             .collect();
         let mut decided: Vec<VolterraMove> = Vec::new();
         // Positions the last three iterations took (the most any thread took).

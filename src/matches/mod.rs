@@ -106,7 +106,9 @@ pub fn play_game_showing(
 pub const OPENING_PLIES: usize = 4;
 
 /// Opening `k` of a match seeded `seed`: [`OPENING_PLIES`] turns of seeded random moves from
-/// the variant's start, drawn again (the next seed) where they would end the game.
+/// the variant's start, drawn again (the next seed) where they would end the game or leave it
+/// decided: where the side to move wins by force within three of its turns ([`decided`]), the
+/// game would not be played but given to whoever begins, once from each side.
 pub fn opening(variant: Variant, seed: u64, k: u32) -> AnyGame {
     let mut attempt = 0u64;
     loop {
@@ -125,11 +127,58 @@ pub fn opening(variant: Variant, seed: u64, k: u32) -> AnyGame {
                 turns += 1;
             }
         }
-        if turns == OPENING_PLIES && game.outcome().is_none() {
+        if turns == OPENING_PLIES && game.outcome().is_none() && !decided(&game) {
             return game;
         }
         attempt += 1;
     }
+}
+
+/// Moves played at most to tell whether an opening is [`decided`]; past them it is taken as
+/// open (a bound in moves, so that an opening is the same on any machine).
+const DECIDED_BUDGET: u64 = 300_000;
+
+/// Whether the side to move wins by force within three of its turns: a turn after which every
+/// reply leaves it a turn after which every reply leaves it a turn that wins (or wins sooner),
+/// as far as [`DECIDED_BUDGET`] moves tell. Only Volterra is searched, whose turns can end the
+/// game from the start; the other games are not decided so early (a stone has the board to
+/// cross, CTOR's field is to be filled).
+pub fn decided(game: &AnyGame) -> bool {
+    if !matches!(game, AnyGame::Volterra(_)) {
+        return false;
+    }
+    let mut budget = DECIDED_BUDGET;
+    wins_within(game, game.side_to_move(), 3, &mut budget) == Some(true)
+}
+
+/// Whether `side` wins by force within `turns` of its turns from `game`; `None` once `budget`
+/// moves are spent.
+fn wins_within(game: &AnyGame, side: Side, turns: u32, budget: &mut u64) -> Option<bool> {
+    if let Some(o) = game.outcome() {
+        return Some(o.winner == Some(side));
+    }
+    if turns == 0 {
+        return Some(false);
+    }
+    let ours = game.side_to_move() == side;
+    for mv in game.legal_moves() {
+        if *budget == 0 {
+            return None;
+        }
+        *budget -= 1;
+        let mut next = game.clone();
+        next.play_unchecked(&mv);
+        let left = if ours && next.side_to_move() != side { turns - 1 } else { turns };
+        let wins = wins_within(&next, side, left, budget)?;
+        if ours && wins {
+            return Some(true);
+        }
+        if !ours && !wins {
+            return Some(false);
+        }
+    }
+    // No move of ours won; every reply of theirs left us a win.
+    Some(!ours)
 }
 
 /// [`play_game_showing`] from `start` (an opening): the score and the plies played.

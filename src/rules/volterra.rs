@@ -366,6 +366,24 @@ impl Volterra {
 
     /// Each first action of a turn with the position after it and the second actions that
     /// can follow it, in the order of [`Game::legal_moves`].
+    /// Whether the side to move has a complete turn (stops at the first one found).
+    pub fn has_turn(&self) -> bool {
+        let mut first = Vec::new();
+        self.steps(&mut first);
+        self.builds(&mut first);
+        let mut second = Vec::new();
+        first.into_iter().any(|a| {
+            let mut next = self.clone();
+            next.act_quietly(&a);
+            second.clear();
+            match a {
+                Action::Step { .. } => next.builds(&mut second),
+                Action::Build { .. } => next.steps(&mut second),
+            }
+            !second.is_empty()
+        })
+    }
+
     fn each_turn(&self, mut f: impl FnMut(Action, &Volterra, &[Action])) {
         let mut first = Vec::new();
         self.steps(&mut first);
@@ -519,7 +537,7 @@ impl Game for Volterra {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        if self.phase() != Phase::Play || self.count_moves() > 0 {
+        if self.phase() != Phase::Play || self.has_turn() {
             return None;
         }
         let (a, b) = (self.heights(Side::First), self.heights(Side::Second));
