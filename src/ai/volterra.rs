@@ -77,12 +77,21 @@ pub(super) struct AlphaBeta<'a> {
     stop: &'a AtomicBool,
     /// Positions already searched (see [`Known`]).
     known: Vec<Option<Known>>,
+    /// Whether a leaf counts the turns of the side to move (see [`MOBILITY`]).
+    mobility: bool,
     /// At each depth, the last two turns that cut the search off there, tried early.
     killers: [[Option<VolterraMove>; 2]; KILLER_DEPTHS],
 }
 
 /// Depths that keep their killer turns (deeper than any iteration).
 const KILLER_DEPTHS: usize = 32;
+
+/// What each complete turn of the side to move at a leaf is worth, in tiles, for the levels
+/// that look at most [`SHALLOW`] turns ahead.
+const MOBILITY: f64 = 0.01;
+/// Levels that look this many turns ahead or fewer weigh the turns at their leaves: they
+/// cannot see the game end coming, and a side with few turns is near it.
+const SHALLOW: u32 = 2;
 
 /// The null window's width, in tiles: below any difference of two values.
 const NULL: f64 = 1e-7;
@@ -121,7 +130,12 @@ impl AlphaBeta<'_> {
         };
         if depth == 0 {
             // Whether the game goes on, not how many turns it has: counting them all costs as
-            // much as searching a turn deeper, which is worth more.
+            // much as searching a turn deeper, which is worth more where the level goes deeper.
+            if self.mobility {
+                let turns = g.count_moves();
+                self.horizon |= turns > 0;
+                return Some(if turns > 0 { towers(g, side) + MOBILITY * turns as f64 } else { finished() });
+            }
             let open = g.has_turn();
             self.horizon |= open;
             return Some(if open { towers(g, side) } else { finished() });
@@ -265,6 +279,7 @@ impl AlphaBeta<'_> {
                 stop,
                 known: vec![None; slots],
                 killers: [[None; 2]; KILLER_DEPTHS],
+                mobility: level.plies <= SHALLOW,
             })
             .collect();
         let mut decided: Vec<VolterraMove> = Vec::new();
