@@ -364,27 +364,22 @@ impl Volterra {
         removed
     }
 
-    /// Each first action of a turn with the position after it and the second actions that
-    /// can follow it, in the order of [`Game::legal_moves`].
     /// Whether the side to move has a complete turn (stops at the first one found).
     pub fn has_turn(&self) -> bool {
-        let mut first = Vec::new();
-        self.steps(&mut first);
-        self.builds(&mut first);
-        let mut second = Vec::new();
-        first.into_iter().any(|a| {
-            let mut next = self.clone();
-            next.act_quietly(&a);
-            second.clear();
-            match a {
-                Action::Step { .. } => next.builds(&mut second),
-                Action::Build { .. } => next.steps(&mut second),
-            }
-            !second.is_empty()
-        })
+        self.each_turn_until(|_, _, second| !second.is_empty())
     }
 
+    /// Each first action of a turn with the position after it and the second actions that
+    /// can follow it, in the order of [`Game::legal_moves`].
     fn each_turn(&self, mut f: impl FnMut(Action, &Volterra, &[Action])) {
+        self.each_turn_until(|a, next, second| {
+            f(a, next, second);
+            false
+        });
+    }
+
+    /// [`Self::each_turn`] until `f` says to stop; whether it did.
+    fn each_turn_until(&self, mut f: impl FnMut(Action, &Volterra, &[Action]) -> bool) -> bool {
         let mut first = Vec::new();
         self.steps(&mut first);
         self.builds(&mut first);
@@ -397,8 +392,11 @@ impl Volterra {
                 Action::Step { .. } => next.builds(&mut second),
                 Action::Build { .. } => next.steps(&mut second),
             }
-            f(a, &next, &second);
+            if f(a, &next, &second) {
+                return true;
+            }
         }
+        false
     }
 
     /// Every complete turn: step then build, or build then step.
