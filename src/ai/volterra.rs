@@ -173,19 +173,19 @@ impl AlphaBeta<'_> {
         if let Some(at) = first.and_then(|m| children.iter().position(|c| c.0 == m)) {
             children[..=at].rotate_right(1);
         }
-        let outer = std::mem::replace(&mut self.horizon, false);
-        let alpha0 = alpha;
-        let mut best = f64::NEG_INFINITY;
-        let mut best_move = None;
         // Then the turns that last cut the search off at this depth.
+        let skip = usize::from(first.is_some());
         if (depth as usize) < KILLER_DEPTHS {
             for killer in self.killers[depth as usize].into_iter().flatten() {
-                let skip = usize::from(first.is_some());
                 if let Some(at) = children.iter().skip(skip).position(|c| c.0 == killer) {
                     children[skip..=skip + at].rotate_right(1);
                 }
             }
         }
+        let outer = std::mem::replace(&mut self.horizon, false);
+        let alpha0 = alpha;
+        let mut best = f64::NEG_INFINITY;
+        let mut best_move = None;
         for (i, (mv, next)) in children.iter().enumerate() {
             let searched = if i > 0 {
                 // A null window: is this turn better than the best so far? Searched again
