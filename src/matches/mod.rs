@@ -304,14 +304,18 @@ pub fn play_match(
     // Check the player names before playing anything.
     players::by_name(a, 0)?;
     players::by_name(b, 0)?;
-    // Each opening once (a Volterra opening is searched for a forced win), for both its games.
+    // Each opening found once (a Volterra opening is searched for a forced win), when the
+    // first of its two games begins.
     let openings = openings.filter(|n| *n > 0);
-    let starts: Vec<AnyGame> =
-        (0..openings.map_or(0, |n| n.min(games.div_ceil(2)))).map(|k| opening(variant, seed, k)).collect();
+    let starts: Vec<std::sync::OnceLock<AnyGame>> =
+        (0..openings.map_or(0, |n| n.min(games.div_ceil(2)))).map(|_| std::sync::OnceLock::new()).collect();
     let play = |g: u32| -> Result<Played, MatchError> {
         let a_first = g.is_multiple_of(2);
         let opening_k = openings.map(|n| (g / 2) % n);
-        let start = opening_k.map_or_else(|| variant.initial(), |k| starts[k as usize].clone());
+        let start = opening_k.map_or_else(
+            || variant.initial(),
+            |k| starts[k as usize].get_or_init(|| opening(variant, seed, k)).clone(),
+        );
         let mut clock = Clock::default();
         let (score, plies) = play_from(start, a, b, a_first, game_seed(seed, g), threads, &mut clock, &mut |_| true)?;
         Ok(Played { game: g, opening: opening_k, a_first, score, plies, clock })
