@@ -362,3 +362,108 @@ fn only_the_rules_step_holds_the_table_mutably() {
         .collect();
     assert_eq!(writers, vec!["src/gui/frame/session.rs".to_string()]);
 }
+
+#[test]
+fn members_apart_choose_their_blind_puts_in_any_order_and_a_collision_chooses_again() {
+    let mut t =
+        team_table([vec![seat("Ana", "human"), seat("Bo", "human")], vec![seat("Cy", "human"), seat("Di", "human")]])
+            .members_apart();
+    // Turn 1, black: one Put, Ana's; nobody is handed the screen.
+    assert_eq!(t.round.phase, RoundPhase::Open);
+    assert_eq!(t.round.blind(0), (1, vec![]));
+    assert_eq!(t.round.blind(1), (0, vec![]));
+    let put = |sq| AnyMove::Ctor(CtorMove::Put(sq));
+    let why = t.apply(Intent::Blind(1, put(20))).unwrap_err();
+    assert!(why.0.contains("has chosen its Puts"), "{why}");
+    let why = t.apply(Intent::Blind(0, AnyMove::Ctor(CtorMove::Move(1, 2)))).unwrap_err();
+    assert!(why.0.contains("chooses its Puts first"), "{why}");
+    t.apply(Intent::Blind(0, put(20))).unwrap();
+    // Everyone chose: revealed, then placed as the table rests.
+    assert_eq!(t.round.phase, RoundPhase::Placing);
+    t.apply(Intent::PlaceNextPut).unwrap();
+    t.apply(Intent::PlaceNextPut).unwrap();
+    assert_eq!(t.round.phase, RoundPhase::Idle);
+    assert_eq!(t.members, vec![Some(0)]);
+    t.apply(Intent::Play(AnyMove::Ctor(CtorMove::End), By::Person)).unwrap();
+    // White's turn 2: one Put each. Di chooses first, then Cy the same square: the earlier
+    // choice (Di's) stands and Cy chooses again.
+    assert_eq!(t.round.phase, RoundPhase::Open);
+    let why = t.apply(Intent::Blind(1, put(20))).unwrap_err();
+    assert_eq!(why.1, tablero::table::Ground::Illegal, "a square taken: {why}");
+    t.apply(Intent::Blind(1, put(30))).unwrap();
+    assert_eq!(t.round.blind(1), (0, vec![30]), "Di's choice, unseen by the others");
+    assert_eq!(t.round.phase, RoundPhase::Open, "Cy has not chosen");
+    t.apply(Intent::Blind(0, put(30))).unwrap();
+    while t.round.phase == RoundPhase::Placing {
+        t.apply(Intent::PlaceNextPut).unwrap();
+    }
+    assert_eq!(t.round.phase, RoundPhase::Open, "Cy chooses again");
+    assert_eq!(t.round.blind(0), (1, vec![]));
+    assert_eq!(t.members.last(), Some(&Some(1)), "Di's Put on 30 was placed");
+    // Cy gives up its Put: the round is over, no Put more.
+    let played = t.history.len();
+    t.apply(Intent::Blind(0, AnyMove::Ctor(CtorMove::End))).unwrap();
+    while t.round.phase == RoundPhase::Placing {
+        t.apply(Intent::PlaceNextPut).unwrap();
+    }
+    assert_eq!(t.history.len(), played);
+    assert!(t.puts_closed() && t.person_to_move());
+}
+
+#[test]
+fn a_question_is_answered_by_the_other_side_and_a_move_withdraws_it() {
+    let mut t = Table::new(Variant::Ordo.initial(), PEOPLE, 1);
+    use tablero::table::Question;
+    assert!(t.apply(Intent::Ask(Side::First, Question::Undo)).is_err(), "nothing to take back");
+    assert!(t.apply(Intent::Ask(Side::First, Question::Rematch)).is_err(), "the game is not over");
+    play(&mut t, By::Person);
+    play(&mut t, By::Person);
+    play(&mut t, By::Person);
+    t.apply(Intent::Ask(Side::Second, Question::Undo)).unwrap();
+    assert_eq!(t.asked, Some((Side::Second, Question::Undo)));
+    assert!(t.apply(Intent::Answer(Side::Second, true)).is_err(), "not one's own question");
+    // White answers yes: black's move and white's after it are taken back.
+    t.apply(Intent::Answer(Side::First, true)).unwrap();
+    assert_eq!(t.history.len(), 1);
+    assert!(t.redo.is_empty() && t.asked.is_none());
+    t.apply(Intent::Ask(Side::First, Question::Undo)).unwrap();
+    play(&mut t, By::Person);
+    assert_eq!(t.asked, None, "a move withdraws the question");
+    t.apply(Intent::Ask(Side::Second, Question::Undo)).unwrap();
+    t.apply(Intent::Answer(Side::First, false)).unwrap();
+    assert_eq!(t.history.len(), 2, "no changes nothing");
+    assert!(t.apply(Intent::TakeBack(Side::First)).is_ok());
+    assert_eq!(t.history.len(), 0);
+}
+
+#[test]
+fn a_rematch_starts_a_new_record_beside_the_last_saved_only_when_asked() {
+    let dir = std::env::temp_dir().join(format!("tablero-table-rematch-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("game.json");
+    let mut t = Table::new(Variant::Crossings.initial(), PEOPLE, 1).saving_when_asked().saved_to(path.clone());
+    assert!(!path.exists(), "written only when asked");
+    t.apply(Intent::Save).unwrap();
+    let saved = std::fs::read_to_string(&path).unwrap();
+    play(&mut t, By::Person);
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), saved, "a move is not written until asked");
+    t.apply(Intent::Save).unwrap();
+    assert_eq!(Record::from_json(&std::fs::read_to_string(&path).unwrap()).unwrap().moves.len(), 1);
+    // Played out to the end, then a rematch.
+    while t.game.outcome().is_none() {
+        play(&mut t, By::Person);
+    }
+    let created = t.record.created_ms;
+    let players = t.record.players.clone();
+    t.apply(Intent::Ask(Side::First, tablero::table::Question::Rematch)).unwrap();
+    t.apply(Intent::Answer(Side::Second, true)).unwrap();
+    assert!(t.history.is_empty() && t.game.to_string() == Variant::Crossings.initial().to_string());
+    assert!(t.record.created_ms > created && t.record.players == players);
+    let new = t.record_path.clone().unwrap();
+    assert_ne!(new, path);
+    assert_eq!(new.parent(), Some(dir.as_path()), "beside the last");
+    t.apply(Intent::Save).unwrap();
+    assert!(new.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -185,25 +185,8 @@ pub struct Secrets {
     pub squares: Vec<u16>,
 }
 
-/// What one side may ask the other.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Question {
-    /// Take back the asker's last move (its turn's moves, where a turn is several).
-    Undo,
-    /// Once the game is over: a new one, with the same seats.
-    Rematch,
-}
-
-impl Question {
-    /// Said to the other side: "an undo", "a rematch".
-    pub fn with_article(self) -> &'static str {
-        match self {
-            Question::Undo => "an undo",
-            Question::Rematch => "a rematch",
-        }
-    }
-}
+/// What one side may ask the other (the table core's questions).
+pub use crate::table::Question;
 
 /// A question one side asked the other.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]

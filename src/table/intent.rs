@@ -46,6 +46,26 @@ pub enum Step {
     Done,
 }
 
+/// What one side may ask the other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Question {
+    /// Take back the asker's last move (its turn's moves, where a turn is several).
+    Undo,
+    /// Once the game is over: a new one, with the same seats.
+    Rematch,
+}
+
+impl Question {
+    /// Said to the other side: "an undo", "a rematch".
+    pub fn with_article(self) -> &'static str {
+        match self {
+            Question::Undo => "an undo",
+            Question::Rematch => "a rematch",
+        }
+    }
+}
+
 /// Everything that can change the table. Whoever wants a change sends one; [`Table::apply`]
 /// makes it or says why not.
 #[derive(Debug)]
@@ -74,6 +94,9 @@ pub enum Intent {
     Replace(Box<Table>),
     /// Save this game from now on (after every move) to this file.
     SaveTo(PathBuf),
+    /// Write the record now, where the table writes it only when asked
+    /// ([`Table::saving_when_asked`]).
+    Save,
     /// Who plays each side from now on.
     SetPlayers([PlayerKind; 2]),
     /// CTOR: this game is played with secret squares, chosen now (before the first move).
@@ -90,6 +113,19 @@ pub enum Intent {
     RoundClick(Cell),
     /// CTOR team play: the table rests, so the next revealed Put is placed.
     PlaceNextPut,
+    /// CTOR team play with the members apart ([`Table::members_apart`]): a member's blind
+    /// choice, made whenever it likes during its team's round: a Put (kept unseen until every
+    /// member has chosen) or End (no more Puts from this member this round).
+    Blind(u8, AnyMove),
+    /// `side` asks the other side a question (a seat of a hosted game: an undo, a rematch).
+    Ask(Side, Question),
+    /// `side` answers the other side's question: yes takes back the asker's last move (see
+    /// [`Intent::TakeBack`]) or starts the rematch (a new game from the same start, with the
+    /// same players, in a new record beside this one).
+    Answer(Side, bool),
+    /// Take back `side`'s last move and every move after it (where a turn is several moves,
+    /// back before the first move of that turn); nothing is left to redo.
+    TakeBack(Side),
     /// CTOR team play: the member in this seat leaves the team.
     Leave(Side, u8),
     /// CTOR team play: a player joins the team.
@@ -135,9 +171,20 @@ impl Outcome {
     }
 }
 
-/// Why an intent changed nothing, in words for the message line.
+/// Why an intent changed nothing, in words for the message line, and on what ground (which
+/// the seats' host turns into a status code).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Refused(pub String);
+pub struct Refused(pub String, pub Ground);
+
+/// The ground of a refusal.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Ground {
+    /// Not the asker's to do now: another's turn, the game over, a question not asked.
+    #[default]
+    NotYours,
+    /// A move or a choice the rules refuse.
+    Illegal,
+}
 
 impl std::fmt::Display for Refused {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -167,5 +214,10 @@ pub enum TableError {
 }
 
 pub(super) fn refuse<T>(why: impl Into<String>) -> Result<T, Refused> {
-    Err(Refused(why.into()))
+    Err(Refused(why.into(), Ground::NotYours))
+}
+
+/// A refusal of a move or a choice the rules do not allow.
+pub(super) fn illegal(why: impl std::fmt::Display) -> Refused {
+    Refused(why.to_string(), Ground::Illegal)
 }

@@ -1,11 +1,13 @@
 //! The game at the table as plain Rust, without Bevy: the position and its history with undo
 //! and redo, the players, the record and its file, CTOR's secret squares, team rounds and
-//! seats, and a spectator's feed. One entry point changes it: [`Table::apply`] takes an
+//! seats, a spectator's feed, and a hosted game's questions (an undo, a rematch): the 3D
+//! table and the seats' host (`crate::net`) hold the same one. One entry point changes it: [`Table::apply`] takes an
 //! [`Intent`] and returns what happened ([`Outcome`]) or why it was refused ([`Refused`]).
 //!
 //! Read its fields freely; change them only through `apply` (the 3D table holds it read-only
 //! everywhere but in its rules step, which alone applies intents).
 
+mod ask;
 mod follow;
 mod intent;
 pub mod pick;
@@ -13,8 +15,8 @@ mod round;
 mod secrets;
 pub mod words;
 
-use intent::refuse;
-pub use intent::{By, Intent, Mode, Outcome, Played, Refused, Replay, Step, TableError};
+pub use intent::{By, Ground, Intent, Mode, Outcome, Played, Question, Refused, Replay, Step, TableError};
+use intent::{illegal, refuse};
 pub use round::{RoundPhase, TeamRound};
 pub use secrets::SecretPhase;
 
@@ -64,6 +66,17 @@ pub struct Table {
     pub secrets: SecretPhase,
     /// CTOR team play: the blind round of the team on turn.
     pub round: TeamRound,
+    /// A question one side asked the other and the other has not answered (cleared by the
+    /// next move).
+    pub asked: Option<(Side, Question)>,
+    /// CTOR team play: the members choose their blind Puts on their own machines, each when
+    /// it likes ([`Intent::Blind`]: the seats' host), not one after another at this screen.
+    pub apart: bool,
+    /// The record is written only when asked ([`Intent::Save`]), not within every change (a
+    /// host wakes its seats first, then writes).
+    save_when_asked: bool,
+    /// A change the record file does not have yet (where it is written when asked).
+    unsaved: bool,
     /// A spectator: the feed's events stopped following from the game here (until its state
     /// is read again).
     feed_stale: bool,
@@ -99,6 +112,10 @@ impl Table {
             blind_done: None,
             secrets: SecretPhase::Off,
             round: TeamRound::default(),
+            asked: None,
+            apart: false,
+            save_when_asked: false,
+            unsaved: false,
             feed_stale: false,
             random: Random(RandomPlayer::new(seed)),
         }
@@ -115,6 +132,20 @@ impl Table {
     /// what a table is put on the screen as.
     pub fn settled(mut self) -> Table {
         self.settle();
+        self
+    }
+
+    /// The same table, whose team members choose their blind Puts apart ([`Intent::Blind`]).
+    pub fn members_apart(mut self) -> Table {
+        self.apart = true;
+        self.round = TeamRound::default();
+        self.settle();
+        self
+    }
+
+    /// The same table, whose record is written only when asked ([`Intent::Save`]).
+    pub fn saving_when_asked(mut self) -> Table {
+        self.save_when_asked = true;
         self
     }
 
@@ -222,13 +253,17 @@ impl Table {
                 Ok(Outcome::say("playing on from here as a new game"))
             }
             Intent::Open(text) => {
-                let opened = Table::open_text(&text).map_err(|e| Refused(e.to_string()))?;
+                let opened = Table::open_text(&text).map_err(|e| Refused(e.to_string(), Ground::Illegal))?;
                 *self = opened;
                 Ok(Outcome::rebuilt())
             }
             Intent::Replace(table) => {
                 *self = *table;
                 Ok(Outcome::rebuilt())
+            }
+            Intent::Save => {
+                self.write_record();
+                Ok(Outcome::default())
             }
             Intent::SaveTo(path) => {
                 self.save_to(path);
@@ -248,6 +283,17 @@ impl Table {
             Intent::RoundStep(step) => self.round_step(step),
             Intent::RoundClick(cell) => self.round_click(cell),
             Intent::PlaceNextPut => self.place_next_put(),
+            Intent::Blind(member, mv) => self.blind(member, &mv),
+            Intent::Ask(side, what) => self.ask(side, what),
+            Intent::Answer(side, yes) => self.answer(side, yes),
+            Intent::TakeBack(side) => match self.taken_back_to(side) {
+                Some(keep) => {
+                    self.jump(keep);
+                    self.redo.clear();
+                    Ok(Outcome::rebuilt())
+                }
+                None => refuse("this side has no move to take back"),
+            },
             Intent::Leave(side, m) => self.seat_change(side, Some(m)),
             Intent::Join(side) => self.seat_change(side, None),
             Intent::FeedState(fresh) => Ok(self.feed_state(*fresh)),
@@ -378,7 +424,7 @@ impl Table {
     /// Plays a chosen move: a record being replayed keeps its members; a live team game's
     /// move is the acting seat's, a member's blind Put its own.
     fn play_by(&mut self, mv: &AnyMove, by: By) -> Result<Outcome, Refused> {
-        let parts = self.play_as(mv, self.member_for(by)).map_err(|e| Refused(e.to_string()))?;
+        let parts = self.play_as(mv, self.member_for(by)).map_err(illegal)?;
         let said = if by == By::SandGlass { "the sand ran out: the turn ended" } else { "" };
         Ok(Outcome {
             played: vec![Played { mv: mv.clone(), by, parts }],
@@ -413,6 +459,7 @@ impl Table {
         }
         let before = self.game.clone();
         let parts = self.game.play_parts_unchecked(mv);
+        self.asked = None;
         self.history.push((before, mv.clone()));
         self.members.truncate(self.history.len() - 1);
         self.members.resize(self.history.len() - 1, None);
@@ -504,11 +551,22 @@ impl Table {
             team.changes.retain(|c| c.at <= played);
         }
         self.record.result = crate::record::RecordResult::of(&self.game);
-        if let Some(path) = &self.record_path {
-            self.save_error = crate::record::write_atomic(path, &self.record.to_json()).err().map(|e| {
-                format!("saving failed ({e}): the game goes on, and {} keeps the last good record", path.display())
-            });
+        self.unsaved = true;
+        if !self.save_when_asked {
+            self.write_record();
         }
+    }
+
+    /// Writes the record to its file (atomically), if it has one and a change to write.
+    fn write_record(&mut self) {
+        let Some(path) = &self.record_path else { return };
+        if !std::mem::take(&mut self.unsaved) {
+            return;
+        }
+        self.save_error = crate::record::write_atomic(path, &self.record.to_json()).err().map(|e| {
+            format!("saving failed ({e}): the game goes on, and {} keeps the last good record", path.display())
+        });
+        self.unsaved = self.save_error.is_some();
     }
 
     /// Leaves the replay at the current move as a new game (a branch with its own record).

@@ -23,6 +23,9 @@ pub enum RoundPhase {
     Choosing(u8, u8, Vec<Square>),
     /// The choices are revealed and placed one after another.
     Placing,
+    /// The members apart ([`Table::apart`]): those in the queue choose on their own machines,
+    /// in any order ([`super::Intent::Blind`]).
+    Open,
 }
 
 /// The blind round of the team on turn.
@@ -50,6 +53,16 @@ impl TeamRound {
             RoundPhase::Choosing(m, _, chosen) => Some((*m, chosen)),
             _ => None,
         }
+    }
+
+    /// The members apart: the Puts `member` is still to choose, and those it has chosen,
+    /// unseen by the others until every member has chosen.
+    pub fn blind(&self, member: u8) -> (u8, Vec<Square>) {
+        if self.phase != RoundPhase::Open {
+            return (0, Vec::new());
+        }
+        let left = self.queue.iter().find(|(m, _)| *m == member).map_or(0, |(_, n)| *n);
+        (left, self.choices.iter().filter(|(m, _)| *m == member).map(|(_, sq)| *sq).collect())
     }
 }
 
@@ -79,6 +92,7 @@ impl Table {
                 )
             }
             RoundPhase::Placing => format!("{team} team's Puts revealed: {}", round.revealed),
+            RoundPhase::Open => format!("{again}{team} team's members choose their Puts blind"),
         })
     }
 
@@ -264,8 +278,13 @@ impl Table {
         let AnyGame::Ctor(g) = &self.game else { return };
         let side = g.side_to_move();
         let seats = self.seats().map(|s| s[side.index()].clone()).unwrap_or_default();
+        let mut apart = VecDeque::new();
         while let Some((m, n)) = self.round.queue.pop_front() {
             let kind = seats.get(m as usize).map_or(PlayerKind::Person, |p| PlayerKind::from_record(&p.kind));
+            if kind == PlayerKind::Person && self.apart {
+                apart.push_back((m, n));
+                continue;
+            }
             if kind == PlayerKind::Person {
                 self.round.phase = RoundPhase::HandOver(m, n);
                 return;
@@ -273,6 +292,12 @@ impl Table {
             let seed = 0x7ea3 ^ (g.turn() as u64) << 8 ^ m as u64 ^ (self.history.len() as u64) << 20;
             let puts = crate::team::computer_puts(&g.view(side), n, kind, seed);
             self.round.choices.extend(puts.into_iter().map(|s| (m, s)));
+        }
+        if !apart.is_empty() {
+            // The people choose on their own machines, each when it likes.
+            self.round.queue = apart;
+            self.round.phase = RoundPhase::Open;
+            return;
         }
         // Everyone has chosen: reveal.
         let blind = g.resolve_blind_put(&self.round.choices);
@@ -306,6 +331,44 @@ impl Table {
         self.round.phase = RoundPhase::Placing;
     }
 
+    /// The members apart: `member`'s blind choice, a Put or End (see [`super::Intent::Blind`]).
+    /// Once every member has chosen, the choices are revealed.
+    pub(super) fn blind(&mut self, member: u8, mv: &AnyMove) -> Result<Outcome, Refused> {
+        let AnyGame::Ctor(g) = &self.game else { return refuse("only CTOR has teams") };
+        if self.round.phase != RoundPhase::Open {
+            return refuse("no team is choosing its Puts now");
+        }
+        let at = self.round.queue.iter().position(|(m, n)| *m == member && *n > 0);
+        if let (AnyMove::Ctor(CtorMove::End), None) = (mv, at) {
+            // Nothing more from this member: it has chosen all it may.
+            return Ok(Outcome::default());
+        }
+        let Some(k) = at else { return refuse("this member has chosen its Puts: the team's others choose") };
+        match mv {
+            AnyMove::Ctor(CtorMove::End) => {
+                self.round.queue.remove(k);
+            }
+            AnyMove::Ctor(CtorMove::Put(sq)) => {
+                if g.disc(*sq).is_some() {
+                    return Err(super::illegal(format!("square {sq} is taken")));
+                }
+                if self.round.choices.iter().any(|(m, s)| *m == member && s == sq) {
+                    return Err(super::illegal(format!("square {sq} is chosen already")));
+                }
+                self.round.choices.push((member, *sq));
+                self.round.queue[k].1 -= 1;
+                if self.round.queue[k].1 == 0 {
+                    self.round.queue.remove(k);
+                }
+            }
+            _ => return refuse("the team chooses its Puts first (a member's End gives up the rest of its share)"),
+        }
+        if self.round.queue.is_empty() {
+            self.advance_round();
+        }
+        Ok(Outcome::default())
+    }
+
     /// A member leaving (`Some(seat)`) or a player joining (`None`): only between a team's
     /// turns (for the team on turn, at the hand-over before anyone chose), within the seats the
     /// format allows; recorded.
@@ -317,7 +380,8 @@ impl Table {
         if started {
             return refuse("seats change only between turns: this team's members are choosing");
         }
-        team.may_change(g, played, side, leave.is_none()).map_err(|e| Refused(e.to_string()))?;
+        team.may_change(g, played, side, leave.is_none())
+            .map_err(|e| Refused(e.to_string(), super::Ground::NotYours))?;
         let seats = team.seats_at(played)[side.index()].clone();
         let (change, said) = match leave {
             Some(m) if (m as usize) < seats.len() => (

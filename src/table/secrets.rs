@@ -91,7 +91,7 @@ impl Table {
             return refuse("secret squares are set before the first move");
         }
         let AnyGame::Ctor(g) = &mut self.game else { return refuse("only CTOR has secret squares") };
-        g.set_secrets(side, squares).map_err(|e| Refused(e.to_string()))?;
+        g.set_secrets(side, squares).map_err(super::illegal)?;
         self.sync_record();
         Ok(Outcome::default())
     }

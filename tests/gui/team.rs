@@ -121,7 +121,7 @@ fn play_until(
                     seen.prompts.push(after.revealed.clone());
                 }
             }
-            RoundPhase::Placing => app.update(),
+            RoundPhase::Placing | RoundPhase::Open => app.update(),
             RoundPhase::Idle
                 if session(app).person_to_move()
                     && session(app).record.team.as_ref().is_none_or(|t| {

@@ -5,8 +5,6 @@ use super::Sitter;
 use super::seats::{Refused, Shared, Table, Why};
 use crate::matches::STOP;
 use crate::net::NetError;
-use crate::rules::AnyMove;
-use crate::rules::ctor::CtorMove;
 use crate::rules::{AnyGame, Game};
 use std::sync::MutexGuard;
 use std::sync::atomic::Ordering;
@@ -18,20 +16,19 @@ pub(super) fn play_out(shared: &Shared) -> Result<AnyGame, NetError> {
         if STOP.load(Ordering::Relaxed) || shared.closed.load(Ordering::Relaxed) {
             return Err(NetError::Stopped);
         }
-        let mut t = shared.lock();
-        if let Some(e) = &t.save_error
+        let t = shared.lock();
+        if let Some(e) = &t.core.save_error
             && said_error.as_ref() != Some(e)
         {
             eprintln!("tablero: {e}");
             said_error = Some(e.clone());
         }
-        if t.game.outcome().is_some() {
-            return Ok(t.game.clone());
+        if t.game().outcome().is_some() {
+            return Ok(t.game().clone());
         }
         // The sand-glass: the turn ends when it runs out, whatever was done.
         if shared.sand_left(&t) == Some(0) {
-            let ply = t.record.moves.len() as u64;
-            t.round.done = true;
+            let ply = t.played();
             drop(t);
             // (A move that came first is no error: the next round looks again.)
             let _ = shared.play(None, Some(ply), "T");
@@ -41,35 +38,11 @@ pub(super) fn play_out(shared: &Shared) -> Result<AnyGame, NetError> {
             wait(shared, t);
             continue;
         }
-        let side = t.game.side_to_move();
-        let created = t.record.created_ms;
-        let ply = t.record.moves.len() as u64;
+        let side = t.game().side_to_move();
+        let created = t.core.record.created_ms;
+        let ply = t.played();
+        // In a team's blind round the computer's members chose at once, as it began.
         if shared.in_round(&t, side) {
-            // The computer members of the team choose their blind Puts, from their team's view.
-            let choosing: Vec<(u8, u8, crate::players::Kind)> = shared
-                .team_of(side)
-                .filter_map(|s| match &s.sitter {
-                    Sitter::Computer(kind) => {
-                        let want = t.round.want.get(s.id.member as usize).copied().unwrap_or(0);
-                        (want > 0).then_some((s.id.member, want, *kind))
-                    }
-                    _ => None,
-                })
-                .collect();
-            if let Some((member, want, kind)) = choosing.into_iter().next() {
-                let AnyGame::Ctor(g) = &t.game else { unreachable!("teams are CTOR's") };
-                let seed = crate::matches::game_seed(created, ply as u32).wrapping_add(member as u64);
-                let mut squares = crate::team::computer_puts(&g.view(side), want, kind, seed);
-                squares.retain(|sq| !t.round.chosen.iter().any(|(m, s)| *m == member && s == sq));
-                let mut made = false;
-                for sq in squares {
-                    made |= shared.choose(&mut t, member, &AnyMove::Ctor(CtorMove::Put(sq))).is_ok();
-                }
-                if !made {
-                    let _ = shared.choose(&mut t, member, &AnyMove::Ctor(CtorMove::End));
-                }
-                continue;
-            }
             wait(shared, t);
             continue;
         }
@@ -77,7 +50,7 @@ pub(super) fn play_out(shared: &Shared) -> Result<AnyGame, NetError> {
         let seat = shared.team_of(side).find(|s| s.id.member == acting).map(|s| s.sitter.clone());
         match seat {
             Some(Sitter::Computer(kind)) => {
-                let game = if shared.team { crate::team::after_round(&t.game) } else { t.game.clone() };
+                let game = if shared.team { crate::team::after_round(t.game()) } else { t.game().clone() };
                 drop(t);
                 let seed = crate::matches::game_seed(created, ply as u32).wrapping_add(ply);
                 let mut player = kind

@@ -32,7 +32,7 @@ use crate::players::Kind;
 use crate::record::{PlayerInfo, Record};
 use crate::rules::{AnyGame, Side};
 use crate::team::{Lead, TeamRecord};
-use seats::{Round, Seat, Shared, Table};
+use seats::{Seat, Shared, Table};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -247,19 +247,18 @@ impl Host {
         };
         let seats_file = seats_path(&path);
         let ids: Vec<SeatId> = seats.iter().map(|s| s.id).collect();
-        let (record, game, moves, tokens) = if path.exists() {
-            let (record, positions) = crate::record::load(&path)?;
+        let (record, tokens) = if path.exists() {
+            let (record, _) = crate::record::load(&path)?;
             if record.start_game()?.to_string() != start.to_string() {
                 return Err(NetError::OtherStart { path: path.display().to_string() });
             }
             let tokens =
                 if seats_file.exists() { tokens::load_tokens(&seats_file, &ids, team)? } else { vec![None; ids.len()] };
-            let moves = record.moves_played(&positions)?;
-            (record, positions.last().cloned().unwrap_or_else(|| start.clone()), moves, tokens)
+            (record, tokens)
         } else {
             let record = fresh();
             crate::record::write_atomic(&path, &record.to_json())?;
-            (record, start.clone(), Vec::new(), vec![None; ids.len()])
+            (record, vec![None; ids.len()])
         };
         for (seat, token) in seats.iter_mut().zip(tokens) {
             seat.token = match seat.sitter {
@@ -271,29 +270,13 @@ impl Host {
             };
         }
         tokens::save_tokens(&seats_file, &seats.iter().map(|s| (s.id, s.token)).collect::<Vec<_>>(), team)?;
-        // A record resumed starts as it was saved, with its secret squares if it has them.
-        let (resumed_start, chosen_secrets) = match (record.start_game()?, o.secrets) {
-            (AnyGame::Ctor(g), true) if !g.secrets(Side::First).is_empty() => {
-                let squares = [Side::First, Side::Second].map(|s| Some(g.secrets(s).iter().map(|(q, _)| *q).collect()));
-                (AnyGame::Ctor(g), squares)
-            }
-            (game, _) => (game, [None, None]),
-        };
         let secret_squares = o.secrets && matches!(start, AnyGame::Ctor(_));
         let feed = o.feed.map(|_| Feed::new());
         let n = seats.len();
         let nobody = seats.iter().all(|s| s.sitter.is_computer());
         let shared = Arc::new(Shared {
             table: Mutex::new(Table {
-                start: resumed_start,
-                secrets: chosen_secrets,
-                game,
-                record,
-                path: path.clone(),
-                save_error: None,
-                moves,
-                round: Round::default(),
-                asked: None,
+                core: seats::holder(record, path.clone())?,
                 turn_began: Instant::now(),
                 turn_key: (u32::MAX, Side::First, 0),
                 version: 0,
@@ -314,8 +297,9 @@ impl Host {
         });
         {
             let mut t = shared.lock();
+            t.place();
             shared.computer_secrets(&mut t);
-            shared.changed(&mut t, false);
+            shared.changed(&mut t);
         }
         let listener =
             std::net::TcpListener::bind(o.addr).map_err(|source| NetError::Listen { addr: o.addr, source })?;
@@ -392,12 +376,12 @@ impl Host {
 
     /// The game now.
     pub fn game(&self) -> AnyGame {
-        self.shared.lock().game.clone()
+        self.shared.lock().game().clone()
     }
 
     /// The record's file now (a rematch saves into a new one).
     pub fn record_path(&self) -> PathBuf {
-        self.shared.lock().path.clone()
+        self.shared.lock().core.record_path.clone().unwrap_or_default()
     }
 
     /// Plays the game out: the computer's seats move here, the remote ones through the server,
