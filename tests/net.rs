@@ -909,3 +909,44 @@ fn a_host_seating_a_yardstick_resumes_its_record() {
     }
     assert!(Sitter::parse("human").is_err(), "a person sits as `person` or `remote`");
 }
+
+#[test]
+fn a_seat_waiting_on_its_view_gets_the_hosts_changes_since_the_version_it_had() {
+    use tablero::table::Change;
+    let d = dir("changes");
+    let host = Host::open(HostOptions {
+        record: Some(d.join("game.json")),
+        ..HostOptions::remote(Variant::Crossings.initial(), "127.0.0.1:0".parse().unwrap())
+    })
+    .unwrap();
+    let addr = host.addr;
+    let t: Vec<String> = host.invitations().iter().map(|(_, l)| token_of(l)).collect();
+    let (first, second) = (&t[0], &t[1]);
+    let (v0, _) = view(&addr, second);
+    assert!(v0.changes.is_empty() && v0.changes_after.is_none(), "no version asked after: the moves alone");
+    let mut game = Variant::Crossings.initial();
+    let mv = game.legal_moves()[0].to_string();
+    assert_eq!(send(&addr, first, "/seat/move", &format!(r#"{{"seq":0,"move":"{mv}"}}"#)).0, 200);
+    let (status, body) = get(&addr, Some(second), &format!("/seat?wait={}", v0.version));
+    assert_eq!(status, 200, "{body}");
+    let v1: SeatView = serde_json::from_str(&body).unwrap();
+    assert_eq!(v1.changes_after, Some(v0.version));
+    assert_eq!(v1.changes, [Change::Played { ply: 0, mv: mv.clone() }], "{body}");
+    game.play_text(&mv).unwrap();
+    let reply = game.legal_moves()[0].to_string();
+    assert_eq!(send(&addr, second, "/seat/move", &format!(r#"{{"seq":1,"move":"{reply}"}}"#)).0, 200);
+    // Black asks to take its move back; white agrees: the change is the moves taken back.
+    assert_eq!(send(&addr, first, "/seat/ask", r#"{"seq":2,"what":"undo"}"#).0, 200);
+    assert_eq!(send(&addr, second, "/seat/answer", r#"{"yes":true}"#).0, 200);
+    let (status, body) = get(&addr, Some(second), &format!("/seat?wait={}", v1.version));
+    assert_eq!(status, 200, "{body}");
+    let v2: SeatView = serde_json::from_str(&body).unwrap();
+    assert_eq!(v2.changes, [Change::Played { ply: 1, mv: reply }, Change::Back { ply: 0 }], "{body}");
+    assert!(v2.moves.is_empty());
+    // A version the host never had gets the moves alone.
+    let (_, body) = get(&addr, Some(second), &format!("/seat?wait={}", v2.version + 5));
+    let v3: SeatView = serde_json::from_str(&body).unwrap();
+    assert!(v3.changes_after.is_none() && v3.changes.is_empty());
+    drop(host);
+    std::fs::remove_dir_all(&d).ok();
+}

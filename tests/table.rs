@@ -467,3 +467,46 @@ fn a_rematch_starts_a_new_record_beside_the_last_saved_only_when_asked() {
     assert!(new.exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_seats_table_follows_the_hosts_changes_and_falls_back_on_its_moves() {
+    use tablero::table::Change;
+    let mut host = Table::new(Variant::Ordo.initial(), PEOPLE, 1);
+    let mut seat = Table::new(Variant::Ordo.initial(), PEOPLE, 1);
+    seat.seat = Some(Side::Second);
+    let moves = |t: &Table| t.history.iter().map(|(_, m)| m.to_string()).collect::<Vec<_>>();
+    let mut log: Vec<Change> = Vec::new();
+    let mut step = |host: &mut Table, intent: Intent, log: &mut Vec<Change>| {
+        let mark = host.mark();
+        let out = host.apply(intent).unwrap();
+        log.extend(host.changes(mark, &out));
+    };
+    let mv = first_move(&host);
+    step(&mut host, Intent::Play(mv, By::Person), &mut log);
+    let out = seat.apply(Intent::Follow { changes: std::mem::take(&mut log), moves: moves(&host) }).unwrap();
+    assert_eq!(out.played.len(), 1, "the host's move, animated here");
+    // The seat's own move, played here first, is passed over when the host's change brings it.
+    let own = first_move(&seat);
+    seat.apply(Intent::Play(own.clone(), By::Person)).unwrap();
+    step(&mut host, Intent::Play(own, By::Person), &mut log);
+    let mv = first_move(&host);
+    step(&mut host, Intent::Play(mv, By::Person), &mut log);
+    assert_eq!(log.len(), 2);
+    let out = seat.apply(Intent::Follow { changes: std::mem::take(&mut log), moves: moves(&host) }).unwrap();
+    assert_eq!(out.played.len(), 1);
+    assert_eq!(moves(&seat), moves(&host));
+    // Moves taken back.
+    step(&mut host, Intent::TakeBack(Side::Second), &mut log);
+    assert_eq!(log, [Change::Back { ply: 1 }]);
+    let out = seat.apply(Intent::Follow { changes: std::mem::take(&mut log), moves: moves(&host) }).unwrap();
+    assert!(out.rebuilt && out.played.is_empty());
+    assert_eq!(moves(&seat), moves(&host));
+    // Changes that do not follow from the game here (some missed): the host's moves stand.
+    let mv = first_move(&host);
+    step(&mut host, Intent::Play(mv, By::Person), &mut log);
+    let mv = first_move(&host);
+    step(&mut host, Intent::Play(mv, By::Person), &mut log);
+    let out = seat.apply(Intent::Follow { changes: log[1..].to_vec(), moves: moves(&host) }).unwrap();
+    assert_eq!(moves(&seat), moves(&host));
+    assert_eq!(out.played.len(), 2, "caught up from the list");
+}

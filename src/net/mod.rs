@@ -176,6 +176,13 @@ pub struct SeatView {
     pub asked: Option<Asked>,
     /// `result: … wins (…)` once the game is over.
     pub result: Option<String>,
+    /// The game's changes since the version the seat asked after (`GET /seat?wait=V`), in
+    /// order, and that version; `changes_after` is none where the host no longer has them all
+    /// (or none was asked after): the seat then lays the game out from `moves`.
+    #[serde(default)]
+    pub changes: Vec<crate::table::Change>,
+    #[serde(default)]
+    pub changes_after: Option<u64>,
 }
 
 /// A team's secret squares, sent by one of its members: `{"squares": [3, 17, 22, 40, 58]}`.

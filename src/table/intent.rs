@@ -137,6 +137,10 @@ pub enum Intent {
     Hosted(Vec<String>),
     /// A spectator: one event of the feed.
     FeedEvent(crate::feed::wire::Event),
+    /// A hosted game's changes since this seat's table last heard (a seat's table), followed
+    /// where they follow from the game here; where they do not, the host's `moves` are (as
+    /// [`Intent::Hosted`]).
+    Follow { changes: Vec<super::Change>, moves: Vec<String> },
 }
 
 /// A move the table played: what it changed, part by part.

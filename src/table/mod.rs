@@ -8,6 +8,7 @@
 //! everywhere but in its rules step, which alone applies intents).
 
 mod ask;
+mod change;
 mod follow;
 mod intent;
 pub mod pick;
@@ -15,6 +16,7 @@ mod round;
 mod secrets;
 pub mod words;
 
+pub use change::{Change, Mark};
 pub use intent::{By, Ground, Intent, Mode, Outcome, Played, Question, Refused, Replay, Step, TableError};
 use intent::{illegal, refuse};
 pub use round::{RoundPhase, TeamRound};
@@ -227,6 +229,7 @@ impl Table {
         }
         let out = match intent {
             Intent::Hosted(moves) => Ok(self.hosted(&moves)),
+            Intent::Follow { changes, moves } => Ok(self.follow_changes(&changes, &moves)),
             Intent::Play(mv, by) => self.play_by(&mv, by),
             Intent::PlayRandom => self.play_random(),
             Intent::Undo => self.undo_turn(),

@@ -34,6 +34,8 @@ pub struct RemoteSeat {
     /// blind Puts (sent with the host's count), the question waiting, the end.
     host_seq: u64,
     game: u64,
+    /// The version of the host's last view: the next view's changes follow from it.
+    version: Option<u64>,
     blind: bool,
     asked: Option<crate::net::Asked>,
     over: bool,
@@ -56,6 +58,7 @@ impl RemoteSeat {
             invite: None,
             host_seq: host_has as u64,
             game: 0,
+            version: None,
             blind: false,
             asked: None,
             over: false,
@@ -197,8 +200,8 @@ fn let_go(mut world: Commands) {
     world.remove_resource::<RemoteSeat>();
 }
 
-/// What the host says: its moves to the rules step (a new game or moves taken back lay the
-/// table out afresh), the connection, the other seat and any question to the message line.
+/// What the host says: its changes to the rules step (a new game lays the table out afresh),
+/// the connection, the other seat and any question to the message line.
 fn follow(mut seat: ResMut<RemoteSeat>, mut intents: MessageWriter<TableIntent>, mut notice: ResMut<Notice>) {
     let heard: Vec<Heard> = seat.follower.lock().unwrap_or_else(|e| e.into_inner()).heard.try_iter().collect();
     for h in heard {
@@ -220,7 +223,15 @@ fn follow(mut seat: ResMut<RemoteSeat>, mut intents: MessageWriter<TableIntent>,
                 seat.asked = v.asked.clone();
                 seat.over = v.result.is_some();
                 seat.status = say(&v, seat.invite.as_deref());
-                if went_back && seat.game != 0 {
+                // The host's changes since its last view, as its table made them (moves played,
+                // moves taken back), where this seat heard that view.
+                let follows =
+                    v.game == seat.game && !learnt && v.changes_after.is_some() && v.changes_after == seat.version;
+                if follows {
+                    // (Moves taken back: this table sends from the host's count again.)
+                    seat.sent = if went_back { v.moves.len() } else { seat.sent.max(v.moves.len()) };
+                    intents.write(TableIntent(Intent::Follow { changes: v.changes, moves: v.moves }));
+                } else if went_back && seat.game != 0 {
                     // A rematch, or moves taken back: the host's game laid out afresh.
                     match table_of(&v, seat.seat) {
                         Ok(table) => {
@@ -230,9 +241,11 @@ fn follow(mut seat: ResMut<RemoteSeat>, mut intents: MessageWriter<TableIntent>,
                         Err(e) => seat.status = e.to_string(),
                     }
                 } else {
+                    // (The first view, or one after the connection was lost: the host's moves.)
                     seat.sent = seat.sent.max(v.moves.len());
                     intents.write(TableIntent(Intent::Hosted(v.moves)));
                 }
+                seat.version = Some(v.version);
                 seat.game = v.game;
             }
             Heard::Lost { why, retry_in } => {

@@ -37,7 +37,7 @@ impl Link for LocalSeat {
                     .0;
             }
         }
-        Ok(Some(self.shared.view(self.k)))
+        Ok(Some(self.shared.view(self.k, after)))
     }
 
     fn say(&self, said: &Said) -> Result<Posted, NetError> {

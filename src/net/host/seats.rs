@@ -11,8 +11,9 @@ use crate::net::{Asked, Question, Said, SeatId, SeatView, Token};
 use crate::record::Record;
 use crate::rules::ctor::Square;
 use crate::rules::{AnyGame, AnyMove, Game, Side};
-use crate::table::{By, Ground, Intent, RoundPhase};
+use crate::table::{By, Change, Ground, Intent, RoundPhase};
 use crate::team::Lead;
+use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -28,7 +29,16 @@ pub(super) struct Table {
     pub(super) turn_began: Instant,
     pub(super) turn_key: (u32, Side, usize),
     pub(super) version: u64,
+    /// The changes to the game not yet given a version, then the last [`LOG`] with theirs:
+    /// a seat that asks after a version still here follows them, not the list of moves.
+    pub(super) pending: Vec<Change>,
+    pub(super) log: VecDeque<(u64, Change)>,
+    /// The first version whose changes are all in `log`.
+    pub(super) log_from: u64,
 }
+
+/// How many changes the host keeps for its seats to follow.
+pub(super) const LOG: usize = 256;
 
 pub(super) struct Seat {
     pub(super) id: SeatId,
@@ -110,13 +120,15 @@ impl Table {
     /// Applies `intent` to the table core, its refusal given the seats' kind; revealed blind
     /// Puts are placed at once (nothing here waits for an animation).
     pub(super) fn apply(&mut self, intent: Intent) -> Result<(), Refused> {
-        self.core.apply(intent).map_err(|r| {
+        let mark = self.core.mark();
+        let out = self.core.apply(intent).map_err(|r| {
             let why = match r.1 {
                 Ground::NotYours => Why::NotYours,
                 Ground::Illegal => Why::Illegal,
             };
             refuse(why, r.0)
         })?;
+        self.pending.extend(self.core.changes(mark, &out));
         self.place();
         Ok(())
     }
@@ -124,10 +136,19 @@ impl Table {
     /// Revealed blind Puts placed (each step places one or ends the placing).
     pub(super) fn place(&mut self) {
         for _ in 0..64 {
-            if self.core.round.phase != RoundPhase::Placing || self.core.apply(Intent::PlaceNextPut).is_err() {
+            if self.core.round.phase != RoundPhase::Placing {
                 break;
             }
+            let mark = self.core.mark();
+            let Ok(out) = self.core.apply(Intent::PlaceNextPut) else { break };
+            self.pending.extend(self.core.changes(mark, &out));
         }
+    }
+
+    /// The game's changes after version `after`, if the log still has them all.
+    pub(super) fn changes_after(&self, after: u64) -> Option<Vec<Change>> {
+        (after + 1 >= self.log_from && after <= self.version)
+            .then(|| self.log.iter().filter(|(v, _)| *v > after).map(|(_, c)| c.clone()).collect())
     }
 }
 
@@ -162,6 +183,14 @@ impl Shared {
             t.turn_began = Instant::now();
         }
         t.version += 1;
+        let version = t.version;
+        let pending = std::mem::take(&mut t.pending);
+        t.log.extend(pending.into_iter().map(|c| (version, c)));
+        while t.log.len() > LOG {
+            if let Some((v, _)) = t.log.pop_front() {
+                t.log_from = t.log_from.max(v + 1);
+            }
+        }
         self.publish(t);
         self.moved.notify_all();
         self.version.send_replace(t.version);
@@ -200,7 +229,9 @@ impl Shared {
         Some(Duration::from_secs(per as u64).saturating_sub(began.elapsed()).as_millis() as u64)
     }
 
-    pub(super) fn view(&self, seat: usize) -> SeatView {
+    /// Seat `seat`'s view; `after`, the version the seat has (`GET /seat?wait=V`): the changes
+    /// since then come with it, where the host still has them all.
+    pub(super) fn view(&self, seat: usize, after: Option<u64>) -> SeatView {
         let t = self.lock();
         let id = self.seats[seat].id;
         let variant = t.game().variant();
@@ -255,6 +286,8 @@ impl Shared {
             revealed,
             asked: t.core.asked.map(|(by, what)| Asked { what, mine: by == id.side }),
             result: over.map(|o| crate::matches::result_line(variant, o)),
+            changes: after.and_then(|a| t.changes_after(a)).unwrap_or_default(),
+            changes_after: after.filter(|a| t.changes_after(*a).is_some()),
         }
     }
 

@@ -76,13 +76,15 @@ async fn seat(State(s): State<Arc<Shared>>, headers: HeaderMap, Query(q): Query<
             if let Some(k) = q.keys().find(|k| k.as_str() != "wait") {
                 return Err(refuse(Why::Malformed, format!("unknown parameter '{}'", crate::rules::quote(k))));
             }
+            let mut since = None;
             if let Some(w) = q.get("wait") {
                 let after: u64 =
                     crate::rules::number(w).ok_or_else(|| refuse(Why::Malformed, "wait takes the view's version"))?;
                 let mut rx = s.version.subscribe();
                 let _ = tokio::time::timeout(LONGEST_WAIT, rx.wait_for(|v| *v != after)).await;
+                since = Some(after);
             }
-            Ok(axum::Json(s.view(k)).into_response())
+            Ok(axum::Json(s.view(k, since)).into_response())
         }
         .await,
     )
