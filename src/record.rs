@@ -180,7 +180,12 @@ impl Record {
     /// with one team's squares would not load).
     pub fn secrets_of(start: &AnyGame) -> Option<[Vec<u16>; 2]> {
         match start {
-            AnyGame::Ctor(g) if !g.secrets(Side::First).is_empty() && !g.secrets(Side::Second).is_empty() => {
+            // Both teams' whole choice, or none (a seat knows only the other team's that
+            // worked: its copy of the record has none).
+            AnyGame::Ctor(g)
+                if g.secrets(Side::First).len() == crate::rules::ctor::SECRETS
+                    && g.secrets(Side::Second).len() == crate::rules::ctor::SECRETS =>
+            {
                 Some([Side::First, Side::Second].map(|s| g.secrets(s).iter().map(|(sq, _)| *sq).collect()))
             }
             _ => None,

@@ -654,3 +654,37 @@ fn the_overlay_page_in_chromium_follows_every_move_within_a_second() {
     // A bad query is refused before any page.
     assert_eq!(status(&get(&server, "/overlay?layout=sideways")), 400);
 }
+
+#[test]
+fn a_hosts_changes_are_announced_as_they_came_even_where_the_moves_end_the_same() {
+    use tablero::table::Change;
+    let feed = Feed::new();
+    let mut table = Table::new(&feed, Variant::Crossings.initial(), 7);
+    let mut rng = RandomPlayer::new(3);
+    for _ in 0..2 {
+        let mv = rng.choose(&table.game()).unwrap();
+        table.play(mv);
+    }
+    let mut heard = feed.subscribe(None).unwrap();
+    // The second move taken back and played again between two looks: the list of moves is the
+    // same, the changes say what happened.
+    let times: Vec<u64> = (1..=2).map(|i| 1_000_000 + i * 1000).collect();
+    let view = View {
+        game: 7,
+        start: &table.start,
+        moves: &table.moves,
+        times: &times,
+        started_ms: 1_000_000,
+        players: &table.players,
+        phase: Phase::Play,
+        sand: None,
+    };
+    let again = table.moves[1].to_string();
+    feed.publish_changes(&view, &[Change::Back { ply: 1 }, Change::Played { ply: 1, mv: again }]);
+    let kinds: Vec<&str> = std::iter::from_fn(|| heard.try_recv().ok()).map(|e| e.kind).collect();
+    assert_eq!(kinds, ["undo", "redo"]);
+    // Changes that do not follow (a move the game does not have): the view stands, unchanged.
+    feed.publish_changes(&view, &[Change::Played { ply: 5, mv: "x".into() }]);
+    assert!(heard.try_recv().is_err(), "nothing announced: the game shown is the view's");
+    assert_eq!(feed.state().shown.unwrap().moves.len(), 2);
+}

@@ -22,6 +22,7 @@ pub use wire::Phase;
 
 use crate::record::PlayerInfo;
 use crate::rules::{AnyGame, AnyMove, Effect, Game, Side, ctor::SecretState};
+use crate::table::Change;
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, MutexGuard};
 use wire::{After, Clocks, Ended, Event, MoveLine, Revealed, Sand, Score, State, What};
@@ -127,6 +128,24 @@ impl Feed {
 
     fn lock(&self) -> MutexGuard<'_, Inner> {
         self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Shows what the table shows now after `changes` (the seats' host's table's, since the
+    /// last call): they are announced as they come where they follow from the game shown;
+    /// what they do not bring, the view does ([`Feed::publish`]).
+    pub fn publish_changes(&self, view: &View, changes: &[Change]) {
+        {
+            let now = crate::record::now_ms();
+            let mut inner = self.lock();
+            let same = inner.game == Some(view.game)
+                && inner.positions.first() == Some(view.start)
+                && inner.players.as_ref() == Some(view.players);
+            if same {
+                // (What does not follow is laid out from the view below.)
+                inner.follow(changes, view, now);
+            }
+        }
+        self.publish(view);
     }
 
     /// Shows what the table shows now, announcing what changed since the last call. The view
@@ -251,38 +270,75 @@ impl Inner {
         }
         let common = self.moves.iter().zip(view.moves).take_while(|(a, b)| a.mv == **b).count();
         while self.moves.len() > common {
-            let m = self.moves.pop().expect("more than common");
-            self.positions.pop();
-            self.undone.push(m.mv.clone());
-            let after = self.after();
-            let last = self.moves.last().map(|m| m.text.clone());
-            self.announce(What::Undo(wire::Undone { ply: self.moves.len(), undone: m.text, last, after }));
+            self.undo_one();
         }
         for (i, mv) in view.moves.iter().enumerate().skip(common) {
-            let was_over = self.positions.last().expect("the start").outcome().is_some();
-            let redo = self.undone.last() == Some(mv);
-            if !self.push_move(mv, view.times.get(i).copied().unwrap_or(now)) {
+            if !self.play_one(mv, view.times.get(i).copied().unwrap_or(now)) {
                 return false;
             }
-            if redo {
-                self.undone.pop();
-            } else {
-                self.undone.clear();
+        }
+        true
+    }
+
+    /// Follows a table's changes within the same game (the seats' host's): moves taken back
+    /// and moves played, announcing each. False where one does not follow from the game here
+    /// (the view then says how the game stands).
+    fn follow(&mut self, changes: &[Change], view: &View, now: u64) -> bool {
+        for change in changes {
+            match change {
+                Change::Back { ply } if *ply <= self.moves.len() => {
+                    while self.moves.len() > *ply {
+                        self.undo_one();
+                    }
+                }
+                Change::Played { ply, mv } if *ply == self.moves.len() => {
+                    let Some(played) = view.moves.get(*ply).filter(|m| m.to_string() == *mv) else { return false };
+                    if !self.play_one(played, view.times.get(*ply).copied().unwrap_or(now)) {
+                        return false;
+                    }
+                }
+                _ => return false,
             }
-            let m = self.moves.last().expect("just pushed").clone();
-            let after = self.after();
-            let moved = wire::Moved {
-                ply: self.moves.len(),
-                mv: m.text,
-                by: self.side_name(m.by).into(),
-                at_ms: m.at_ms,
-                parts: m.parts,
-                after,
-            };
-            self.announce(if redo { What::Redo(moved) } else { What::Move(moved) });
-            if !was_over && let Some(result) = self.result() {
-                self.announce(What::Result(result));
-            }
+        }
+        true
+    }
+
+    /// Takes the last move back, announcing it.
+    fn undo_one(&mut self) {
+        let Some(m) = self.moves.pop() else { return };
+        self.positions.pop();
+        self.undone.push(m.mv.clone());
+        let after = self.after();
+        let last = self.moves.last().map(|m| m.text.clone());
+        self.announce(What::Undo(wire::Undone { ply: self.moves.len(), undone: m.text, last, after }));
+    }
+
+    /// Plays a move (a redo where it is the last one undone), announcing it and the end it
+    /// brings; false (and nothing changed) if it is not legal.
+    fn play_one(&mut self, mv: &AnyMove, at_ms: u64) -> bool {
+        let was_over = self.positions.last().expect("the start").outcome().is_some();
+        let redo = self.undone.last() == Some(mv);
+        if !self.push_move(mv, at_ms) {
+            return false;
+        }
+        if redo {
+            self.undone.pop();
+        } else {
+            self.undone.clear();
+        }
+        let m = self.moves.last().expect("just pushed").clone();
+        let after = self.after();
+        let moved = wire::Moved {
+            ply: self.moves.len(),
+            mv: m.text,
+            by: self.side_name(m.by).into(),
+            at_ms: m.at_ms,
+            parts: m.parts,
+            after,
+        };
+        self.announce(if redo { What::Redo(moved) } else { What::Move(moved) });
+        if !was_over && let Some(result) = self.result() {
+            self.announce(What::Result(result));
         }
         true
     }

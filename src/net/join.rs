@@ -5,6 +5,7 @@
 use super::{Answer, Invitation, Link, NetError, Post, Posted, Said, SeatView, SentMove};
 use crate::matches::STOP;
 use crate::rules::{AnyGame, Game};
+use crate::table::{Intent, Table};
 use std::io::Write;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
@@ -135,10 +136,9 @@ pub fn start_of(v: &SeatView) -> Result<AnyGame, NetError> {
 }
 
 /// What the computer at a seat sends now: its blind Puts (a team's member), else its move.
-fn computer_moves(v: &SeatView, player: &str, seed: u64) -> Result<Vec<String>, NetError> {
-    let game = game_of(v)?;
+fn computer_moves(game: &AnyGame, v: &SeatView, player: &str, seed: u64) -> Result<Vec<String>, NetError> {
     if v.puts_to_choose > 0 {
-        let AnyGame::Ctor(g) = &game else { return Err(NetError::Garbled("blind Puts outside CTOR".into())) };
+        let AnyGame::Ctor(g) = game else { return Err(NetError::Garbled("blind Puts outside CTOR".into())) };
         let side = g.side_to_move();
         let kind = player.parse().unwrap_or(crate::players::Kind::Random);
         let mut squares = crate::team::computer_puts(&g.view(side), v.puts_to_choose, kind, seed);
@@ -149,7 +149,7 @@ fn computer_moves(v: &SeatView, player: &str, seed: u64) -> Result<Vec<String>, 
         return Ok(squares.iter().map(|sq| format!("P{sq}")).collect());
     }
     // A team's acting member plays on after the blind Puts: no more Puts of its own.
-    let game = if crate::net::host::is_team_game(&game) { crate::team::after_round(&game) } else { game };
+    let game = if crate::net::host::is_team_game(game) { crate::team::after_round(game) } else { game.clone() };
     let mut p = crate::players::by_name(player, seed)?;
     let mv = p.choose(&game).ok_or_else(|| NetError::Rules("no move in a game that is not over".into()))?;
     Ok(vec![mv.to_string()])
@@ -166,7 +166,7 @@ pub fn run_as(inv: &Invitation, player: &str, out: &mut dyn Write, err: &mut dyn
     // The view's version acted on last: each is acted on once.
     let mut acted = None;
     let mut ply_seed = 0u64;
-    let mut saving = Saving::default();
+    let mut copy = Copy::default();
     loop {
         if STOP.load(Ordering::Relaxed) {
             return Err(NetError::Stopped);
@@ -197,7 +197,7 @@ pub fn run_as(inv: &Invitation, player: &str, out: &mut dyn Write, err: &mut dyn
             let _ = writeln!(err, "tablero: connected again");
             lost = false;
         }
-        saving.save(&v, player, err);
+        let table = copy.follow(&v, player, err)?;
         if let Some(result) = &v.result {
             writeln!(out, "{result}")?;
             return Ok(());
@@ -209,68 +209,85 @@ pub fn run_as(inv: &Invitation, player: &str, out: &mut dyn Write, err: &mut dyn
         ply_seed = ply_seed.wrapping_add(1);
         if v.choose_secrets {
             // Chosen, or a team-mate chose first (then not taken, and nothing lost).
-            let AnyGame::Ctor(g) = game_of(&v)? else { return Err(NetError::Garbled("secrets outside CTOR".into())) };
-            let squares = crate::team::random_secrets(&g, v.game ^ ply_seed ^ v.seat.len() as u64);
+            let AnyGame::Ctor(g) = &table.game else { return Err(NetError::Garbled("secrets outside CTOR".into())) };
+            let squares = crate::team::random_secrets(g, v.game ^ ply_seed ^ v.seat.len() as u64);
             follower.say(Said::Secrets(super::Secrets { squares }));
         } else if v.asked.as_ref().is_some_and(|a| !a.mine) {
             follower.say(Said::Answer(Answer { yes: true }));
         } else if v.your_turn {
             let seed = v.seq.wrapping_mul(0x9E37_79B9).wrapping_add(ply_seed);
-            for mv in computer_moves(&v, player, seed)? {
+            for mv in computer_moves(&table.game, &v, player, seed)? {
                 follower.send(v.seq, mv);
             }
         }
     }
 }
 
-/// A seat's own copy of the record (its machine saves the game too), in the data folder.
+/// The seat's own table: the host's game as this seat knows it (its own team's secret
+/// squares, the other team's that worked), following the host's changes, its record saved in
+/// the data folder (this machine keeps the game too).
 #[derive(Default)]
-struct Saving {
-    /// The file, the game it holds and the moves written.
-    at: Option<(std::path::PathBuf, u64)>,
-    written: usize,
+struct Copy {
+    table: Option<Table>,
+    /// The view the table stands at, and the secret squares it knew.
+    version: Option<u64>,
+    secrets: (Vec<u16>, Vec<u16>),
     said: bool,
 }
 
-impl Saving {
-    fn save(&mut self, v: &SeatView, player: &str, err: &mut dyn Write) {
-        if self.at.as_ref().is_some_and(|(_, game)| *game != v.game) {
-            (self.at, self.written) = (None, 0); // a rematch: a file of its own
+impl Copy {
+    /// Follows `v`: its changes where they follow from the last view, else the game laid out
+    /// afresh (a new game, a secret square learnt, a view after the connection was lost).
+    fn follow(&mut self, v: &SeatView, player: &str, err: &mut dyn Write) -> Result<&Table, NetError> {
+        let secrets = (v.secrets.clone(), v.revealed.clone());
+        let same = self.table.as_ref().is_some_and(|t| t.record.created_ms == v.game) && secrets == self.secrets;
+        let follows = same && v.changes_after.is_some() && v.changes_after == self.version;
+        self.version = Some(v.version);
+        self.secrets = secrets;
+        match &mut self.table {
+            Some(table) if follows => {
+                let _ = table.apply(Intent::Follow { changes: v.changes.clone(), moves: v.moves.clone() });
+            }
+            Some(table) if same => {
+                let _ = table.apply(Intent::Hosted(v.moves.clone()));
+            }
+            _ => self.table = Some(Copy::table_of(v, player)?),
         }
-        if self.at.is_some() && self.written == v.moves.len() {
-            return;
+        let table = self.table.as_ref().expect("just set");
+        if let Some(e) = &table.save_error
+            && !self.said
+        {
+            let _ = writeln!(err, "tablero: the seat's copy of the record: {e}");
+            self.said = true;
         }
-        let Ok(start) = start_of(v) else { return };
-        let Some(seat) = super::SeatId::parse(&v.seat) else { return };
+        if table.history.len() != v.moves.len() {
+            return Err(NetError::Rules(format!(
+                "the host's moves do not follow from its start: {}",
+                v.moves.join(" ")
+            )));
+        }
+        Ok(table)
+    }
+
+    /// A new game's table, its record in a file of its own.
+    fn table_of(v: &SeatView, player: &str) -> Result<Table, NetError> {
+        let start = start_of(v)?;
+        let seat = super::SeatId::parse(&v.seat).ok_or_else(|| NetError::Garbled(format!("seat '{}'", v.seat)))?;
         let kind = if player == "random" { "computer:random".to_string() } else { player.to_string() };
         let mine = (format!("{player} (seat {})", v.seat), kind);
         let host = ("the host's other seats".to_string(), "human".to_string());
         let players = if seat.side == crate::rules::Side::First { [mine, host] } else { [host, mine] };
-        let mut record = crate::record::Record::new(&start, players);
-        record.created_ms = v.game;
-        let mut game = start;
-        for m in &v.moves {
-            if game.play_text(m).is_err() {
-                return;
-            }
-            record.push(m, &game);
-        }
-        let path = match &self.at {
-            Some((path, _)) => path.clone(),
-            None => crate::record::new_game_path(&crate::record::data_dir(), &record),
-        };
-        match crate::record::write_atomic(&path, &record.to_json()) {
-            Ok(()) => {
-                self.at = Some((path, v.game));
-                self.written = v.moves.len();
-            }
-            Err(e) if !self.said => {
-                let _ =
-                    writeln!(err, "tablero: the seat's copy of the record cannot be saved at {}: {e}", path.display());
-                self.said = true;
-            }
-            Err(_) => {}
-        }
+        // The game as this seat knows it (the secret squares it knows work in it), its record
+        // named as the seat sees the players.
+        let kinds = players.clone().map(|(_, kind)| crate::players::Kind::from_record(&kind));
+        let mut table = Table::new(start, kinds, 1);
+        table.record.players = players.map(|(name, kind)| crate::record::PlayerInfo { name, kind });
+        table.record.created_ms = v.game;
+        table.seat = Some(seat.side);
+        let path = crate::record::new_game_path(&crate::record::data_dir(), &table.record);
+        let mut table = table.saved_to(path);
+        let _ = table.apply(Intent::Hosted(v.moves.clone()));
+        Ok(table)
     }
 }
 

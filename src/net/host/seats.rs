@@ -185,13 +185,13 @@ impl Shared {
         t.version += 1;
         let version = t.version;
         let pending = std::mem::take(&mut t.pending);
+        self.publish(t, &pending);
         t.log.extend(pending.into_iter().map(|c| (version, c)));
         while t.log.len() > LOG {
             if let Some((v, _)) = t.log.pop_front() {
                 t.log_from = t.log_from.max(v + 1);
             }
         }
-        self.publish(t);
         self.moved.notify_all();
         self.version.send_replace(t.version);
         // Saved before the seat that moved is answered (the lock is held), after the others
@@ -199,14 +199,15 @@ impl Shared {
         let _ = t.core.apply(Intent::Save);
     }
 
-    pub(super) fn publish(&self, t: &Table) {
+    /// The feed follows the table's `changes`, with the view as it stands.
+    pub(super) fn publish(&self, t: &Table, changes: &[Change]) {
         let Some(feed) = &self.feed else { return };
         let times: Vec<u64> = t.core.record.moves.iter().map(|m| m.at_ms).collect();
         let sand = self.sand_left(t).map(|left| (self.timer.unwrap_or(0), left));
         let moves: Vec<AnyMove> = t.core.history.iter().map(|(_, mv)| mv.clone()).collect();
         // While the teams choose their secret squares the feed shows the start without them.
         let start = if self.choosing_secrets(t) { &self.start } else { t.start() };
-        feed.publish(&View {
+        let view = View {
             game: t.core.record.created_ms,
             start,
             moves: &moves,
@@ -215,7 +216,8 @@ impl Shared {
             players: &t.core.record.players,
             phase: Phase::Play,
             sand,
-        });
+        };
+        feed.publish_changes(&view, changes);
     }
 
     /// Milliseconds left on the sand-glass, while it runs.
