@@ -68,6 +68,11 @@ pub enum SecretCommand {
 #[derive(Message, Clone, Copy, Debug)]
 pub struct FeedOutOfStep;
 
+/// What the rules step's intents changed in the game, in order, as the seats' host passes its
+/// own on ([`crate::table::Change`]): the live feed follows them.
+#[derive(Message, Debug, Clone)]
+pub struct TableChanged(pub Vec<crate::table::Change>);
+
 /// The move being chosen at the table, owned by the pick step: the picker's state, the moves
 /// offered when a click fits several, and a hint's cells.
 #[derive(Resource, Clone, Debug, Default)]
@@ -225,6 +230,7 @@ pub(crate) fn plugin(app: &mut App) {
         .add_message::<PartShown>()
         .add_message::<TableIntent>()
         .add_message::<FeedOutOfStep>()
+        .add_message::<TableChanged>()
         .add_message::<SecretCommand>()
         .init_resource::<SaveFolder>()
         .init_resource::<Picking>()
@@ -424,9 +430,23 @@ struct Reply<'w> {
     played: MessageWriter<'w, Played>,
     rebuild: MessageWriter<'w, Rebuild>,
     out_of_step: MessageWriter<'w, FeedOutOfStep>,
+    changed: MessageWriter<'w, TableChanged>,
 }
 
 impl Reply<'_> {
+    /// Applies `intent` to the table and answers with what it did (and what it changed).
+    fn apply(&mut self, session: &mut Session, intent: Intent) {
+        let mark = session.mark();
+        let result = session.apply(intent);
+        if let Ok(out) = &result {
+            let changes = session.changes(mark, out);
+            if !changes.is_empty() {
+                self.changed.write(TableChanged(changes));
+            }
+        }
+        self.answer(result);
+    }
+
     /// Tells the frame's later steps what an intent did, or says why it was refused.
     fn answer(&mut self, result: Result<Outcome, Refused>) {
         let out = match result {
@@ -499,7 +519,7 @@ fn rules(
     }
     // The rules step alone reads the intents: each is taken (a table carried by one moves in).
     for intent in steps.into_iter().chain(intents.drain().map(|TableIntent(i)| i)) {
-        reply.answer(session.apply(intent));
+        reply.apply(&mut session, intent);
     }
     let mut later = Vec::new();
     for command in &commands {
@@ -555,19 +575,19 @@ fn rules(
             // The pick step and the computer answer the others.
             _ => continue,
         };
-        reply.answer(session.apply(intent));
+        reply.apply(&mut session, intent);
     }
     for MoveChosen { mv, by } in chosen.read() {
-        reply.answer(session.apply(Intent::Play(mv.clone(), *by)));
+        reply.apply(&mut session, Intent::Play(mv.clone(), *by));
     }
     for intent in later {
-        reply.answer(session.apply(intent));
+        reply.apply(&mut session, intent);
     }
     // Every live game at the table has a file, however it began (the menu's *Start*, a
     // position on the command line, a paste, *Play on*, a new game): one without gets a new
     // file in the save folder here, in one place, and is saved at once.
     if let Some(path) = folder.0.as_deref().and_then(|dir| session.new_file_in(dir)) {
-        reply.answer(session.apply(Intent::SaveTo(path)));
+        reply.apply(&mut session, Intent::SaveTo(path));
     }
 }
 

@@ -115,13 +115,15 @@ pub fn view_of<'a>(
     }
 }
 
-/// After every change at the table, the feed is told what it shows now.
+/// After every change at the table, the feed is told what changed and what it shows now.
 pub(crate) fn publish(
     live: Res<LiveFeed>,
     session: Res<Session>,
     mode: Res<State<Mode>>,
     table: Res<crate::gui::frame::clock::CtorTable>,
+    mut changed: MessageReader<crate::gui::frame::session::TableChanged>,
 ) {
+    let changes: Vec<crate::table::Change> = changed.read().flat_map(|c| c.0.iter().cloned()).collect();
     // Told even while it does not serve: when it serves again, it is up to date.
     if !(session.is_changed() || mode.is_changed() || live.is_changed()) {
         return;
@@ -135,7 +137,7 @@ pub(crate) fn publish(
         _ => None,
     };
     // The table's own mode: the state follows it a frame later.
-    live.feed.publish(&view_of(&session, &moves, &times, Mode::from(session.mode()), sand));
+    live.feed.publish_changes(&view_of(&session, &moves, &times, Mode::from(session.mode()), sand), &changes);
 }
 
 /// Watching another table's feed.
