@@ -125,7 +125,17 @@ pub fn execute(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
             }
         }
         Command::Match(m) => run_match(&m, out)?,
-        Command::Feed(f) => crate::feed::headless::run(&f, out)?,
+        Command::Feed(f) => {
+            use crate::feed::headless::{Pace, Show};
+            let (show, o) = match &f.feed_match {
+                Some(args::FeedMatch::Match { variant, a, b, seed, games, options }) => {
+                    (Show::Match { variant: *variant, a: a.clone(), b: b.clone(), seed: *seed, games: *games }, options)
+                }
+                None => (Show::Record(f.record.clone().unwrap_or_default()), &f.options),
+            };
+            let pace = Pace { pace: o.pace, addr: o.addr(), linger: o.linger, eval: o.eval };
+            crate::feed::headless::run(&show, &pace, out)?
+        }
         Command::Analyse { position, level, top, threads } => {
             crate::engine::analyse(&position, level, top, threads, out)?
         }

@@ -2,7 +2,6 @@
 //! a pace, for a stream's overlay or spectators (`tablero watch`).
 
 use super::{Feed, FeedError, Phase, View};
-use crate::cli::args::{FeedArgs, FeedMatch};
 use crate::matches::STOP;
 use crate::record::{PlayerInfo, Record, now_ms};
 use crate::rules::{AnyGame, AnyMove, Game, Variant};
@@ -61,26 +60,43 @@ impl Showing<'_> {
     }
 }
 
+/// What `tablero feed` shows.
+pub enum Show {
+    /// A record, move by move.
+    Record(std::path::PathBuf),
+    /// A computer match, game after game (the games of `tablero match` with this seed).
+    Match { variant: Variant, a: String, b: String, seed: u64, games: u32 },
+}
+
+/// How `tablero feed` shows it.
+pub struct Pace {
+    /// Seconds a move.
+    pub pace: f64,
+    /// Where the feed is served.
+    pub addr: std::net::SocketAddr,
+    /// Seconds to go on serving after the end (until Ctrl-C if none).
+    pub linger: Option<f64>,
+    /// The computer's evaluation after every move.
+    pub eval: bool,
+}
+
 /// `tablero feed <record.json>` or `tablero feed match ...`: everything is checked before the
-/// server starts (the players by clap, the record here).
-pub fn run(args: &FeedArgs, out: &mut dyn Write) -> Result<(), FeedError> {
+/// server starts (the players by the command line, the record here).
+pub fn run(show: &Show, o: &Pace, out: &mut dyn Write) -> Result<(), FeedError> {
     let feed = Feed::new();
-    let (o, record) = match &args.feed_match {
-        Some(FeedMatch::Match { options, .. }) => (options, None),
-        None => {
-            let path = args.record.as_deref().unwrap_or(std::path::Path::new(""));
-            (&args.options, Some(crate::record::load(path)?))
-        }
+    let record = match show {
+        Show::Match { .. } => None,
+        Show::Record(path) => Some(crate::record::load(path)?),
     };
-    let server = super::server::serve(feed.clone(), o.addr())?;
+    let server = super::server::serve(feed.clone(), o.addr)?;
     writeln!(out, "feed: {} (overlay: {}/overlay, events: {}/events)", server.url(), server.url(), server.url())?;
     out.flush()?;
     let mut played = 0usize;
-    match (record, &args.feed_match) {
+    match (record, show) {
         (Some((record, positions)), _) => {
             played += show_record(&feed, &record, &positions, o.pace, o.eval)?;
         }
-        (None, Some(FeedMatch::Match { variant, a, b, seed, games, .. })) => {
+        (None, Show::Match { variant, a, b, seed, games }) => {
             let (variant, seed, games) = (*variant, *seed, *games);
             for g in 0..games {
                 if STOP.load(Ordering::Relaxed) {
@@ -93,7 +109,7 @@ pub fn run(args: &FeedArgs, out: &mut dyn Write) -> Result<(), FeedError> {
                 }
             }
         }
-        _ => unreachable!("a record or a match"),
+        (None, Show::Record(_)) => unreachable!("a record shown is loaded"),
     }
     if !STOP.load(Ordering::Relaxed) {
         writeln!(
