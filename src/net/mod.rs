@@ -12,7 +12,10 @@
 //!   certificate and no other (see [`tls`]). The TLS handshake is bounded like a request's head.
 //! - A seat's requests carry `Authorization: Bearer TOKEN`. `GET /seat` answers the seat's view
 //!   as JSON (`SeatView`); `GET /seat?wait=V` waits (up to 20 s) until the view's `version` is
-//!   no longer `V` (a move, a member's blind Put, a question asked or answered, a new game).
+//!   no longer `V` (a move, a member's blind Put, a question asked or answered, a new game),
+//!   with the game's changes since `V` as the host's table made them (`changes`, the table's
+//!   [`crate::table::Change`]: a move played, moves taken back, a new game), which the seat
+//!   follows; the list of moves serves a first view and one after a lost connection.
 //!   `POST /seat/move` with `{"seq": N, "move": "c2-c4"}` plays a move when `N` is the number of
 //!   moves played so far (a stale or doubled move is refused) and it is the seat's to make. In a
 //!   CTOR team game a member's Puts are blind: the host keeps them, unseen by anyone, until
