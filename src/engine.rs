@@ -76,6 +76,7 @@ fn nodes_level(n: u64) -> Level {
     let m = LEVELS[LEVELS.len() - 1];
     Level {
         playouts: n.min(u32::MAX as u64) as u32,
+        ctor_playouts: n.min(u32::MAX as u64) as u32,
         positions: n,
         volterra_positions: n,
         beam: 0,
@@ -89,6 +90,7 @@ fn iteration(k: u32) -> Level {
     let m = LEVELS[LEVELS.len() - 1];
     Level {
         playouts: 128u32.saturating_mul(1 << k.min(20)),
+        ctor_playouts: 128u32.saturating_mul(1 << k.min(20)),
         plies: k + 1,
         positions: u64::MAX,
         volterra_positions: u64::MAX,

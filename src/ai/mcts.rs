@@ -206,7 +206,8 @@ fn grow(
 ) -> (Vec<Node>, u64) {
     let mut nodes = root(game, root_moves);
     let mut done = 0;
-    for _ in 0..level.playouts {
+    let playouts = if matches!(game, AnyGame::Ctor(_)) { level.ctor_playouts } else { level.playouts };
+    for _ in 0..playouts {
         if stop.load(Ordering::Relaxed) {
             break;
         }
