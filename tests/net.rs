@@ -947,6 +947,8 @@ fn a_seat_waiting_on_its_view_gets_the_hosts_changes_since_the_version_it_had() 
     let (_, body) = get(&addr, Some(second), &format!("/seat?wait={}", v2.version + 5));
     let v3: SeatView = serde_json::from_str(&body).unwrap();
     assert!(v3.changes_after.is_none() && v3.changes.is_empty());
+    let (status, body) = get(&addr, Some(second), &format!("/seat?wait={}", u64::MAX));
+    assert_eq!(status, 200, "the largest version is a version the host never had: {body}");
     drop(host);
     std::fs::remove_dir_all(&d).ok();
 }

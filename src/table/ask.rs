@@ -56,7 +56,7 @@ impl Table {
             team.changes.clear();
         }
         // A new game is a new record: its time after the last one's.
-        record.created_ms = record.created_ms.max(self.record.created_ms + 1);
+        record.created_ms = record.created_ms.max(self.record.created_ms.saturating_add(1));
         let path = self.record_path.as_ref().map(|p| {
             let dir = p.parent().map(std::path::Path::to_path_buf).unwrap_or_default();
             crate::record::new_file_in(&dir, &record)

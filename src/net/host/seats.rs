@@ -147,7 +147,7 @@ impl Table {
 
     /// The game's changes after version `after`, if the log still has them all.
     pub(super) fn changes_after(&self, after: u64) -> Option<Vec<Change>> {
-        (after + 1 >= self.log_from && after <= self.version)
+        (after.saturating_add(1) >= self.log_from && after <= self.version)
             .then(|| self.log.iter().filter(|(v, _)| *v > after).map(|(_, c)| c.clone()).collect())
     }
 }
