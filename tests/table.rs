@@ -476,7 +476,7 @@ fn a_seats_table_follows_the_hosts_changes_and_falls_back_on_its_moves() {
     seat.seat = Some(Side::Second);
     let moves = |t: &Table| t.history.iter().map(|(_, m)| m.to_string()).collect::<Vec<_>>();
     let mut log: Vec<Change> = Vec::new();
-    let mut step = |host: &mut Table, intent: Intent, log: &mut Vec<Change>| {
+    let step = |host: &mut Table, intent: Intent, log: &mut Vec<Change>| {
         let mark = host.mark();
         let out = host.apply(intent).unwrap();
         log.extend(host.changes(mark, &out));

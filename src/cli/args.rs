@@ -88,8 +88,12 @@ pub struct HostArgs {
     #[arg(long, value_name = "ADDR", value_parser = any_addr)]
     pub listen: Option<SocketAddr>,
     /// HTTPS on 127.0.0.1 too (a host that other machines reach always serves HTTPS)
-    #[arg(long)]
+    #[arg(long, conflicts_with = "relay")]
     pub tls: bool,
+    /// Through a relay that every seat connects out to: a NATS server, nats://HOST:PORT (or
+    /// tls://HOST:PORT); the host then listens on no port
+    #[arg(long, value_name = "URL", conflicts_with = "listen")]
+    pub relay: Option<String>,
     /// The record's file (resumed, with the same invitations, if it exists)
     #[arg(long)]
     pub record: Option<PathBuf>,

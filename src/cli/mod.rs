@@ -259,6 +259,7 @@ pub fn host_options(a: &args::HostArgs, headless: bool) -> Result<crate::net::ho
         feed: a.feed_listen.or(a.feed),
         secrets: a.secrets,
         tls: a.tls,
+        relay: a.relay.as_deref().map(crate::net::relay::relay_address).transpose()?,
     })
 }
 

@@ -322,7 +322,7 @@ pub struct Follower {
 impl Follower {
     /// Follows the seat of an invitation, at a host on another machine (or this one's port).
     pub fn start(inv: &Invitation) -> Result<Follower, NetError> {
-        Ok(Follower::over(std::sync::Arc::new(Client::new(inv)?)))
+        Ok(Follower::over(inv.connect()?))
     }
 
     /// Follows a seat through `link`: a thread waits on the host for each change and hands the

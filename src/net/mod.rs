@@ -38,6 +38,7 @@
 
 pub mod host;
 pub mod join;
+pub mod relay;
 pub use crate::tls;
 
 use crate::rules::{Side, Variant};
@@ -356,6 +357,8 @@ pub enum NetError {
     Seats { path: String, why: String },
     #[error("the host cannot listen on {addr}: {source}")]
     Listen { addr: std::net::SocketAddr, source: std::io::Error },
+    #[error("'{}' is not a relay's address (nats://HOST:PORT, or tls://HOST:PORT for one that speaks TLS)", crate::rules::quote(.0))]
+    Relay(String),
     #[error("the host said {status}: {text}")]
     Refused { status: u16, text: String },
     #[error("the host sent what is not a seat's view: {0}")]
@@ -387,6 +390,11 @@ pub struct Invitation {
     pub token: String,
     /// Over HTTPS: the SHA-256 of the host's certificate, the only one the seat accepts.
     pub cert: Option<tls::Fingerprint>,
+    /// Through a relay: the relay and the game's name there (`addr` is then the relay's
+    /// address without its password).
+    pub relay: Option<relay::Place>,
+    /// Whether the seat is named as a team's member (`first.1`).
+    pub team: bool,
 }
 
 impl Invitation {
@@ -405,6 +413,22 @@ impl Invitation {
         format!("{scheme}://{addr}/join#seat={}&token={}{pin}", seat.name(team), token.hex())
     }
 
+    /// `nats://RELAY/GAME#seat=…&token=…` (or `tls://…`).
+    pub fn relay_link(place: &relay::Place, seat: SeatId, team: bool, token: &Token) -> String {
+        format!("{}/{}#seat={}&token={}", place.relay, place.game, seat.name(team), token.hex())
+    }
+
+    /// Where the seat's requests go: the host's address, or the relay.
+    pub fn connect(&self) -> Result<std::sync::Arc<dyn Link>, NetError> {
+        Ok(match &self.relay {
+            Some(place) => {
+                let token = Token::from_hex(&self.token).ok_or_else(|| NetError::Invitation(self.token.clone()))?;
+                std::sync::Arc::new(relay::RelayLink::new(place, &self.seat_id().name(self.team), &token)?)
+            }
+            None => std::sync::Arc::new(join::Client::new(self)?),
+        })
+    }
+
     pub fn seat_id(&self) -> SeatId {
         SeatId::new(self.seat, self.member)
     }
@@ -412,6 +436,9 @@ impl Invitation {
     pub fn parse(text: &str) -> Result<Invitation, NetError> {
         let bad = || NetError::Invitation(text.to_string());
         let text_ = text.trim();
+        if text_.starts_with("nats://") || text_.starts_with("tls://") {
+            return Invitation::parse_relayed(text_).ok_or_else(bad);
+        }
         let (tls, rest) = match (text_.strip_prefix("https://"), text_.strip_prefix("http://")) {
             (Some(rest), _) => (true, rest),
             (None, Some(rest)) => (false, rest),
@@ -443,6 +470,39 @@ impl Invitation {
             member: seat.member,
             token: token.ok_or_else(bad)?,
             cert,
+            relay: None,
+            team: false,
+        })
+    }
+
+    /// `nats://RELAY/GAME#seat=…&token=…`.
+    fn parse_relayed(text: &str) -> Option<Invitation> {
+        let (place, rest) = text.split_once('#')?;
+        let (relay, game) = place.rsplit_once('/')?;
+        let relay = relay::relay_address(relay).ok()?;
+        if !relay::is_game(game) {
+            return None;
+        }
+        let (mut seat, mut token, mut team) = (None, None, false);
+        for part in rest.split('&') {
+            match part.split_once('=')? {
+                ("seat", s) if SeatId::parse(s).is_some() => {
+                    seat = SeatId::parse(s);
+                    team = s.contains('.');
+                }
+                ("token", t) if Token::from_hex(t).is_some() => token = Some(t.to_string()),
+                _ => return None,
+            }
+        }
+        let seat = seat?;
+        Some(Invitation {
+            addr: relay::shown(&relay),
+            seat: seat.side,
+            member: seat.member,
+            token: token?,
+            cert: None,
+            relay: Some(relay::Place { relay, game: game.to_ascii_lowercase() }),
+            team,
         })
     }
 }

@@ -133,3 +133,66 @@ pub fn check_successors<G: Game + PartialEq>(game: &G) -> Vec<(G::Move, G, Vec<E
         })
         .collect()
 }
+
+/// A `nats-server` of the test's own on a free loopback port (the relay that games go
+/// through), stopped when dropped. None, with the reason printed, where nats-server is not
+/// installed and `CI` is unset (CI installs it: there it is a failure).
+pub struct NatsServer {
+    pub port: u16,
+    child: Option<std::process::Child>,
+    args: Vec<String>,
+}
+
+impl NatsServer {
+    pub fn start(extra: &[&str]) -> Option<NatsServer> {
+        let installed = std::process::Command::new("nats-server")
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if !installed {
+            assert!(std::env::var_os("CI").is_none(), "nats-server is not installed (apt-get install nats-server)");
+            eprintln!("skipped: nats-server is not installed (apt-get install nats-server)");
+            return None;
+        }
+        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let mut args: Vec<String> = ["-a", "127.0.0.1", "-p", &port.to_string()].iter().map(|s| s.to_string()).collect();
+        args.extend(extra.iter().map(|s| s.to_string()));
+        let mut s = NatsServer { port, child: None, args };
+        s.up();
+        Some(s)
+    }
+
+    pub fn url(&self) -> String {
+        format!("nats://127.0.0.1:{}", self.port)
+    }
+
+    /// Starts the server (again), and waits until it takes connections.
+    pub fn up(&mut self) {
+        let child = std::process::Command::new("nats-server")
+            .args(&self.args)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("nats-server starts");
+        self.child = Some(child);
+        let start = std::time::Instant::now();
+        while std::net::TcpStream::connect(("127.0.0.1", self.port)).is_err() {
+            assert!(start.elapsed() < std::time::Duration::from_secs(10), "nats-server did not start");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+
+    /// Stops the server (a relay that goes away mid-game).
+    pub fn down(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}
+
+impl Drop for NatsServer {
+    fn drop(&mut self) {
+        self.down();
+    }
+}

@@ -487,7 +487,7 @@ fn send(mut seat: ResMut<RemoteSeat>, session: Res<Session>) {
 /// played here, and the connection that follows the host from there.
 pub fn seat_table(invitation: &str, wait: std::time::Duration) -> Result<(Table, RemoteSeat), GuiError> {
     let inv = crate::net::Invitation::parse(invitation)?;
-    seat_table_over(std::sync::Arc::new(crate::net::join::Client::new(&inv)?), inv.seat, wait)
+    seat_table_over(inv.connect()?, inv.seat, wait)
 }
 
 /// A seat's table through `link`: a host elsewhere, or the host in this process.

@@ -15,6 +15,7 @@
 mod computer;
 mod headless;
 mod local;
+mod relay;
 mod seats;
 mod server;
 mod tokens;
@@ -120,6 +121,8 @@ pub struct HostOptions {
     /// HTTPS even on this machine's loopback (a host that other machines reach always serves
     /// HTTPS).
     pub tls: bool,
+    /// Serve the seats through this relay (`nats://HOST:PORT`) instead of a port of the host's.
+    pub relay: Option<String>,
 }
 
 impl HostOptions {
@@ -136,6 +139,7 @@ impl HostOptions {
             feed: None,
             secrets: false,
             tls: false,
+            relay: None,
         }
     }
 }
@@ -189,6 +193,9 @@ pub struct Host {
     pub path: PathBuf,
     /// The live feed's server, if asked for.
     pub feed: Option<crate::feed::server::Server>,
+    /// Through a relay: where the game is there (the host then listens on no port: `addr`
+    /// and `reach` are the address it was given, unused).
+    pub relay: Option<super::relay::Place>,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
@@ -269,9 +276,26 @@ impl Host {
                 }),
             };
         }
-        tokens::save_tokens(&seats_file, &seats.iter().map(|s| (s.id, s.token)).collect::<Vec<_>>(), team)?;
+        // Through a relay: the game's name there, kept beside the record with the tokens.
+        let place = match &o.relay {
+            Some(r) => Some(super::relay::Place {
+                relay: super::relay::relay_address(r)?,
+                game: match tokens::load_game(&seats_file) {
+                    Some(game) => game,
+                    None => super::relay::new_game()?,
+                },
+            }),
+            None => None,
+        };
+        tokens::save_tokens(
+            &seats_file,
+            &seats.iter().map(|s| (s.id, s.token)).collect::<Vec<_>>(),
+            team,
+            place.as_ref().map(|p| p.game.as_str()),
+        )?;
         let secret_squares = o.secrets && matches!(start, AnyGame::Ctor(_));
-        let feed = o.feed.map(|_| Feed::new());
+        // Through a relay, the feed's public events go to the relay too.
+        let feed = (o.feed.is_some() || place.is_some()).then(Feed::new);
         let n = seats.len();
         let nobody = seats.iter().all(|s| s.sitter.is_computer());
         let shared = Arc::new(Shared {
@@ -297,12 +321,38 @@ impl Host {
             in_flight: AtomicUsize::new(0),
             closed: AtomicBool::new(false),
             feed: feed.clone(),
+            relay_game: place.as_ref().map(|p| p.game.clone()),
         });
         {
             let mut t = shared.lock();
             t.place();
             shared.computer_secrets(&mut t);
             shared.changed(&mut t);
+        }
+        if let Some(place) = place {
+            let feed_server = match (feed, o.feed) {
+                (Some(feed), Some(feed_addr)) if feed_addr.ip().is_loopback() => Some(
+                    crate::feed::server::serve_over(feed, feed_addr, None).map_err(|e| NetError::Feed(e.to_string()))?,
+                ),
+                (Some(_), Some(_)) => {
+                    return Err(NetError::Feed(
+                        "through a relay, the feed serves this machine only (its spectators elsewhere follow the relay)".into(),
+                    ));
+                }
+                _ => None,
+            };
+            let (stop, thread) = relay::serve(shared.clone(), &place)?;
+            return Ok(Host {
+                shared,
+                addr: o.addr,
+                reach: o.addr,
+                cert: None,
+                path,
+                feed: feed_server,
+                relay: Some(place),
+                stop: Some(stop),
+                thread: Some(thread),
+            });
         }
         let listener =
             std::net::TcpListener::bind(o.addr).map_err(|source| NetError::Listen { addr: o.addr, source })?;
@@ -342,7 +392,7 @@ impl Host {
             .build()?;
         let (stop, thread) =
             crate::feed::server::spawn(runtime, listener, acceptor, server::router(shared.clone()), "tablero-host")?;
-        Ok(Host { shared, addr, reach, cert, path, feed: feed_server, stop: Some(stop), thread: Some(thread) })
+        Ok(Host { shared, addr, reach, cert, path, feed: feed_server, relay: None, stop: Some(stop), thread: Some(thread) })
     }
 
     /// Whether the game is a CTOR team game (its seats are members: `first.1`, …).
@@ -363,7 +413,10 @@ impl Host {
     /// The link of any seat with a token (a person at the host's table connects through it).
     pub fn seat_link(&self, id: SeatId) -> Option<String> {
         let seat = &self.shared.seats[self.shared.index(id)?];
-        seat.token.map(|t| Invitation::link(&self.reach, id, self.shared.team, &t, self.cert.as_ref()))
+        seat.token.map(|t| match &self.relay {
+            Some(place) => Invitation::relay_link(place, id, self.shared.team, &t),
+            None => Invitation::link(&self.reach, id, self.shared.team, &t, self.cert.as_ref()),
+        })
     }
 
     /// Seat `id` taken in this process: a person at the host's own table plays through it

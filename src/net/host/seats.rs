@@ -67,6 +67,8 @@ pub(super) struct Shared {
     /// Set when the host closes: the computer's seats stop playing.
     pub(super) closed: AtomicBool,
     pub(super) feed: Option<Arc<Feed>>,
+    /// Through a relay: the game's name there (a rematch's record keeps it).
+    pub(super) relay_game: Option<String>,
 }
 
 /// Why the host refuses what a seat asks. Each kind has one status code, given at the server's
@@ -446,7 +448,7 @@ impl Shared {
             && let Some(path) = &t.core.record_path
         {
             let tokens: Vec<(SeatId, Option<Token>)> = self.seats.iter().map(|s| (s.id, s.token)).collect();
-            let _ = save_tokens(&seats_path(path), &tokens, self.team);
+            let _ = save_tokens(&seats_path(path), &tokens, self.team, self.relay_game.as_deref());
             self.computer_secrets(&mut t);
         }
         self.changed(&mut t);
@@ -465,6 +467,13 @@ impl Shared {
             }
         }
         let k = found.ok_or_else(|| refuse(Why::NoSeat, "no seat has this token"))?;
+        self.counted(k)?;
+        Ok(k)
+    }
+
+    /// A request of seat `k` (proven its own), counted against [`RATE`] a second; the seat is
+    /// heard from now.
+    pub(super) fn counted(&self, k: usize) -> Result<(), Refused> {
         let now = Instant::now();
         let mut rate = self.rate.lock().unwrap_or_else(|e| e.into_inner());
         let (since, n) = &mut rate[k];
@@ -476,7 +485,7 @@ impl Shared {
             return Err(refuse(Why::TooMany, "too many requests: at most 100 a second"));
         }
         self.heard_from(k, now);
-        Ok(k)
+        Ok(())
     }
 
     /// Seat `k` was heard from now: once every seat of a person has been, the sand-glass runs.

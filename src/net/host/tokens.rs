@@ -13,10 +13,19 @@ pub fn seats_path(record: &Path) -> PathBuf {
 }
 
 /// Writes the tokens, readable and writable by the owner only (created so, then renamed).
-pub(super) fn save_tokens(path: &Path, tokens: &[(SeatId, Option<Token>)], team: bool) -> std::io::Result<()> {
+/// With them, the game's name on a relay (`relay`), if it has one.
+pub(super) fn save_tokens(
+    path: &Path,
+    tokens: &[(SeatId, Option<Token>)],
+    team: bool,
+    game: Option<&str>,
+) -> std::io::Result<()> {
     use std::os::unix::fs::OpenOptionsExt;
-    let map: serde_json::Map<String, serde_json::Value> =
+    let mut map: serde_json::Map<String, serde_json::Value> =
         tokens.iter().map(|(id, t)| (id.name(team), t.map(|t| t.hex()).into())).collect();
+    if let Some(game) = game {
+        map.insert("relay".into(), game.into());
+    }
     let text = serde_json::Value::Object(map).to_string();
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)?;
@@ -43,4 +52,11 @@ pub(super) fn load_tokens(path: &Path, ids: &[SeatId], team: bool) -> Result<Vec
             }
         })
         .collect()
+}
+
+/// The game's name on a relay kept beside the record, if any (a file without one, or a name
+/// that is not one, has none).
+pub(super) fn load_game(path: &Path) -> Option<String> {
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()?;
+    v.get("relay")?.as_str().filter(|g| crate::net::relay::is_game(g)).map(str::to_string)
 }

@@ -1,0 +1,219 @@
+//! The host's side of a relay (see [`crate::net::relay`]): the host connects out to the relay,
+//! opens each seat's sealed message, takes each of its sequence numbers once, hands what the
+//! seat says to the same seats' logic as the direct host's routes, and seals the answer back.
+//! The game's public events go out on the feed's subject. What it takes from the relay is
+//! bounded as the direct host bounds requests: the size of a message, a seat's requests a
+//! second, the requests waited on at once.
+
+use super::seats::{Shared, Why};
+use super::{IN_FLIGHT, server};
+use crate::net::relay::{self, Envelope, Fresh, Keys, Place, Reply, Request, Way, Window};
+use crate::net::{NetError, Said};
+use futures_util::StreamExt;
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+/// The answers kept per seat, for a message said again.
+const KEPT: usize = 16;
+
+/// What the host keeps of the relay's seats.
+struct Relayed {
+    shared: Arc<Shared>,
+    client: async_nats::Client,
+    /// Each seat's keys (none for the computer's seats).
+    keys: Vec<Option<Keys>>,
+    names: Vec<String>,
+    /// This run of the host: a seat's message for another is answered only with this one.
+    session: u64,
+    windows: Mutex<Vec<Window>>,
+    kept: Mutex<Vec<VecDeque<(u64, Vec<u8>)>>>,
+    waiting: Arc<tokio::sync::Semaphore>,
+}
+
+/// Connects to the relay (an error within 5 s if it cannot be reached now; reconnecting for
+/// ever once it was) and serves the seats of `shared` there until `stop`.
+pub(super) fn serve(
+    shared: Arc<Shared>,
+    place: &Place,
+) -> Result<(tokio::sync::oneshot::Sender<()>, std::thread::JoinHandle<()>), NetError> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_name("tablero-host-relay")
+        .enable_all()
+        .build()?;
+    let unreachable = |why: String| NetError::Unreachable { addr: relay::shown(&place.relay), why };
+    let client = runtime.block_on(relay::connect(&place.relay, "tablero host", false))?;
+    let seats = runtime
+        .block_on(client.subscribe(relay::seats_subject(&place.game)))
+        .map_err(|e| unreachable(e.to_string()))?;
+    let states = runtime
+        .block_on(client.subscribe(relay::state_subject(&place.game)))
+        .map_err(|e| unreachable(e.to_string()))?;
+    let mut session = [0u8; 8];
+    getrandom::fill(&mut session).map_err(|e| std::io::Error::other(e.to_string()))?;
+    let session = u64::from_le_bytes(session).max(1);
+    let names: Vec<String> = shared.seats.iter().map(|s| s.id.name(shared.team)).collect();
+    let keys = shared
+        .seats
+        .iter()
+        .zip(&names)
+        .map(|(s, name)| s.token.map(|t| Keys::new(&t, &place.game, name)))
+        .collect();
+    let n = shared.seats.len();
+    let r = Arc::new(Relayed {
+        shared,
+        client,
+        keys,
+        names,
+        session,
+        windows: Mutex::new(vec![Window::default(); n]),
+        kept: Mutex::new(vec![VecDeque::new(); n]),
+        waiting: Arc::new(tokio::sync::Semaphore::new(IN_FLIGHT)),
+    });
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let game = place.game.clone();
+    let thread = std::thread::Builder::new().name("tablero-host-relay".into()).spawn(move || {
+        runtime.block_on(async move {
+            let feed = tokio::spawn(forward_feed(r.clone(), relay::feed_subject(&game)));
+            let state = tokio::spawn(answer_state(r.clone(), states));
+            let heard = async {
+                let mut seats = seats;
+                while let Some(m) = seats.next().await {
+                    tokio::spawn(hear(r.clone(), m));
+                }
+            };
+            tokio::select! {
+                _ = stopped => {}
+                _ = heard => {}
+            }
+            feed.abort();
+            state.abort();
+            let _ = r.client.flush().await;
+        });
+        runtime.shutdown_background();
+    })?;
+    Ok((stop, thread))
+}
+
+/// One message on the seats' subject.
+async fn hear(r: Arc<Relayed>, m: async_nats::Message) {
+    let Some(reply_to) = m.reply.clone() else { return };
+    if m.payload.len() > relay::MAX_MESSAGE {
+        return;
+    }
+    let Ok(e) = serde_json::from_slice::<Envelope>(&m.payload) else { return };
+    let Some(k) = r.names.iter().position(|n| *n == e.seat) else { return };
+    let Some(keys) = &r.keys[k] else { return };
+    // Not proven the seat's: not answered at all.
+    let Some(text) = keys.open(Way::ToHost, e.session, &e) else { return };
+    let send = |reply: &Reply| {
+        let text = serde_json::to_vec(reply).unwrap_or_default();
+        let sealed = keys.seal(Way::ToSeat, e.session, e.seq, &text);
+        (text, serde_json::to_vec(&sealed).unwrap_or_default())
+    };
+    let publish = |bytes: Vec<u8>| {
+        let (client, to) = (r.client.clone(), reply_to.clone());
+        async move {
+            let _ = client.publish(to, bytes.into()).await;
+        }
+    };
+    if let Err(refused) = r.shared.counted(k) {
+        let busy = if refused.why == Why::TooMany { Reply::Busy } else { refusal(refused) };
+        return publish(send(&busy).1).await;
+    }
+    if e.session != r.session {
+        return publish(send(&Reply::Session(r.session)).1).await;
+    }
+    let fresh = r.windows.lock().unwrap_or_else(|e| e.into_inner())[k].take(e.seq);
+    match fresh {
+        Fresh::New => {}
+        Fresh::Old => return publish(send(&Reply::Old).1).await,
+        Fresh::Repeat => {
+            // Said again: the answer it had, if it is kept; nothing is done twice.
+            let kept = r.kept.lock().unwrap_or_else(|e| e.into_inner())[k]
+                .iter()
+                .find(|(seq, _)| *seq == e.seq)
+                .map(|(_, text)| text.clone());
+            if let Some(text) = kept {
+                let sealed = keys.seal(Way::ToSeat, e.session, e.seq, &text);
+                publish(serde_json::to_vec(&sealed).unwrap_or_default()).await;
+            }
+            return;
+        }
+    }
+    let request = match serde_json::from_slice::<Request>(&text) {
+        Ok(request) => request,
+        Err(err) => {
+            let why = format!("not understood: {}", crate::rules::one_line(&err.to_string()));
+            return publish(send(&Reply::Refused { status: 400, text: why }).1).await;
+        }
+    };
+    let reply = match request {
+        Request::View { after } => {
+            // Waited on at once: bounded as the direct host's requests.
+            let Ok(_permit) = r.waiting.clone().try_acquire_owned() else {
+                return publish(send(&Reply::Busy).1).await;
+            };
+            if let Some(after) = after {
+                let mut rx = r.shared.version.subscribe();
+                let _ = tokio::time::timeout(relay::RELAY_WAIT, rx.wait_for(|v| *v != after)).await;
+            }
+            // A view is not kept: asked again, it is read again.
+            return publish(send(&Reply::View(Box::new(r.shared.view(k, after)))).1).await;
+        }
+        other => {
+            let said: Said = other.said().expect("not a view");
+            match r.shared.hear(r.shared.seats[k].id, &said) {
+                Ok(()) => Reply::Taken,
+                Err(refused) if refused.why == Why::Stale => Reply::Stale,
+                Err(refused) => refusal(refused),
+            }
+        }
+    };
+    let (text, bytes) = send(&reply);
+    {
+        let mut kept = r.kept.lock().unwrap_or_else(|e| e.into_inner());
+        let kept = &mut kept[k];
+        if kept.len() == KEPT {
+            kept.pop_front();
+        }
+        kept.push_back((e.seq, text));
+    }
+    publish(bytes).await;
+}
+
+fn refusal(r: super::Refused) -> Reply {
+    Reply::Refused { status: server::status(r.why).as_u16(), text: r.text }
+}
+
+/// The feed's public events, each as it comes, on the feed's subject.
+async fn forward_feed(r: Arc<Relayed>, subject: String) {
+    let Some(feed) = r.shared.feed.clone() else { return };
+    loop {
+        let Ok(mut events) = feed.subscribe(Some(feed.seq() + 1)) else {
+            tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+            continue;
+        };
+        while let Some(sent) = events.recv().await {
+            let _ = r.client.publish(subject.clone(), sent.data.clone().into()).await;
+        }
+        // Dropped for falling behind: subscribed again (a spectator reads the state again).
+    }
+}
+
+/// `tablero.GAME.state`: the feed's whole picture, for a spectator that comes late.
+async fn answer_state(r: Arc<Relayed>, mut asks: async_nats::Subscriber) {
+    let Some(feed) = r.shared.feed.clone() else { return };
+    let mut last = Instant::now();
+    while let Some(m) = asks.next().await {
+        let Some(to) = m.reply else { continue };
+        // At most 100 a second, as a seat's requests.
+        if last.elapsed() < std::time::Duration::from_millis(10) {
+            continue;
+        }
+        last = Instant::now();
+        let text = serde_json::to_vec(&feed.state()).unwrap_or_default();
+        let _ = r.client.publish(to, text.into()).await;
+    }
+}

@@ -1,0 +1,447 @@
+//! Games through a relay (a nats-server of the test's own on loopback): a CTOR 2v2 with secret
+//! squares watched by a third client subscribed to everything, which finds nothing of the
+//! seats; the relay restarted, the host killed and started again and a seat away mid-game,
+//! with no move lost or doubled; messages repeated, altered or forged, refused.
+
+mod common;
+
+use common::NatsServer;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tablero::net::relay::{Envelope, Keys, Request, Way};
+use tablero::net::{Invitation, Link, Posted, Said, SentMove, Token};
+use tablero::rules::{AnyGame, Game};
+
+const BIN: &str = env!("CARGO_BIN_EXE_tablero");
+
+/// An empty CTOR 8 × 8 field for teams of two.
+const CTOR_2V2: &str = "ctor8 ......../......../......../......../......../......../......../........ b 1 P1M0L0 2v2 0";
+
+fn dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("tablero-relay-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// `tablero host … --headless --relay URL` in its own process, and its invitations.
+struct HostProcess {
+    child: Child,
+    out: BufReader<std::process::ChildStdout>,
+    invites: Vec<(String, String)>,
+}
+
+impl HostProcess {
+    fn start(position: &str, extra: &[&str], relay: &NatsServer, record: &Path) -> HostProcess {
+        let mut child = Command::new(BIN)
+            .args(["host", position, "--headless", "--linger", "3", "--relay", &relay.url(), "--record"])
+            .arg(record)
+            .args(extra)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the host starts");
+        let mut out = BufReader::new(child.stdout.take().unwrap());
+        let mut invites = Vec::new();
+        loop {
+            let mut line = String::new();
+            assert!(out.read_line(&mut line).unwrap() > 0, "the host ended before serving");
+            if let Some(rest) = line.trim().strip_prefix("invite ") {
+                let (seat, link) = rest.split_once(": ").unwrap();
+                invites.push((seat.to_string(), link.to_string()));
+            } else if line.starts_with("record: ") {
+                break;
+            }
+        }
+        HostProcess { child, out, invites }
+    }
+
+    fn invite(&self, seat: &str) -> String {
+        self.invites.iter().find(|(s, _)| s == seat).map(|(_, l)| l.clone()).expect("an invitation")
+    }
+
+    fn result(&mut self) -> String {
+        let mut line = String::new();
+        self.out.read_line(&mut line).unwrap();
+        line.trim().to_string()
+    }
+
+    fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for HostProcess {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+fn join(link: &str, player: &str, data: &Path) -> Child {
+    Command::new(BIN)
+        .env("TABLERO_DATA_DIR", data)
+        .args(["join", link, "--as", player])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the seat starts")
+}
+
+fn finish(child: Child) -> (i32, String, String) {
+    let out = child.wait_with_output().unwrap();
+    (out.status.code().unwrap_or(-1), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
+}
+
+/// A third client on the relay, subscribed to every subject (`>`): what it received, in order.
+struct Spy {
+    got: Arc<Mutex<Vec<(String, Vec<u8>)>>>,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Spy {
+    fn start(url: &str) -> Spy {
+        let got = Arc::new(Mutex::new(Vec::new()));
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let (ready_tx, ready) = std::sync::mpsc::channel();
+        let (url, keep) = (url.to_string(), got.clone());
+        let thread = std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+            rt.block_on(async move {
+                use futures_util::StreamExt;
+                let client = async_nats::connect(url).await.expect("the spy connects");
+                let mut all = client.subscribe(">").await.unwrap();
+                client.flush().await.unwrap();
+                ready_tx.send(()).unwrap();
+                let listen = async {
+                    while let Some(m) = all.next().await {
+                        keep.lock().unwrap().push((m.subject.to_string(), m.payload.to_vec()));
+                    }
+                };
+                tokio::select! {
+                    _ = stopped => {}
+                    _ = listen => {}
+                }
+            });
+        });
+        ready.recv().unwrap();
+        Spy { got, stop: Some(stop), thread: Some(thread) }
+    }
+
+    fn stop(mut self) -> Vec<(String, Vec<u8>)> {
+        let _ = self.stop.take().unwrap().send(());
+        self.thread.take().unwrap().join().unwrap();
+        std::mem::take(&mut *self.got.lock().unwrap())
+    }
+}
+
+/// The keys of the seat an invitation is for.
+fn keys_of(link: &str) -> (String, Keys) {
+    let inv = Invitation::parse(link).unwrap();
+    let place = inv.relay.clone().expect("an invitation through the relay");
+    let seat = inv.seat_id().name(inv.team);
+    let token = Token::from_hex(&inv.token).unwrap();
+    (seat.clone(), Keys::new(&token, &place.game, &seat))
+}
+
+/// Every object in `v` with an `owner` and a `square`: the secret squares the feed shows.
+fn revealed_in(v: &serde_json::Value, found: &mut Vec<(String, u64)>) {
+    match v {
+        serde_json::Value::Object(map) => {
+            if let (Some(o), Some(s)) = (map.get("owner").and_then(|o| o.as_str()), map.get("square").and_then(|s| s.as_u64())) {
+                found.push((o.to_string(), s));
+            }
+            map.values().for_each(|x| revealed_in(x, found));
+        }
+        serde_json::Value::Array(a) => a.iter().for_each(|x| revealed_in(x, found)),
+        _ => {}
+    }
+}
+
+#[test]
+fn a_third_client_on_the_relay_sees_nothing_of_the_seats_in_a_ctor_2v2_with_secret_squares() {
+    let Some(relay) = NatsServer::start(&[]) else { return };
+    let spy = Spy::start(&relay.url());
+    let d = dir("2v2");
+    let record = d.join("game.json");
+    let mut host = HostProcess::start(CTOR_2V2, &["--secrets"], &relay, &record);
+    let names: Vec<&str> = host.invites.iter().map(|(s, _)| s.as_str()).collect();
+    assert_eq!(names, ["first.1", "first.2", "second.1", "second.2"]);
+    assert!(host.invites.iter().all(|(_, l)| l.starts_with(&format!("{}/", relay.url()))), "the invitations name the relay");
+    let members: Vec<Child> = host
+        .invites
+        .iter()
+        .zip(["ai:easy", "random", "ai:medium", "random"])
+        .map(|((_, link), who)| join(link, who, &d.join("seats")))
+        .collect();
+    let ends: Vec<(i32, String, String)> = members.into_iter().map(finish).collect();
+    let result = host.result();
+    assert!(result.starts_with("result: "), "{result}");
+    for (code, out, err) in &ends {
+        assert_eq!(*code, 0, "{err}");
+        assert_eq!(out.trim(), result, "every member sees the same end");
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    let seen = spy.stop();
+    let (r, positions) = tablero::record::load(&record).unwrap();
+    let game = positions.last().unwrap();
+    let secrets = r.secrets.clone().expect("the teams chose their squares");
+    let check = Command::new(BIN).args(["check", record.to_str().unwrap()]).output().unwrap();
+    assert!(String::from_utf8(check.stdout).unwrap().ends_with(&format!("{result}\n")));
+
+    let place = Invitation::parse(&host.invites[0].1).unwrap().relay.unwrap();
+    let (seats_subject, feed_subject) = (format!("tablero.{}.seats", place.game), format!("tablero.{}.feed", place.game));
+    let keys: Vec<(String, Keys)> = host.invites.iter().map(|(_, l)| keys_of(l)).collect();
+    let tokens: Vec<String> = host.invites.iter().map(|(_, l)| l.split("token=").nth(1).unwrap().to_string()).collect();
+    // What the seats said, as only the host can read it (the test holds their tokens), in the
+    // order the relay carried it.
+    let mut said: Vec<(usize, String, Request)> = Vec::new();
+    let (mut feed_events, mut sealed) = (0, 0);
+    for (i, (subject, payload)) in seen.iter().enumerate() {
+        let text = String::from_utf8_lossy(payload).to_lowercase();
+        for token in &tokens {
+            assert!(!text.contains(token.as_str()), "a seat's token on {subject}");
+        }
+        if *subject == feed_subject {
+            feed_events += 1;
+            continue;
+        }
+        // Everything else is a sealed envelope: a seat's message or the host's answer.
+        let e: Envelope = serde_json::from_slice(payload)
+            .unwrap_or_else(|err| panic!("{subject} carries what is not sealed ({err}): {text}"));
+        assert!(e.sealed.bytes().all(|b| b.is_ascii_hexdigit()) && e.nonce.len() == 24);
+        sealed += 1;
+        if *subject == seats_subject {
+            let (_, k) = keys.iter().find(|(name, _)| *name == e.seat).expect("a seat of the game");
+            let plain = k.open(Way::ToHost, e.session, &e).expect("sealed with the seat's key");
+            said.push((i, e.seat.clone(), serde_json::from_slice(&plain).unwrap()));
+        } else {
+            assert!(subject.starts_with("_INBOX."), "an answer goes to the asker's inbox: {subject}");
+        }
+    }
+    assert!(feed_events > 10, "the public events went out on the feed's subject ({feed_events})");
+    assert!(sealed > 50 && said.len() > 20, "the seats' messages went through the relay");
+    // The secret squares travelled to the host, sealed.
+    let sent_secrets: Vec<&Vec<u16>> =
+        said.iter().filter_map(|(_, _, r)| if let Request::Secrets(s) = r { Some(&s.squares) } else { None }).collect();
+    assert!(sent_secrets.len() >= 2, "both teams sent their squares");
+    // No blind Put on the feed before its round closes: between a member's Put and its
+    // team-mate's for the same point of the game, the feed announces neither.
+    let team = |seat: &str| seat.split('.').next().unwrap().to_string();
+    let mut blind = 0;
+    for (i, seat, r) in &said {
+        let Request::Move(SentMove { seq, mv }) = r else { continue };
+        if !mv.starts_with('P') {
+            continue;
+        }
+        let mate = said.iter().find(|(k, s, r)| {
+            k > i && s != seat && team(s) == team(seat) && matches!(r, Request::Move(m) if m.seq == *seq && m.mv.starts_with('P'))
+        });
+        let Some((k, _, _)) = mate else { continue };
+        blind += 1;
+        let announced = format!("\"move\":\"{mv}\"");
+        for (subject, payload) in &seen[i + 1..*k] {
+            assert!(
+                !(*subject == feed_subject && String::from_utf8_lossy(payload).contains(&announced)),
+                "{mv} of {seat} on the feed before its team-mate chose"
+            );
+        }
+    }
+    assert!(blind > 0, "members chose blind Puts");
+    // No secret square on the feed that has not worked.
+    let hidden: Vec<(String, u64)> = [tablero::rules::Side::First, tablero::rules::Side::Second]
+        .into_iter()
+        .flat_map(|side| {
+            let AnyGame::Ctor(g) = game else { panic!("a CTOR game") };
+            let owner = game.variant().side_name(side).to_string();
+            g.secrets(side)
+                .iter()
+                .filter(|(_, st)| *st != tablero::rules::ctor::SecretState::Revealed)
+                .map(move |(sq, _)| (owner.clone(), *sq as u64))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    assert_eq!(hidden.len() + count_revealed(game), secrets[0].len() + secrets[1].len());
+    assert!(!hidden.is_empty(), "some secret squares never worked");
+    for (subject, payload) in &seen {
+        if *subject != feed_subject {
+            continue;
+        }
+        let mut found = Vec::new();
+        revealed_in(&serde_json::from_slice(payload).unwrap(), &mut found);
+        for f in &found {
+            assert!(!hidden.contains(f), "the unrevealed square {f:?} on the feed");
+        }
+    }
+    std::fs::remove_dir_all(&d).ok();
+}
+
+fn count_revealed(game: &AnyGame) -> usize {
+    let AnyGame::Ctor(g) = game else { return 0 };
+    [tablero::rules::Side::First, tablero::rules::Side::Second]
+        .iter()
+        .map(|&s| g.secrets(s).iter().filter(|(_, st)| *st == tablero::rules::ctor::SecretState::Revealed).count())
+        .sum()
+}
+
+/// Plays the seat's moves (the first legal one by a seeded choice) until `n` of its own are
+/// taken or the game ends; the moves it played.
+fn play_some(link: &dyn Link, n: usize, seed: u64) -> Vec<String> {
+    let mut played = Vec::new();
+    let mut after = None;
+    let started = Instant::now();
+    while played.len() < n {
+        assert!(started.elapsed() < Duration::from_secs(120), "the seat could not play");
+        let v = match link.view(after) {
+            Ok(Some(v)) => v,
+            Ok(None) | Err(tablero::net::NetError::Unreachable { .. }) => {
+                std::thread::sleep(Duration::from_millis(100));
+                after = None;
+                continue;
+            }
+            Err(e) => panic!("{e}"),
+        };
+        after = Some(v.version);
+        if v.result.is_some() {
+            break;
+        }
+        if !v.your_turn {
+            continue;
+        }
+        let game = tablero::net::join::game_of(&v).unwrap();
+        let moves = game.legal_moves();
+        let mv = moves[(seed as usize + v.seq as usize * 7) % moves.len()].to_string();
+        match link.say(&Said::Move(SentMove { seq: v.seq, mv: mv.clone() })) {
+            Ok(Posted::Taken) => played.push(mv),
+            Ok(Posted::Stale | Posted::Busy) | Err(tablero::net::NetError::Unreachable { .. }) => {}
+            other => panic!("{mv}: {other:?}"),
+        }
+    }
+    played
+}
+
+fn moves_of(record: &Path) -> Vec<String> {
+    let r = tablero::record::Record::from_json(&std::fs::read_to_string(record).unwrap()).unwrap();
+    r.moves.iter().map(|m| m.mv.clone()).collect()
+}
+
+#[test]
+fn the_relay_restarted_the_host_started_again_and_a_seat_away_lose_and_double_nothing() {
+    let Some(mut relay) = NatsServer::start(&[]) else { return };
+    let d = dir("faults");
+    let record = d.join("game.json");
+    // Ordo: long enough to play on through every fault; the host's computer plays black.
+    let mut host = HostProcess::start("ordo", &["--seat", "second=random"], &relay, &record);
+    let link = host.invite("first");
+    let seat = Invitation::parse(&link).unwrap().connect().unwrap();
+    let mut mine = play_some(&*seat, 3, 1);
+    // The relay goes away and comes back mid-game: both reconnect.
+    relay.down();
+    std::thread::sleep(Duration::from_millis(500));
+    relay.up();
+    mine.extend(play_some(&*seat, 3, 2));
+    // The host killed and started again with its record: the same invitation, the game as it
+    // stood (the seat says its next move to the new host's session).
+    host.kill();
+    let before = moves_of(&record);
+    let host = HostProcess::start("ordo", &["--seat", "second=random"], &relay, &record);
+    assert_eq!(host.invite("first"), link, "the same invitation");
+    assert_eq!(moves_of(&record), before, "nothing lost");
+    mine.extend(play_some(&*seat, 3, 3));
+    // The seat away for a minute: the game waits for it, then goes on.
+    let v = seat.view(None).unwrap().unwrap();
+    std::thread::sleep(Duration::from_secs(61));
+    let back = seat.view(None).unwrap().unwrap();
+    assert_eq!(back.moves, v.moves, "nothing happened while the seat was away");
+    mine.extend(play_some(&*seat, 2, 4));
+    // The host's computer answers the seat's last move meanwhile: the record as the seat sees it.
+    let started = Instant::now();
+    let (v, moves) = loop {
+        let v = seat.view(None).unwrap().unwrap();
+        let moves = moves_of(&record);
+        if v.moves == moves || started.elapsed() > Duration::from_secs(10) {
+            break (v, moves);
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(v.moves, moves, "the seat and the host's record agree");
+    // Each of the seat's moves is in the record once, as its side's move, in order.
+    let firsts: Vec<String> = moves.iter().step_by(2).cloned().collect();
+    assert_eq!(firsts[..mine.len()], mine[..], "every move the seat played, once, in order");
+    let check = Command::new(BIN).args(["check", record.to_str().unwrap()]).output().unwrap();
+    assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stderr));
+    drop(host);
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn a_message_repeated_altered_or_forged_on_the_relay_changes_nothing() {
+    let Some(relay) = NatsServer::start(&[]) else { return };
+    let d = dir("forged");
+    let start: AnyGame = tablero::rules::Variant::Crossings.initial();
+    let host = tablero::net::host::Host::open(tablero::net::host::HostOptions {
+        record: Some(d.join("game.json")),
+        relay: Some(relay.url()),
+        ..tablero::net::host::HostOptions::remote(start, "127.0.0.1:0".parse().unwrap())
+    })
+    .unwrap();
+    let links: Vec<String> = host.invitations().into_iter().map(|(_, l)| l).collect();
+    let spy = Spy::start(&relay.url());
+    let first = Invitation::parse(&links[0]).unwrap().connect().unwrap();
+    assert_eq!(play_some(&*first, 1, 5).len(), 1);
+    std::thread::sleep(Duration::from_millis(200));
+    let seen = spy.stop();
+    let game = Invitation::parse(&links[0]).unwrap().relay.unwrap().game;
+    let subject = format!("tablero.{game}.seats");
+    let (_, keys) = keys_of(&links[0]);
+    // The seat's move as it went over the relay.
+    let sent: Envelope = seen
+        .iter()
+        .filter(|(s, _)| *s == subject)
+        .map(|(_, p)| serde_json::from_slice::<Envelope>(p).unwrap())
+        .find(|e| {
+            let plain = keys.open(Way::ToHost, e.session, e).unwrap();
+            matches!(serde_json::from_slice(&plain).unwrap(), Request::Move(_))
+        })
+        .expect("the seat's move");
+    let moves = moves_of(&host.record_path()).len();
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let client = rt.block_on(async_nats::connect(relay.url())).unwrap();
+    let ask = |e: &Envelope| -> Option<Vec<u8>> {
+        let bytes = serde_json::to_vec(e).unwrap();
+        rt.block_on(async {
+            tokio::time::timeout(Duration::from_secs(1), client.request(subject.clone(), bytes.into())).await
+        })
+        .ok()
+        .and_then(|r| r.ok())
+        .map(|m| m.payload.to_vec())
+    };
+    // Said again by anyone: answered as before (sealed), done once.
+    let again = ask(&sent).expect("a message said again is answered again");
+    let e: Envelope = serde_json::from_slice(&again).unwrap();
+    let plain = keys.open(Way::ToSeat, sent.session, &e).expect("sealed for the seat");
+    assert_eq!(String::from_utf8(plain).unwrap(), "\"taken\"", "the answer it had");
+    assert_eq!(moves_of(&host.record_path()).len(), moves, "a repeated move is not played again");
+    // Altered: not answered, nothing done.
+    let mut altered = sent.clone();
+    altered.seq += 1;
+    assert!(ask(&altered).is_none());
+    let mut flipped = sent.clone();
+    let last = flipped.sealed.pop().unwrap();
+    flipped.sealed.push(if last == '0' { '1' } else { '0' });
+    assert!(ask(&flipped).is_none());
+    // Forged by one who knows the game but not the seat's token: not answered.
+    let forger = Keys::new(&Token([9; 16]), &game, "second");
+    let text = serde_json::to_vec(&Request::View { after: None }).unwrap();
+    assert!(ask(&forger.seal(Way::ToHost, sent.session, 1, &text)).is_none());
+    // Too large: not taken.
+    let big = keys.seal(Way::ToHost, sent.session, sent.seq + 10, &vec![b' '; 4096]);
+    assert!(ask(&big).is_none());
+    assert_eq!(moves_of(&host.record_path()).len(), moves);
+    drop(host);
+    std::fs::remove_dir_all(&d).ok();
+}
