@@ -87,6 +87,8 @@ pub struct Settings {
     /// No sound at all, whatever the volume.
     pub muted: bool,
     pub window: Option<WindowPlace>,
+    /// The relay that *Host through a relay* hosts through (`nats://HOST:PORT`).
+    pub relay: Option<String>,
 }
 
 impl Default for Settings {
@@ -106,6 +108,7 @@ impl Default for Settings {
             volume: 70,
             muted: false,
             window: None,
+            relay: None,
         }
     }
 }
@@ -144,6 +147,8 @@ pub enum SettingsError {
     Tips(usize),
     #[error("a window of {0}x{1} (from 320x240 to 16384x16384)")]
     Window(u32, u32),
+    #[error("relay: {0}")]
+    Relay(String),
     #[error("{0}")]
     Read(String),
     #[error("it is not a regular file")]
@@ -181,6 +186,11 @@ impl Settings {
             && !((320..=16384).contains(&w.width) && (240..=16384).contains(&w.height))
         {
             return Err(SettingsError::Window(w.width, w.height));
+        }
+        if let Some(r) = &s.relay
+            && crate::net::relay::relay_address(r).is_err()
+        {
+            return Err(SettingsError::Relay(format!("'{}' is not nats://HOST:PORT", crate::rules::quote(r))));
         }
         Ok(s)
     }

@@ -445,3 +445,34 @@ fn a_message_repeated_altered_or_forged_on_the_relay_changes_nothing() {
     drop(host);
     std::fs::remove_dir_all(&d).ok();
 }
+
+#[test]
+fn an_undo_is_asked_and_answered_through_the_relay_as_at_the_direct_host() {
+    let Some(relay) = NatsServer::start(&[]) else { return };
+    let d = dir("undo");
+    let host = tablero::net::host::Host::open(tablero::net::host::HostOptions {
+        record: Some(d.join("game.json")),
+        relay: Some(relay.url()),
+        ..tablero::net::host::HostOptions::remote(tablero::rules::Variant::Ordo.initial(), "127.0.0.1:0".parse().unwrap())
+    })
+    .unwrap();
+    let seats: Vec<Arc<dyn Link>> =
+        host.invitations().iter().map(|(_, l)| Invitation::parse(l).unwrap().connect().unwrap()).collect();
+    let (white, black) = (&seats[0], &seats[1]);
+    assert_eq!(play_some(&**white, 1, 7).len(), 1);
+    // Out of turn, refused with the direct host's status.
+    let v = black.view(None).unwrap().unwrap();
+    let theirs = Said::Move(SentMove { seq: 0, mv: "a1-a2".into() });
+    assert_eq!(black.say(&theirs).unwrap(), Posted::Stale, "a stale move, as the direct host's 409");
+    let ask = Said::Ask(tablero::net::Ask { seq: v.seq, what: tablero::net::Question::Undo });
+    assert!(matches!(black.say(&ask).unwrap(), Posted::Refused { status: 403, .. }), "black has no move to take back");
+    let w = white.view(None).unwrap().unwrap();
+    assert_eq!(white.say(&Said::Ask(tablero::net::Ask { seq: w.seq, what: tablero::net::Question::Undo })).unwrap(), Posted::Taken);
+    let v = black.view(None).unwrap().unwrap();
+    assert!(v.asked.as_ref().is_some_and(|a| !a.mine), "black is asked");
+    assert_eq!(black.say(&Said::Answer(tablero::net::Answer { yes: true })).unwrap(), Posted::Taken);
+    let w = white.view(None).unwrap().unwrap();
+    assert!(w.moves.is_empty() && w.your_turn, "the move is taken back: {:?}", w.moves);
+    drop(host);
+    std::fs::remove_dir_all(&d).ok();
+}

@@ -356,6 +356,11 @@ impl RelayLink {
             let until = std::time::Instant::now() + total;
             let answer = loop {
                 use async_nats::RequestErrorKind as K;
+                // Not connected (yet, or the relay is away): a moment for it, then said so.
+                let wait = std::time::Instant::now() + each.min(Duration::from_secs(3));
+                if !self.runtime.block_on(until_connected(&self.client, wait.min(until))) {
+                    return Err(self.unreachable("the relay cannot be reached"));
+                }
                 let asked = self.runtime.block_on(async {
                     let request = tokio::time::timeout(each, self.client.request(subject.clone(), bytes.clone()));
                     tokio::select! {

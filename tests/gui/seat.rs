@@ -222,6 +222,41 @@ fn the_menus_host_switch_and_ctrl_h_at_the_table_host_the_game() {
 }
 
 #[test]
+fn the_menus_host_through_a_relay_hosts_the_game_on_the_relay_of_the_settings() {
+    use crate::saving::{fresh_dir, press};
+    use tablero::gui::frame::session::PlayerKind;
+    let Some(relay) = crate::common::NatsServer::start(&[]) else { return };
+    let dir = fresh_dir("host-relay");
+    let mut app = tablero::gui::headless_menu_app(dir.clone());
+    press(&mut app, "Crossings");
+    press(&mut app, "Host through a relay");
+    let choice = app.world().resource::<tablero::gui::screens::choice::MenuChoice>();
+    assert!(choice.host && choice.relay && choice.players == [PlayerKind::Person; 2]);
+    // No relay in the settings yet: Start says how to give it.
+    press(&mut app, "Start");
+    assert!(!app.world().contains_resource::<tablero::gui::frame::remote::Hosting>());
+    let said = app
+        .world_mut()
+        .query::<&Text>()
+        .iter(app.world())
+        .any(|t| t.0.contains("cannot host through a relay: copy its address"));
+    assert!(said, "the menu says where to give the relay");
+    app.world_mut().resource_mut::<tablero::settings::Settings>().relay = Some(relay.url());
+    press(&mut app, "Start");
+    assert!(until(&mut app, |a| session(a).seat == Some(Side::First)), "{}", notice(&app));
+    let prefix = format!("{}/", relay.url());
+    assert!(until(&mut app, |a| notice(a).contains("#seat=second&token=")), "{}", notice(&app));
+    let link = notice(&app).split_whitespace().find(|w| w.starts_with(&prefix)).unwrap().to_string();
+    // The other machine takes the seat through the relay and sees the table's move.
+    let other = tablero::net::Invitation::parse(&link).unwrap().connect().unwrap();
+    let mv = session(&app).game.legal_moves()[0].clone();
+    app.world_mut().write_message(MoveChosen { mv: mv.clone(), by: By::Person });
+    let seen = |_: &mut App| other.view(None).ok().flatten().is_some_and(|v| v.moves == [mv.to_string()]);
+    assert!(until(&mut app, seen), "the other machine sees the move through the relay");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn a_seat_chooses_its_teams_secret_squares_at_its_own_table() {
     use tablero::gui::frame::session::{SecretCommand, TableIntent};
     use tablero::table::{Intent, SecretPhase};

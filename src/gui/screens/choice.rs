@@ -78,6 +78,8 @@ pub struct MenuChoice {
     /// Start hosts the game on the network: the person's side is played here, the other
     /// people's seats from other machines with their invitations.
     pub host: bool,
+    /// Hosted through the relay of the settings instead of this machine's port.
+    pub relay: bool,
     /// The level each side's *Computer* segment brings back (the last one chosen for it).
     pub computers: [PlayerKind; 2],
 }
@@ -101,6 +103,7 @@ impl Default for MenuChoice {
             secrets: false,
             timer: None,
             host: false,
+            relay: false,
             computers: [DEFAULT_OPPONENT; 2],
         }
     }

@@ -10,9 +10,17 @@ pub(super) fn start(
     seats: Res<MenuSeats>,
     mut labels: Query<&mut Text, With<MenuLabel>>,
     folder: Res<crate::gui::frame::session::SaveFolder>,
+    settings: Option<Res<crate::settings::Settings>>,
 ) {
     if choice.host {
-        match hosted(&choice, folder.0.as_deref()) {
+        let relay = settings.and_then(|s| s.relay.clone());
+        if choice.relay && relay.is_none() {
+            for mut t in &mut labels {
+                t.0 = "cannot host through a relay: copy its address (nats://HOST:PORT) and press *Set the relay from the address you copied* first".into();
+            }
+            return;
+        }
+        match hosted(&choice, folder.0.as_deref(), relay.filter(|_| choice.relay)) {
             Ok(h) => {
                 commands.insert_resource(h.seat);
                 commands.insert_resource(h.hosting);
@@ -43,6 +51,7 @@ pub(super) fn start(
 fn hosted(
     choice: &MenuChoice,
     folder: Option<&std::path::Path>,
+    relay: Option<String>,
 ) -> Result<crate::gui::frame::remote::HostedHere, crate::gui::error::GuiError> {
     use crate::gui::frame::remote::{host_addr, host_here, sitters};
     let game = choice.game();
@@ -60,6 +69,7 @@ fn hosted(
         record,
         timer: choice.timer,
         secrets: choice.secrets,
+        relay,
         ..crate::net::host::HostOptions::remote(game, host_addr())
     })
 }
@@ -87,7 +97,7 @@ pub(super) fn join(
                 commands.insert_resource(MenuJoin(joining));
                 format!("joining the game at {}…", inv.addr)
             }
-            Err(_) => "copy a seat's invitation (http://…/join#seat=…&token=…) first, then press Join".to_string(),
+            Err(_) => "copy a seat's invitation (http://…/join#seat=…&token=…, or nats://… through a relay) first, then press Join".to_string(),
         },
         Err(e) => format!("the clipboard is not available ({e})"),
     };
@@ -115,5 +125,33 @@ pub(super) fn menu_joined(
                 t.0 = format!("the invitation cannot be used: {e}");
             }
         }
+    }
+}
+
+/// *Set the relay from the address you copied*: the relay that *Host through a relay* hosts
+/// through, kept in the settings.
+pub(super) fn set_relay(
+    _: On<Pointer<Click>>,
+    settings: Option<ResMut<crate::settings::Settings>>,
+    mut note: ResMut<SetRelayNote>,
+    mut labels: Query<&mut Text, With<MenuLabel>>,
+) {
+    let copied = arboard::Clipboard::new().and_then(|mut c| c.get_text());
+    let (said, trouble) = match (copied.as_deref().map(crate::net::relay::relay_address), settings) {
+        (Ok(Ok(relay)), Some(mut s)) => {
+            let said = format!("the relay: {} (kept in the settings)", crate::net::relay::shown(&relay));
+            s.relay = Some(relay);
+            (said, None)
+        }
+        (Ok(Ok(_)), None) => ("the settings are not available".to_string(), Some("no settings".to_string())),
+        (Ok(Err(_)), _) => {
+            let why = "the clipboard holds no nats://HOST:PORT".to_string();
+            (format!("{why}: copy the relay's address first, then press"), Some(why))
+        }
+        (Err(e), _) => (format!("the clipboard is not available ({e})"), Some("no clipboard".to_string())),
+    };
+    note.0 = trouble;
+    for mut t in &mut labels {
+        t.0 = said.clone();
     }
 }

@@ -1,7 +1,7 @@
 //! The menu's pages as they are built: the game cards, the sides and their players, the
 //! options, the saved games and the network and streaming page.
 
-use super::begin::{join, start};
+use super::begin::{join, set_relay, start};
 use super::*;
 
 /// A menu button that changes the choice.
@@ -437,15 +437,20 @@ pub(super) fn spawn_menu(
                             button(links, "Host this game on the network: off").insert(HostSwitch).observe(
                                 |_: On<Pointer<Click>>, mut choice: ResMut<MenuChoice>| {
                                     choice.host = !choice.host;
-                                    // Hosting is for a person elsewhere: the other side becomes one.
-                                    if choice.host
-                                        && choice.players.iter().filter(|p| **p == PlayerKind::Person).count() < 2
-                                    {
-                                        let other = if choice.players[0] == PlayerKind::Person { 1 } else { 0 };
-                                        choice.players[other] = PlayerKind::Person;
-                                    }
+                                    choice.relay = false;
+                                    other_person(&mut choice);
                                 },
                             );
+                            // Through the relay of the settings: nobody needs to reach this
+                            // machine's port.
+                            button(links, "Host through a relay: off").insert(RelaySwitch).observe(
+                                |_: On<Pointer<Click>>, mut choice: ResMut<MenuChoice>| {
+                                    choice.relay = !choice.relay;
+                                    choice.host = choice.relay;
+                                    other_person(&mut choice);
+                                },
+                            );
+                            button(links, "Set the relay from the address you copied").insert(SetRelayButton).observe(set_relay);
                             button(links, "Join a game from the invitation you copied").observe(join);
                             links.spawn((
                                 text(
@@ -501,4 +506,12 @@ fn open_card(
             }
         },
     );
+}
+
+/// Hosting is for a person elsewhere: the other side becomes one.
+fn other_person(choice: &mut MenuChoice) {
+    if choice.host && choice.players.iter().filter(|p| **p == PlayerKind::Person).count() < 2 {
+        let other = if choice.players[0] == PlayerKind::Person { 1 } else { 0 };
+        choice.players[other] = PlayerKind::Person;
+    }
 }

@@ -84,6 +84,18 @@ struct MenuLabel;
 #[derive(Component)]
 struct HostSwitch;
 
+/// The *Host through a relay* switch.
+#[derive(Component)]
+struct RelaySwitch;
+
+/// The *Set the relay from the address you copied* button.
+#[derive(Component)]
+struct SetRelayButton;
+
+/// What the last press of *Set the relay…* found on the clipboard, when it was not a relay.
+#[derive(Resource, Clone, Debug, Default)]
+struct SetRelayNote(Option<String>);
+
 /// The broadcast window's button (its words say its size).
 #[derive(Component)]
 struct BroadcastButton;
@@ -115,7 +127,8 @@ pub(crate) fn plugin(app: &mut App) {
         // Typed names (registered by the input plugin in the window; here for headless menus).
         .add_message::<bevy::input::keyboard::KeyboardInput>()
         .add_systems(OnEnter(Screen::Menu), (|mut page: ResMut<MenuPage>| *page = MenuPage::Games, spawn_menu).chain())
-        .add_systems(Update, (refresh, pages).run_if(in_state(Screen::Menu)))
+        .init_resource::<SetRelayNote>()
+        .add_systems(Update, (refresh, pages, set_relay_caption).run_if(in_state(Screen::Menu)))
         .add_systems(Update, menu_joined.run_if(resource_exists::<MenuJoin>))
         .add_plugins(super::seats::plugin);
 }
@@ -182,10 +195,15 @@ fn captions(
     choice: &MenuChoice,
     live: Option<&crate::gui::stream::feed::LiveFeed>,
     broadcast: Option<&crate::gui::stream::broadcast::Broadcast>,
-) -> [String; 3] {
+    relay: Option<&str>,
+) -> [String; 4] {
     let feed = if live.is_some_and(|l| l.url().is_some()) { "on" } else { "off" };
     [
-        format!("Host this game on the network: {}", on_off(choice.host)),
+        format!("Host this game on the network: {}", on_off(choice.host && !choice.relay)),
+        match relay {
+            Some(r) => format!("Host through a relay ({}): {}", crate::net::relay::shown(r), on_off(choice.relay)),
+            None => format!("Host through a relay: {} (no relay set yet)", on_off(choice.relay)),
+        },
         format!("Live feed for streaming tools: {feed}"),
         match broadcast {
             Some(b) => format!("Open the broadcast window ({}\u{d7}{})", b.size.x, b.size.y),
@@ -201,12 +219,14 @@ fn refresh(
     broadcast: Option<Res<crate::gui::stream::broadcast::Broadcast>>,
     live: Option<Res<crate::gui::stream::feed::LiveFeed>>,
     trouble: Option<Res<crate::gui::screens::prefs::SettingsTrouble>>,
+    settings: Option<Res<crate::settings::Settings>>,
     mut looks: ParamSet<(
         Query<(ChoiceLook, &GameCard)>,
         Query<(ChoiceLook, Option<&PlayerButton>, Option<&ComputerButton>)>,
         Query<(ChoiceLook, &GameOption)>,
         Query<ChoiceLook, With<HostSwitch>>,
         Query<(&SideSwatch, &mut BackgroundColor)>,
+        Query<ChoiceLook, With<RelaySwitch>>,
     )>,
     mut nodes: ParamSet<(
         Query<(&mut Node, &LevelRow)>,
@@ -216,7 +236,13 @@ fn refresh(
     )>,
     mut texts: Query<&mut Text, Without<MenuLabel>>,
     mut label: Query<&mut Text, With<MenuLabel>>,
-    worded: Query<(&Children, Option<&GameOption>, Has<HostSwitch>, Has<FeedSwitch>, Has<BroadcastButton>)>,
+    worded: Query<(
+        &Children,
+        Option<&GameOption>,
+        (Has<HostSwitch>, Has<RelaySwitch>),
+        Has<FeedSwitch>,
+        Has<BroadcastButton>,
+    )>,
     sides: Query<(Entity, &SideLabel)>,
     chosen: Query<(Entity, &Chosen)>,
     mut pictures: Query<&mut ImageNode, With<Chosen>>,
@@ -239,7 +265,10 @@ fn refresh(
         mark(look, (option.on)(&choice));
     }
     for look in &mut looks.p3() {
-        mark(look, choice.host);
+        mark(look, choice.host && !choice.relay);
+    }
+    for look in &mut looks.p5() {
+        mark(look, choice.relay);
     }
     for (side, mut bg) in &mut looks.p4() {
         let c = theme::side_colour(v, side.0);
@@ -268,11 +297,13 @@ fn refresh(
         show(&mut node, solo);
     }
     // The words: the options' captions, the switches', the sides' names, the chosen game.
-    let [host, feed, open] = captions(&choice, live.as_deref(), broadcast.as_deref());
-    for (children, option, is_host, is_feed, is_broadcast) in &worded {
+    let relay = settings.as_ref().and_then(|s| s.relay.clone());
+    let [host, relayed, feed, open] = captions(&choice, live.as_deref(), broadcast.as_deref(), relay.as_deref());
+    for (children, option, (is_host, is_relay), is_feed, is_broadcast) in &worded {
         let caption = match option {
             Some(o) => (o.caption)(&choice),
             None if is_host => host.clone(),
+            None if is_relay => relayed.clone(),
             None if is_feed => feed.clone(),
             None if is_broadcast => open.clone(),
             None => continue,
@@ -332,10 +363,13 @@ fn refresh(
         Some(team) => team.seats[side.index()].iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(", "),
         None => choice.players[side.index()].label(),
     };
-    let hosted = if choice.host {
-        "\nHosted on the network: Start copies the other seat's invitation to send to its player"
-    } else {
-        ""
+    let hosted = match (choice.host, choice.relay, &relay) {
+        (true, true, None) => "\nHosted through a relay: copy its address (nats://HOST:PORT) and press *Set the relay* first",
+        (true, true, Some(_)) => {
+            "\nHosted through the relay: Start copies the other seat's invitation to send to its player"
+        }
+        (true, false, _) => "\nHosted on the network: Start copies the other seat's invitation to send to its player",
+        _ => "",
     };
     let s = format!(
         "{}{ctor}: {} {} against {} {}{feed}{trouble}{hosted}",
@@ -349,5 +383,20 @@ fn refresh(
         if t.0 != s {
             t.0 = s.clone();
         }
+    }
+}
+
+/// *Set the relay…* says what was wrong with the clipboard's text, on the page it is pressed on.
+fn set_relay_caption(
+    note: Res<SetRelayNote>,
+    buttons: Query<&Children, With<SetRelayButton>>,
+    mut texts: Query<&mut Text, Without<MenuLabel>>,
+) {
+    let words = match &note.0 {
+        Some(why) => format!("Set the relay from the address you copied ({why})"),
+        None => "Set the relay from the address you copied".to_string(),
+    };
+    for children in &buttons {
+        set_words(children, &mut texts, &words);
     }
 }
