@@ -96,9 +96,12 @@ fn finish(child: Child) -> (i32, String, String) {
     (out.status.code().unwrap_or(-1), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
 }
 
+/// Messages as a client received them: each subject and payload.
+type Received = Vec<(String, Vec<u8>)>;
+
 /// A third client on the relay, subscribed to every subject (`>`): what it received, in order.
 struct Spy {
-    got: Arc<Mutex<Vec<(String, Vec<u8>)>>>,
+    got: Arc<Mutex<Received>>,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
@@ -132,7 +135,7 @@ impl Spy {
         Spy { got, stop: Some(stop), thread: Some(thread) }
     }
 
-    fn stop(mut self) -> Vec<(String, Vec<u8>)> {
+    fn stop(mut self) -> Received {
         let _ = self.stop.take().unwrap().send(());
         self.thread.take().unwrap().join().unwrap();
         std::mem::take(&mut *self.got.lock().unwrap())

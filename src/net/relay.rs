@@ -373,11 +373,10 @@ impl RelayLink {
                     // The relay went away: a view is asked afresh once it is back; what the
                     // seat says is said again (the same message) once it is back.
                     None if !repeat => return Err(self.unreachable("the connection to the relay was lost")),
-                    None => {
-                        if !self.runtime.block_on(until_connected(&self.client, until)) {
-                            return Err(self.unreachable("the relay is away"));
-                        }
+                    None if !self.runtime.block_on(until_connected(&self.client, until)) => {
+                        return Err(self.unreachable("the relay is away"));
                     }
+                    None => {}
                     Some(Ok(Err(e))) if e.kind() == K::NoResponders => {
                         return Err(self.unreachable("the host is not on the relay"));
                     }

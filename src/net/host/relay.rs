@@ -17,6 +17,9 @@ use std::time::Instant;
 /// The answers kept per seat, for a message said again.
 const KEPT: usize = 16;
 
+/// Each seat's last answers, by the sequence number they answered.
+type Kept = Vec<VecDeque<(u64, Vec<u8>)>>;
+
 /// What the host keeps of the relay's seats.
 struct Relayed {
     shared: Arc<Shared>,
@@ -27,7 +30,7 @@ struct Relayed {
     /// This run of the host: a seat's message for another is answered only with this one.
     session: u64,
     windows: Mutex<Vec<Window>>,
-    kept: Mutex<Vec<VecDeque<(u64, Vec<u8>)>>>,
+    kept: Mutex<Kept>,
     waiting: Arc<tokio::sync::Semaphore>,
 }
 
