@@ -15,6 +15,7 @@ pub mod hex;
 pub mod link;
 pub mod matches;
 pub mod memory;
+pub mod nats;
 pub mod net;
 pub mod players;
 pub mod record;

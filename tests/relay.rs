@@ -155,7 +155,9 @@ fn keys_of(link: &str) -> (String, Keys) {
 fn revealed_in(v: &serde_json::Value, found: &mut Vec<(String, u64)>) {
     match v {
         serde_json::Value::Object(map) => {
-            if let (Some(o), Some(s)) = (map.get("owner").and_then(|o| o.as_str()), map.get("square").and_then(|s| s.as_u64())) {
+            if let (Some(o), Some(s)) =
+                (map.get("owner").and_then(|o| o.as_str()), map.get("square").and_then(|s| s.as_u64()))
+            {
                 found.push((o.to_string(), s));
             }
             map.values().for_each(|x| revealed_in(x, found));
@@ -174,7 +176,10 @@ fn a_third_client_on_the_relay_sees_nothing_of_the_seats_in_a_ctor_2v2_with_secr
     let mut host = HostProcess::start(CTOR_2V2, &["--secrets"], &relay, &record);
     let names: Vec<&str> = host.invites.iter().map(|(s, _)| s.as_str()).collect();
     assert_eq!(names, ["first.1", "first.2", "second.1", "second.2"]);
-    assert!(host.invites.iter().all(|(_, l)| l.starts_with(&format!("{}/", relay.url()))), "the invitations name the relay");
+    assert!(
+        host.invites.iter().all(|(_, l)| l.starts_with(&format!("{}/", relay.url()))),
+        "the invitations name the relay"
+    );
     let members: Vec<Child> = host
         .invites
         .iter()
@@ -197,7 +202,8 @@ fn a_third_client_on_the_relay_sees_nothing_of_the_seats_in_a_ctor_2v2_with_secr
     assert!(String::from_utf8(check.stdout).unwrap().ends_with(&format!("{result}\n")));
 
     let place = Invitation::parse(&host.invites[0].1).unwrap().relay.unwrap();
-    let (seats_subject, feed_subject) = (format!("tablero.{}.seats", place.game), format!("tablero.{}.feed", place.game));
+    let (seats_subject, feed_subject) =
+        (format!("tablero.{}.seats", place.game), format!("tablero.{}.feed", place.game));
     let keys: Vec<(String, Keys)> = host.invites.iter().map(|(_, l)| keys_of(l)).collect();
     let tokens: Vec<String> = host.invites.iter().map(|(_, l)| l.split("token=").nth(1).unwrap().to_string()).collect();
     // What the seats said, as only the host can read it (the test holds their tokens), in the
@@ -242,7 +248,10 @@ fn a_third_client_on_the_relay_sees_nothing_of_the_seats_in_a_ctor_2v2_with_secr
             continue;
         }
         let mate = said.iter().find(|(k, s, r)| {
-            k > i && s != seat && team(s) == team(seat) && matches!(r, Request::Move(m) if m.seq == *seq && m.mv.starts_with('P'))
+            k > i
+                && s != seat
+                && team(s) == team(seat)
+                && matches!(r, Request::Move(m) if m.seq == *seq && m.mv.starts_with('P'))
         });
         let Some((k, _, _)) = mate else { continue };
         blind += 1;
@@ -456,7 +465,10 @@ fn an_undo_is_asked_and_answered_through_the_relay_as_at_the_direct_host() {
     let host = tablero::net::host::Host::open(tablero::net::host::HostOptions {
         record: Some(d.join("game.json")),
         relay: Some(relay.url()),
-        ..tablero::net::host::HostOptions::remote(tablero::rules::Variant::Ordo.initial(), "127.0.0.1:0".parse().unwrap())
+        ..tablero::net::host::HostOptions::remote(
+            tablero::rules::Variant::Ordo.initial(),
+            "127.0.0.1:0".parse().unwrap(),
+        )
     })
     .unwrap();
     let seats: Vec<Arc<dyn Link>> =
@@ -470,12 +482,74 @@ fn an_undo_is_asked_and_answered_through_the_relay_as_at_the_direct_host() {
     let ask = Said::Ask(tablero::net::Ask { seq: v.seq, what: tablero::net::Question::Undo });
     assert!(matches!(black.say(&ask).unwrap(), Posted::Refused { status: 403, .. }), "black has no move to take back");
     let w = white.view(None).unwrap().unwrap();
-    assert_eq!(white.say(&Said::Ask(tablero::net::Ask { seq: w.seq, what: tablero::net::Question::Undo })).unwrap(), Posted::Taken);
+    assert_eq!(
+        white.say(&Said::Ask(tablero::net::Ask { seq: w.seq, what: tablero::net::Question::Undo })).unwrap(),
+        Posted::Taken
+    );
     let v = black.view(None).unwrap().unwrap();
     assert!(v.asked.as_ref().is_some_and(|a| !a.mine), "black is asked");
     assert_eq!(black.say(&Said::Answer(tablero::net::Answer { yes: true })).unwrap(), Posted::Taken);
     let w = white.view(None).unwrap().unwrap();
     assert!(w.moves.is_empty() && w.your_turn, "the move is taken back: {:?}", w.moves);
+    drop(host);
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn a_spectator_follows_a_game_through_the_relay_and_finds_it_again_after_the_relay_restarts() {
+    use tablero::feed::client::{Heard, watch};
+    let Some(mut relay) = NatsServer::start(&[]) else { return };
+    let d = dir("watch");
+    let host = tablero::net::host::Host::open(tablero::net::host::HostOptions {
+        record: Some(d.join("game.json")),
+        relay: Some(relay.url()),
+        ..tablero::net::host::HostOptions::remote(
+            tablero::rules::Variant::Ordo.initial(),
+            "127.0.0.1:0".parse().unwrap(),
+        )
+    })
+    .unwrap();
+    let place = host.relay.clone().unwrap();
+    let link = place.watch_link();
+    assert!(link.starts_with(&format!("{}/", relay.url())), "{link}");
+    let seats: Vec<Arc<dyn Link>> =
+        host.invitations().iter().map(|(_, l)| Invitation::parse(l).unwrap().connect().unwrap()).collect();
+    // Two moves before the spectator comes: its first state holds them.
+    play_some(&*seats[0], 1, 1);
+    play_some(&*seats[1], 1, 2);
+    let spectator = watch(&tablero::feed::client::base_url(&link).unwrap()).unwrap();
+    let next = |what: &str| spectator.heard.recv_timeout(Duration::from_secs(15)).unwrap_or_else(|_| panic!("{what}"));
+    let moves_of_state = |h: &Heard| match h {
+        Heard::State(s) => s.shown.as_ref().unwrap().moves.iter().map(|m| m.mv.clone()).collect::<Vec<_>>(),
+        other => panic!("a state, not {other:?}"),
+    };
+    let first = next("the state");
+    assert_eq!(moves_of_state(&first), moves_of(&host.record_path()), "the game so far");
+    // Then each move as it is played.
+    let mine = play_some(&*seats[0], 1, 3);
+    let mut seen = Vec::new();
+    while seen.is_empty() {
+        if let Heard::Event(e) = next("the move's event") {
+            let text = serde_json::to_string(&*e).unwrap();
+            if text.contains(&format!("\"move\":\"{}\"", mine[0])) {
+                seen.push(text);
+            }
+        }
+    }
+    // The relay restarts: the spectator says it lost it, and finds the game as it stands.
+    relay.down();
+    std::thread::sleep(Duration::from_millis(300));
+    relay.up();
+    play_some(&*seats[1], 1, 4);
+    let started = Instant::now();
+    let again = loop {
+        assert!(started.elapsed() < Duration::from_secs(30), "the spectator came back");
+        match next("after the restart") {
+            Heard::State(s) => break Heard::State(s),
+            _ => continue,
+        }
+    };
+    assert_eq!(moves_of_state(&again), moves_of(&host.record_path()), "the game as it stands");
     drop(host);
     std::fs::remove_dir_all(&d).ok();
 }

@@ -82,6 +82,10 @@ impl Drop for Watcher {
 /// HTTPS is `https://host:port#cert=<SHA-256>`, as the host prints it: the certificate pinned.
 pub fn base_url(text: &str) -> Result<String, FeedError> {
     let t = text.trim();
+    // A game through a relay: `nats://HOST:PORT/GAME`.
+    if t.starts_with("nats://") || t.starts_with("tls://") {
+        return crate::nats::Place::parse(t).map(|p| p.watch_link()).ok_or_else(|| FeedError::Url(text.to_string()));
+    }
     let (tls, rest) = match t.strip_prefix("https://") {
         Some(rest) => (true, rest),
         None => (false, t.strip_prefix("http://").unwrap_or(t)),
@@ -131,9 +135,13 @@ pub fn watch(base: &str) -> Result<Watcher, FeedError> {
         }
     };
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(FeedError::Spectator)?;
+    let relayed = crate::nats::Place::parse(&base);
     std::thread::Builder::new()
         .name("tablero-watch".into())
-        .spawn(move || runtime.block_on(follow(base, tx, stopping, resyncing, wake_now)))
+        .spawn(move || match relayed {
+            Some(place) => runtime.block_on(follow_relay(place, tx, stopping, resyncing, wake_now)),
+            None => runtime.block_on(follow(base, tx, stopping, resyncing, wake_now)),
+        })
         .map_err(FeedError::Spectator)?;
     Ok(Watcher { heard, stop, resync, wake })
 }
@@ -150,23 +158,132 @@ async fn follow(
     while !stop.load(Ordering::Relaxed) {
         resync.store(false, Ordering::Relaxed);
         let end = connection(&target, &tx, &stop, &resync, &wake, &mut backoff).await;
-        let why = match end.unwrap_or_else(|e| e) {
-            End::Stopped => return,
-            End::Resync => continue,
-            End::Lost(why) => why,
-        };
-        if tx.send(Heard::Lost { why, retry_in: backoff.pause().as_secs_f32() }).is_err() {
+        if !after_end(end, &tx, &stop, &wake, &mut backoff).await {
             return;
         }
-        wake();
-        // Sleep in small steps so that a stop is quick.
-        let until = tokio::time::Instant::now() + backoff.failed();
-        while tokio::time::Instant::now() < until {
-            if stop.load(Ordering::Relaxed) {
-                return;
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// After a connection ended: whether to connect again (a lost one is said, then waited on).
+async fn after_end(
+    end: Result<End, End>,
+    tx: &mpsc::Sender<Heard>,
+    stop: &AtomicBool,
+    wake: &impl Fn(),
+    backoff: &mut crate::retry::Backoff,
+) -> bool {
+    let why = match end.unwrap_or_else(|e| e) {
+        End::Stopped => return false,
+        End::Resync => return true,
+        End::Lost(why) => why,
+    };
+    if tx.send(Heard::Lost { why, retry_in: backoff.pause().as_secs_f32() }).is_err() {
+        return false;
+    }
+    wake();
+    // Sleep in small steps so that a stop is quick.
+    let until = tokio::time::Instant::now() + backoff.failed();
+    while tokio::time::Instant::now() < until {
+        if stop.load(Ordering::Relaxed) {
+            return false;
         }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    true
+}
+
+/// Follows a game through a relay: its feed's subject, after the state its host answers.
+async fn follow_relay(
+    place: crate::nats::Place,
+    tx: mpsc::Sender<Heard>,
+    stop: Arc<AtomicBool>,
+    resync: Arc<AtomicBool>,
+    wake: impl Fn(),
+) {
+    let mut backoff = crate::retry::Backoff::default();
+    let client = match crate::nats::connect(&place.relay, "tablero spectator", true).await {
+        Ok(c) => c,
+        Err(why) => {
+            let _ = tx.send(Heard::Lost { why, retry_in: 0.0 });
+            wake();
+            return;
+        }
+    };
+    while !stop.load(Ordering::Relaxed) {
+        resync.store(false, Ordering::Relaxed);
+        let end = relay_connection(&client, &place, &tx, &stop, &resync, &wake, &mut backoff).await;
+        if !after_end(end, &tx, &stop, &wake, &mut backoff).await {
+            return;
+        }
+    }
+}
+
+/// One following through the relay: subscribed to the feed's subject first, then the state
+/// asked of the host, then the events after it, until the relay drops, the spectator asks for
+/// the state again, or we stop.
+async fn relay_connection(
+    client: &async_nats::Client,
+    place: &crate::nats::Place,
+    tx: &mpsc::Sender<Heard>,
+    stop: &AtomicBool,
+    resync: &AtomicBool,
+    wake: &impl Fn(),
+    backoff: &mut crate::retry::Backoff,
+) -> Result<End, End> {
+    use futures_util::StreamExt;
+    let connected = std::time::Instant::now() + Duration::from_secs(3);
+    if !crate::nats::until_connected(client, connected).await {
+        return Err("the relay cannot be reached".into());
+    }
+    let mut events = client
+        .subscribe(crate::nats::feed_subject(&place.game))
+        .await
+        .map_err(|e| format!("the relay refused the feed's subject ({e})"))?;
+    let answer = tokio::time::timeout(SILENCE, client.request(crate::nats::state_subject(&place.game), Bytes::new()))
+        .await
+        .map_err(|_| End::from("the game's host did not answer through the relay"))?
+        .map_err(|e| match e.kind() {
+            async_nats::RequestErrorKind::NoResponders => End::from("the game's host is not on the relay"),
+            _ => End::Lost(format!("the relay: {e}")),
+        })?;
+    let state: State =
+        serde_json::from_slice(&answer.payload).map_err(|e| format!("the host's state is not a feed's state ({e})"))?;
+    let mut seq = state.seq;
+    if tx.send(Heard::State(Box::new(state))).is_err() {
+        return Ok(End::Stopped);
+    }
+    wake();
+    backoff.worked();
+    loop {
+        if stop.load(Ordering::Relaxed) {
+            return Ok(End::Stopped);
+        }
+        if resync.load(Ordering::Relaxed) {
+            return Ok(End::Resync);
+        }
+        if client.connection_state() != async_nats::connection::State::Connected {
+            // Events may be lost while it is away: the state is read again once it is back.
+            return Err("the relay dropped".into());
+        }
+        let m = match tokio::time::timeout(Duration::from_millis(250), events.next()).await {
+            Err(_) => continue,
+            Ok(None) => return Err("the relay ended the feed's subscription".into()),
+            Ok(Some(m)) => m,
+        };
+        let parsed: Event = serde_json::from_slice(&m.payload)
+            .map_err(|e| End::Lost(format!("an event is not a feed's event ({e})")))?;
+        // Events the state already holds.
+        if parsed.seq <= seq && !matches!(parsed.what, What::Resync(_)) {
+            continue;
+        }
+        if matches!(parsed.what, What::Resync(_)) || parsed.seq != seq + 1 {
+            return Ok(End::Resync);
+        }
+        seq = parsed.seq;
+        if tx.send(Heard::Event(Box::new(parsed))).is_err() {
+            return Ok(End::Stopped);
+        }
+        wake();
     }
 }
 

@@ -528,7 +528,7 @@ pub enum FeedError {
     Start(std::io::Error),
     #[error("an https feed's address carries its certificate's pin, as the host prints it (https://HOST:PORT#cert=…)")]
     Https,
-    #[error("'{}' is not a feed's address (like http://127.0.0.1:7878)", crate::rules::quote(.0))]
+    #[error("'{}' is not a feed's address (like http://127.0.0.1:7878, or nats://RELAY:4222/GAME for a game through a relay)", crate::rules::quote(.0))]
     Url(String),
     #[error("cannot start the spectator's connection: {0}")]
     Spectator(std::io::Error),

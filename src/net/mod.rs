@@ -478,11 +478,7 @@ impl Invitation {
     /// `nats://RELAY/GAME#seat=…&token=…`.
     fn parse_relayed(text: &str) -> Option<Invitation> {
         let (place, rest) = text.split_once('#')?;
-        let (relay, game) = place.rsplit_once('/')?;
-        let relay = relay::relay_address(relay).ok()?;
-        if !relay::is_game(game) {
-            return None;
-        }
+        let place = relay::Place::parse(place)?;
         let (mut seat, mut token, mut team) = (None, None, false);
         for part in rest.split('&') {
             match part.split_once('=')? {
@@ -496,12 +492,12 @@ impl Invitation {
         }
         let seat = seat?;
         Some(Invitation {
-            addr: relay::shown(&relay),
+            addr: relay::shown(&place.relay),
             seat: seat.side,
             member: seat.member,
             token: token?,
             cert: None,
-            relay: Some(relay::Place { relay, game: game.to_ascii_lowercase() }),
+            relay: Some(place),
             team,
         })
     }

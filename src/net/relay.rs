@@ -26,6 +26,8 @@
 //!   feed's whole picture: only what the direct host's live feed carries.
 
 use super::{Answer, Ask, NetError, Said, SeatView, Secrets, SentMove};
+pub use crate::nats::{Place, feed_subject, is_game, new_game, seats_subject, shown, state_subject};
+use crate::nats::{until_connected, until_lost};
 use ring::aead::{Aad, CHACHA20_POLY1305, LessSafeKey, NONCE_LEN, Nonce, UnboundKey};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -44,64 +46,14 @@ const SAY_TIME: Duration = Duration::from_secs(3);
 /// How long a seat says the same thing again before it gives up (the relay restarted meanwhile).
 const SAY_FOR: Duration = Duration::from_secs(30);
 
-/// Where a game is on a relay: the relay's address as NATS takes it, and the game's name.
-#[derive(Clone, PartialEq, Eq)]
-pub struct Place {
-    /// `nats://HOST:PORT` or `tls://HOST:PORT`, with a user and password if given.
-    pub relay: String,
-    pub game: String,
-}
-
-impl std::fmt::Debug for Place {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Place({}, {})", shown(&self.relay), self.game)
-    }
-}
-
-/// A relay's address without its password.
-pub fn shown(relay: &str) -> String {
-    match (relay.split_once("://"), relay.rsplit_once('@')) {
-        (Some((scheme, _)), Some((_, at))) => format!("{scheme}://{at}"),
-        _ => relay.to_string(),
-    }
-}
-
-/// `nats://HOST:PORT` or `tls://HOST:PORT` (maybe `user:password@` before the host): checked,
-/// and given back without a trailing `/`.
+/// `nats://HOST:PORT` or `tls://HOST:PORT` (see [`crate::nats::relay_address`]).
 pub fn relay_address(text: &str) -> Result<String, NetError> {
-    let bad = || NetError::Relay(text.to_string());
-    let t = text.trim().trim_end_matches('/');
-    let rest = t.strip_prefix("nats://").or_else(|| t.strip_prefix("tls://")).ok_or_else(bad)?;
-    let hostport = rest.rsplit_once('@').map_or(rest, |(_, h)| h);
-    let (host, port) = hostport.rsplit_once(':').ok_or_else(bad)?;
-    if host.is_empty() || host.contains('/') || port.parse::<u16>().is_err() || rest.contains(char::is_whitespace) {
-        return Err(bad());
-    }
-    Ok(t.to_string())
+    crate::nats::relay_address(text).map_err(NetError::Relay)
 }
 
-/// A game's new name on the relay: 64 random bits in hex.
-pub fn new_game() -> std::io::Result<String> {
-    let mut bytes = [0u8; 8];
-    getrandom::fill(&mut bytes).map_err(|e| std::io::Error::other(e.to_string()))?;
-    Ok(crate::hex::encode(&bytes))
-}
-
-/// Whether `text` is a game's name on the relay (16 hexadecimal digits).
-pub fn is_game(text: &str) -> bool {
-    crate::hex::decode::<8>(text).is_some()
-}
-
-pub fn seats_subject(game: &str) -> String {
-    format!("tablero.{game}.seats")
-}
-
-pub fn feed_subject(game: &str) -> String {
-    format!("tablero.{game}.feed")
-}
-
-pub fn state_subject(game: &str) -> String {
-    format!("tablero.{game}.state")
+/// A client of the relay (see [`crate::nats::connect`]).
+pub async fn connect(relay: &str, name: &str, background: bool) -> Result<async_nats::Client, NetError> {
+    crate::nats::connect(relay, name, background).await.map_err(|why| NetError::Unreachable { addr: shown(relay), why })
 }
 
 /// A message on the relay, from a seat or (without `seat` and `session`) the host's answer.
@@ -124,7 +76,9 @@ pub struct Envelope {
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Request {
     /// The seat's view, at once or once its version is no longer `after`.
-    View { after: Option<u64> },
+    View {
+        after: Option<u64>,
+    },
     Move(SentMove),
     Secrets(Secrets),
     Ask(Ask),
@@ -163,7 +117,10 @@ pub enum Reply {
     /// Too many requests now (as 429 or 503): said again shortly.
     Busy,
     /// Not taken: the direct host's status for it, and why.
-    Refused { status: u16, text: String },
+    Refused {
+        status: u16,
+        text: String,
+    },
     /// The host's session is this one: say it again for it.
     Session(u64),
     /// A sequence number the host no longer answers: say it again with a new one.
@@ -324,9 +281,8 @@ impl RelayLink {
         let client = runtime.block_on(connect(&place.relay, "tablero seat", true))?;
         // Sequence numbers from the clock's microseconds: a seat started again goes on above
         // the numbers it used before.
-        let start = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(1, |d| d.as_micros() as u64);
+        let start =
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_micros() as u64);
         Ok(RelayLink {
             keys: Keys::new(token, &place.game, seat),
             place: place.clone(),
@@ -429,41 +385,6 @@ impl super::Link for RelayLink {
     }
 }
 
-/// Returns once the client is not connected to the relay.
-async fn until_lost(client: &async_nats::Client) {
-    while client.connection_state() == async_nats::connection::State::Connected {
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-}
-
-/// Waits until the client is connected again, or `until`: whether it is.
-async fn until_connected(client: &async_nats::Client, until: std::time::Instant) -> bool {
-    while client.connection_state() != async_nats::connection::State::Connected {
-        if std::time::Instant::now() >= until {
-            return false;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    true
-}
-
-/// A client of the relay at `relay`: reconnecting for ever once connected; with `background`,
-/// the first connection too (else a relay out of reach is an error within 5 s).
-pub async fn connect(relay: &str, name: &str, background: bool) -> Result<async_nats::Client, NetError> {
-    let mut options = async_nats::ConnectOptions::new()
-        .name(name)
-        .connection_timeout(Duration::from_secs(5))
-        .request_timeout(None)
-        .max_reconnects(None);
-    if background {
-        options = options.retry_on_initial_connect();
-    }
-    options
-        .connect(relay)
-        .await
-        .map_err(|e| NetError::Unreachable { addr: shown(relay), why: format!("the relay: {e}") })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -506,16 +427,5 @@ mod tests {
         assert_eq!(w.take(1003), Fresh::New);
         assert_eq!(w.take(5000), Fresh::New);
         assert_eq!(w.take(1003), Fresh::Old);
-    }
-
-    #[test]
-    fn relay_addresses_and_their_passwords() {
-        assert_eq!(relay_address("nats://127.0.0.1:4222/").unwrap(), "nats://127.0.0.1:4222");
-        assert_eq!(relay_address("tls://relay.example:4443").unwrap(), "tls://relay.example:4443");
-        assert!(relay_address("nats://u:p@relay:4222").is_ok());
-        for bad in ["http://relay:4222", "nats://relay", "nats://:4222", "nats://relay:port", "relay:4222"] {
-            assert!(relay_address(bad).is_err(), "{bad}");
-        }
-        assert_eq!(shown("nats://u:secret@relay:4222"), "nats://relay:4222");
     }
 }

@@ -145,17 +145,16 @@ pub struct NatsServer {
 
 impl NatsServer {
     pub fn start(extra: &[&str]) -> Option<NatsServer> {
-        let installed = std::process::Command::new("nats-server")
-            .arg("--version")
-            .output()
-            .is_ok_and(|o| o.status.success());
+        let installed =
+            std::process::Command::new("nats-server").arg("--version").output().is_ok_and(|o| o.status.success());
         if !installed {
             assert!(std::env::var_os("CI").is_none(), "nats-server is not installed (apt-get install nats-server)");
             eprintln!("skipped: nats-server is not installed (apt-get install nats-server)");
             return None;
         }
         let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let mut args: Vec<String> = ["-a", "127.0.0.1", "-p", &port.to_string()].iter().map(|s| s.to_string()).collect();
+        let mut args: Vec<String> =
+            ["-a", "127.0.0.1", "-p", &port.to_string()].iter().map(|s| s.to_string()).collect();
         args.extend(extra.iter().map(|s| s.to_string()));
         let mut s = NatsServer { port, child: None, args };
         s.up();

@@ -342,6 +342,9 @@ pub fn host_here(options: HostOptions) -> Result<HostedHere, GuiError> {
     let invites = host.invitations();
     let mut lines: Vec<String> =
         invites.iter().map(|(id, link)| format!("invite {}: {link}", id.name(host.is_team()))).collect();
+    if let Some(place) = &host.relay {
+        lines.push(format!("watch: {}", place.watch_link()));
+    }
     if let Some(feed) = &host.feed {
         lines.push(format!("feed: {} (for spectators: tablero watch '{}')", feed.url(), feed.watch_link()));
     }

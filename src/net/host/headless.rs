@@ -18,6 +18,9 @@ pub fn run_headless(o: HostOptions, out: &mut dyn Write) -> Result<(), NetError>
     for (id, link) in host.invitations() {
         writeln!(out, "invite {}: {link}", id.name(host.is_team()))?;
     }
+    if let Some(place) = &host.relay {
+        writeln!(out, "watch: {}", place.watch_link())?;
+    }
     if let Some(feed) = &host.feed {
         writeln!(out, "feed: {} (for spectators: tablero watch '{}')", feed.url(), feed.watch_link())?;
     }

@@ -332,7 +332,8 @@ impl Host {
         if let Some(place) = place {
             let feed_server = match (feed, o.feed) {
                 (Some(feed), Some(feed_addr)) if feed_addr.ip().is_loopback() => Some(
-                    crate::feed::server::serve_over(feed, feed_addr, None).map_err(|e| NetError::Feed(e.to_string()))?,
+                    crate::feed::server::serve_over(feed, feed_addr, None)
+                        .map_err(|e| NetError::Feed(e.to_string()))?,
                 ),
                 (Some(_), Some(_)) => {
                     return Err(NetError::Feed(
@@ -392,7 +393,17 @@ impl Host {
             .build()?;
         let (stop, thread) =
             crate::feed::server::spawn(runtime, listener, acceptor, server::router(shared.clone()), "tablero-host")?;
-        Ok(Host { shared, addr, reach, cert, path, feed: feed_server, relay: None, stop: Some(stop), thread: Some(thread) })
+        Ok(Host {
+            shared,
+            addr,
+            reach,
+            cert,
+            path,
+            feed: feed_server,
+            relay: None,
+            stop: Some(stop),
+            thread: Some(thread),
+        })
     }
 
     /// Whether the game is a CTOR team game (its seats are members: `first.1`, …).

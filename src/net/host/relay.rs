@@ -57,12 +57,8 @@ pub(super) fn serve(
     getrandom::fill(&mut session).map_err(|e| std::io::Error::other(e.to_string()))?;
     let session = u64::from_le_bytes(session).max(1);
     let names: Vec<String> = shared.seats.iter().map(|s| s.id.name(shared.team)).collect();
-    let keys = shared
-        .seats
-        .iter()
-        .zip(&names)
-        .map(|(s, name)| s.token.map(|t| Keys::new(&t, &place.game, name)))
-        .collect();
+    let keys =
+        shared.seats.iter().zip(&names).map(|(s, name)| s.token.map(|t| Keys::new(&t, &place.game, name))).collect();
     let n = shared.seats.len();
     let r = Arc::new(Relayed {
         shared,

@@ -364,7 +364,9 @@ fn refresh(
         None => choice.players[side.index()].label(),
     };
     let hosted = match (choice.host, choice.relay, &relay) {
-        (true, true, None) => "\nHosted through a relay: copy its address (nats://HOST:PORT) and press *Set the relay* first",
+        (true, true, None) => {
+            "\nHosted through a relay: copy its address (nats://HOST:PORT) and press *Set the relay* first"
+        }
         (true, true, Some(_)) => {
             "\nHosted through the relay: Start copies the other seat's invitation to send to its player"
         }
