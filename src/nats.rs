@@ -78,6 +78,17 @@ pub fn state_subject(game: &str) -> String {
     format!("tablero.{game}.state")
 }
 
+/// The JetStream stream that keeps a game's public events on the relay, for spectators who come
+/// late (or while its host is away): its name, and the limits its host sets.
+pub fn stream_name(game: &str) -> String {
+    format!("TABLERO_{}", game.to_ascii_uppercase())
+}
+
+/// A game's events are kept a day at most.
+pub const STREAM_AGE: Duration = Duration::from_secs(24 * 3600);
+/// And 16 MiB at most (a long CTOR 10 × 10 game's events are some hundreds of KiB).
+pub const STREAM_BYTES: i64 = 16 << 20;
+
 /// Returns once the client is not connected to the relay.
 pub async fn until_lost(client: &async_nats::Client) {
     while client.connection_state() == async_nats::connection::State::Connected {

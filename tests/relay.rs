@@ -219,6 +219,11 @@ fn a_third_client_on_the_relay_sees_nothing_of_the_seats_in_a_ctor_2v2_with_secr
             feed_events += 1;
             continue;
         }
+        // The host asking the relay for the game's stream (a relay without JetStream does not
+        // answer): the stream's name and limits, nothing of the seats.
+        if subject.starts_with("$JS.API.") {
+            continue;
+        }
         // Everything else is a sealed envelope: a seat's message or the host's answer.
         let e: Envelope = serde_json::from_slice(payload)
             .unwrap_or_else(|err| panic!("{subject} carries what is not sealed ({err}): {text}"));
@@ -364,8 +369,16 @@ fn the_relay_restarted_the_host_started_again_and_a_seat_away_lose_and_double_no
     assert_eq!(host.invite("first"), link, "the same invitation");
     assert_eq!(moves_of(&record), before, "nothing lost");
     mine.extend(play_some(&*seat, 3, 3));
-    // The seat away for a minute: the game waits for it, then goes on.
-    let v = seat.view(None).unwrap().unwrap();
+    // The seat away for a minute (once the computer has answered): the game waits for it, then
+    // goes on.
+    let started = Instant::now();
+    let v = loop {
+        let v = seat.view(None).unwrap().unwrap();
+        if v.your_turn || started.elapsed() > Duration::from_secs(10) {
+            break v;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
     std::thread::sleep(Duration::from_secs(61));
     let back = seat.view(None).unwrap().unwrap();
     assert_eq!(back.moves, v.moves, "nothing happened while the seat was away");
@@ -552,4 +565,79 @@ fn a_spectator_follows_a_game_through_the_relay_and_finds_it_again_after_the_rel
     assert_eq!(moves_of_state(&again), moves_of(&host.record_path()), "the game as it stands");
     drop(host);
     std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn a_late_spectator_reads_the_game_from_the_relays_stream_with_its_host_away_and_a_lost_stream_is_made_again() {
+    use tablero::feed::client::{Heard, base_url, watch};
+    let d = dir("stream");
+    let store = d.join("jetstream");
+    let Some(mut relay) = NatsServer::start(&["-js", "-sd", store.to_str().unwrap()]) else { return };
+    let record = d.join("game.json");
+    let open = || {
+        tablero::net::host::Host::open(tablero::net::host::HostOptions {
+            record: Some(record.clone()),
+            relay: Some(relay.url()),
+            ..tablero::net::host::HostOptions::remote(
+                tablero::rules::Variant::Ordo.initial(),
+                "127.0.0.1:0".parse().unwrap(),
+            )
+        })
+        .unwrap()
+    };
+    let host = open();
+    let link = base_url(&host.relay.clone().unwrap().watch_link()).unwrap();
+    let seats: Vec<Arc<dyn Link>> =
+        host.invitations().iter().map(|(_, l)| Invitation::parse(l).unwrap().connect().unwrap()).collect();
+    play_some(&*seats[0], 1, 1);
+    play_some(&*seats[1], 1, 2);
+    play_some(&*seats[0], 1, 3);
+    let so_far = moves_of(&record);
+    std::thread::sleep(Duration::from_millis(300));
+    // The host goes away: a spectator who comes now still gets the game so far, from the relay.
+    drop(host);
+    let spectator = watch(&link).unwrap();
+    assert!(seen_until(&spectator, &so_far), "the game so far, with its host away");
+    // The host back with its record; then the relay restarted without its storage: the host
+    // makes the stream again, and a spectator who comes then finds the game as it stands.
+    let host = open();
+    play_some(&*seats[1], 1, 4);
+    relay.down();
+    std::fs::remove_dir_all(&store).unwrap();
+    relay.up();
+    let now = moves_of(&record);
+    assert_eq!(now.len(), so_far.len() + 1);
+    let late = watch(&link).unwrap();
+    assert!(seen_until(&late, &now), "a spectator who comes after the stream was lost: the game as it stands");
+    // The first spectator, still there, follows on too.
+    assert!(seen_until(&spectator, &now), "the first spectator follows on");
+    drop(host);
+    std::fs::remove_dir_all(&d).ok();
+}
+
+/// Whether the spectator's game (its last state and the moves after it) comes to `moves`
+/// within 30 s.
+fn seen_until(spectator: &tablero::feed::client::Watcher, moves: &[String]) -> bool {
+    use tablero::feed::client::Heard;
+    let mut seen: Vec<String> = Vec::new();
+    let started = Instant::now();
+    while started.elapsed() < Duration::from_secs(30) {
+        match spectator.heard.recv_timeout(Duration::from_millis(200)) {
+            Ok(Heard::State(s)) => {
+                seen = s.shown.as_ref().map_or(Vec::new(), |g| g.moves.iter().map(|m| m.mv.clone()).collect())
+            }
+            Ok(Heard::Event(e)) => {
+                let v = serde_json::to_value(&*e).unwrap();
+                if v["type"] == "move" {
+                    seen.push(v["move"].as_str().unwrap().to_string());
+                }
+            }
+            _ => {}
+        }
+        if seen == moves {
+            return true;
+        }
+    }
+    eprintln!("seen {seen:?}, not {moves:?}");
+    false
 }

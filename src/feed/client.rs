@@ -235,6 +235,13 @@ async fn relay_connection(
     if !crate::nats::until_connected(client, connected).await {
         return Err("the relay cannot be reached".into());
     }
+    // Where the relay keeps the game's stream, the game from its snapshot on, without asking
+    // the host (which may be away).
+    let js = async_nats::jetstream::new(client.clone());
+    let stream = tokio::time::timeout(SILENCE, js.get_stream(crate::nats::stream_name(&place.game))).await;
+    if let Ok(Ok(stream)) = stream {
+        return stream_connection(stream, tx, stop, resync, wake, backoff).await;
+    }
     let mut events = client
         .subscribe(crate::nats::feed_subject(&place.game))
         .await
@@ -366,6 +373,76 @@ async fn connection(
             return Ok(End::Resync);
         }
         seq = parsed.seq;
+        if tx.send(Heard::Event(Box::new(parsed))).is_err() {
+            return Ok(End::Stopped);
+        }
+        wake();
+    }
+}
+
+/// Following the game's stream on the relay from its start: the first snapshot (a `new_game`
+/// event) is the state, the events after it follow on; a gap or a stream lost ends it.
+async fn stream_connection(
+    stream: async_nats::jetstream::stream::Stream,
+    tx: &mpsc::Sender<Heard>,
+    stop: &AtomicBool,
+    resync: &AtomicBool,
+    wake: &impl Fn(),
+    backoff: &mut crate::retry::Backoff,
+) -> Result<End, End> {
+    use async_nats::jetstream::consumer::{DeliverPolicy, pull::OrderedConfig};
+    use futures_util::StreamExt;
+    let config = OrderedConfig { deliver_policy: DeliverPolicy::All, ..Default::default() };
+    let consumer = stream.create_consumer(config).await.map_err(|e| format!("the relay's stream: {e}"))?;
+    let mut messages = consumer.messages().await.map_err(|e| format!("the relay's stream: {e}"))?;
+    let mut seq: Option<u64> = None;
+    loop {
+        if stop.load(Ordering::Relaxed) {
+            return Ok(End::Stopped);
+        }
+        if resync.load(Ordering::Relaxed) {
+            return Ok(End::Resync);
+        }
+        let m = match tokio::time::timeout(Duration::from_millis(250), messages.next()).await {
+            Err(_) => continue,
+            Ok(None) => return Err("the relay's stream ended".into()),
+            Ok(Some(Err(e))) => return Err(format!("the relay's stream: {e}").into()),
+            Ok(Some(Ok(m))) => m,
+        };
+        let parsed: Event = serde_json::from_slice(&m.payload)
+            .map_err(|e| End::Lost(format!("an event is not a feed's event ({e})")))?;
+        let Some(last) = seq else {
+            // Before the first snapshot there is nothing to lay out.
+            if let What::NewGame(new) = parsed.what {
+                seq = Some(parsed.seq);
+                if tx.send(Heard::State(new.state)).is_err() {
+                    return Ok(End::Stopped);
+                }
+                wake();
+                backoff.worked();
+            }
+            continue;
+        };
+        // A snapshot numbered below the last event: the host started again (its feed numbers
+        // afresh) and the game is laid out from it.
+        if parsed.seq < last
+            && let What::NewGame(new) = parsed.what
+        {
+            seq = Some(parsed.seq);
+            if tx.send(Heard::State(new.state)).is_err() {
+                return Ok(End::Stopped);
+            }
+            wake();
+            continue;
+        }
+        // Events the state already holds, and the host's snapshots of what it holds.
+        if parsed.seq <= last && !matches!(parsed.what, What::Resync(_)) {
+            continue;
+        }
+        if matches!(parsed.what, What::Resync(_)) || parsed.seq != last + 1 {
+            return Ok(End::Resync);
+        }
+        seq = Some(parsed.seq);
         if tx.send(Heard::Event(Box::new(parsed))).is_err() {
             return Ok(End::Stopped);
         }

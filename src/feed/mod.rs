@@ -204,6 +204,16 @@ impl Feed {
         self.lock().state()
     }
 
+    /// The whole picture as a `new_game` event numbered as the last event (JSON), for a stream
+    /// that a late spectator reads from its start: none before a game is shown.
+    pub fn snapshot(&self) -> Option<String> {
+        let inner = self.lock();
+        let game = inner.game?;
+        let state = Box::new(inner.state());
+        inner.players.as_ref()?;
+        serde_json::to_string(&Event { seq: inner.seq, what: What::NewGame(wire::NewGame { game, state }) }).ok()
+    }
+
     /// The number of the last event (0 before any).
     pub fn seq(&self) -> u64 {
         self.lock().seq

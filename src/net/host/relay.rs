@@ -74,7 +74,7 @@ pub(super) fn serve(
     let game = place.game.clone();
     let thread = std::thread::Builder::new().name("tablero-host-relay".into()).spawn(move || {
         runtime.block_on(async move {
-            let feed = tokio::spawn(forward_feed(r.clone(), relay::feed_subject(&game)));
+            let feed = tokio::spawn(forward_feed(r.clone(), game.clone()));
             let state = tokio::spawn(answer_state(r.clone(), states));
             let heard = async {
                 let mut seats = seats;
@@ -186,18 +186,86 @@ fn refusal(r: super::Refused) -> Reply {
     Reply::Refused { status: server::status(r.why).as_u16(), text: r.text }
 }
 
-/// The feed's public events, each as it comes, on the feed's subject.
-async fn forward_feed(r: Arc<Relayed>, subject: String) {
+/// The feed's public events, each as it comes, on the feed's subject. Where the relay has
+/// JetStream, a stream keeps them for spectators who come late, from a snapshot of the game on:
+/// emptied when the host starts (the feed numbers its events afresh), and made again with a new
+/// snapshot whenever the relay comes back (one restarted without its storage has lost it).
+async fn forward_feed(r: Arc<Relayed>, game: String) {
+    let subject = relay::feed_subject(&game);
     let Some(feed) = r.shared.feed.clone() else { return };
+    let js = async_nats::jetstream::new(r.client.clone());
+    // The stream is made (or emptied) beside the events, which never wait for it.
+    let mut setup = Box::pin(keep_stream(&js, &game, true));
+    let (mut setting_up, mut kept, mut was_connected) = (true, false, true);
+    // The game so far, as one event (a spectator skips the events it already holds).
+    let snapshot = || {
+        let (client, subject, text) = (r.client.clone(), subject.clone(), feed.snapshot());
+        async move {
+            if let Some(text) = text {
+                let _ = client.publish(subject, text.into()).await;
+            }
+        }
+    };
     loop {
         let Ok(mut events) = feed.subscribe(Some(feed.seq() + 1)) else {
             tokio::time::sleep(std::time::Duration::from_secs(1)).await;
             continue;
         };
-        while let Some(sent) = events.recv().await {
-            let _ = r.client.publish(subject.clone(), sent.data.clone().into()).await;
+        if kept {
+            snapshot().await;
         }
-        // Dropped for falling behind: subscribed again (a spectator reads the state again).
+        loop {
+            tokio::select! {
+                made = &mut setup, if setting_up => {
+                    setting_up = false;
+                    kept = made;
+                    if kept {
+                        snapshot().await;
+                    }
+                }
+                sent = events.recv() => match sent {
+                    Some(sent) => {
+                        let _ = r.client.publish(subject.clone(), sent.data.clone().into()).await;
+                    }
+                    // Dropped for falling behind: subscribed again, after a new snapshot.
+                    None => break,
+                },
+                _ = tokio::time::sleep(std::time::Duration::from_millis(500)) => {
+                    let connected = r.client.connection_state() == async_nats::connection::State::Connected;
+                    // The relay back: its stream made again if it was lost, with a snapshot.
+                    if connected && !was_connected && !setting_up {
+                        setup = Box::pin(keep_stream(&js, &game, false));
+                        setting_up = true;
+                    }
+                    was_connected = connected;
+                }
+            }
+        }
+    }
+}
+
+/// The game's stream on the relay, made if it is not there (and emptied when asked): whether
+/// the relay keeps one (a relay without JetStream does not).
+async fn keep_stream(js: &async_nats::jetstream::Context, game: &str, empty: bool) -> bool {
+    use async_nats::jetstream::stream;
+    let config = stream::Config {
+        name: crate::nats::stream_name(game),
+        subjects: vec![relay::feed_subject(game)],
+        max_age: crate::nats::STREAM_AGE,
+        max_bytes: crate::nats::STREAM_BYTES,
+        discard: stream::DiscardPolicy::Old,
+        storage: stream::StorageType::File,
+        ..Default::default()
+    };
+    let made = tokio::time::timeout(std::time::Duration::from_secs(5), js.get_or_create_stream(config)).await;
+    match made {
+        Ok(Ok(s)) => {
+            if empty {
+                let _ = s.purge().await;
+            }
+            true
+        }
+        _ => false,
     }
 }
 
