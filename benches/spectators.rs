@@ -4,8 +4,7 @@
 //! seats and the spectators simulated here, each spectator a connection of its own subscribed
 //! to the game's feed. Prints a move's delay from the seat to the spectators (median and 95th
 //! percentile over every spectator and move) and the host's CPU time and resident memory.
-//! Needs `nats-server` on the PATH and the release binary (`cargo build --release
-//! --no-default-features`).
+//! Needs `nats-server` on the PATH.
 //!
 //!   cargo bench --no-default-features --bench spectators [-- MOVES]
 
@@ -55,7 +54,7 @@ fn run(binary: &str, relay: &str, dir: &std::path::Path, spectators: usize, move
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())
         .spawn()
-        .expect("the release binary (cargo build --release --no-default-features)");
+        .expect("the host starts");
     let mut out = std::io::BufReader::new(host.stdout.take().unwrap());
     let (mut invites, mut watch) = (Vec::new(), String::new());
     loop {
@@ -150,8 +149,7 @@ fn run(binary: &str, relay: &str, dir: &std::path::Path, spectators: usize, move
 
 fn main() {
     let moves: usize = std::env::args().skip(1).find_map(|a| a.parse().ok()).unwrap_or(60);
-    let target = std::env::var("CARGO_TARGET_DIR").unwrap_or_else(|_| "target".into());
-    let binary = format!("{target}/release/tablero");
+    let binary = env!("CARGO_BIN_EXE_tablero");
     let dir = std::env::temp_dir().join(format!("tablero-bench-spectators-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
@@ -171,7 +169,7 @@ fn main() {
     );
     println!("|---|---|---|---|---|---|---|");
     for spectators in [0, 100, 1000] {
-        let mut r = run(&binary, &relay, &dir, spectators, moves);
+        let mut r = run(binary, &relay, &dir, spectators, moves);
         r.delays.sort_by(f64::total_cmp);
         let at = |q: f64| r.delays.get(((r.delays.len() as f64 * q) as usize).min(r.delays.len().max(1) - 1)).copied();
         let ms = |v: Option<f64>| v.map_or("–".to_string(), |v| format!("{v:.1} ms"));

@@ -569,7 +569,7 @@ fn a_spectator_follows_a_game_through_the_relay_and_finds_it_again_after_the_rel
 
 #[test]
 fn a_late_spectator_reads_the_game_from_the_relays_stream_with_its_host_away_and_a_lost_stream_is_made_again() {
-    use tablero::feed::client::{Heard, base_url, watch};
+    use tablero::feed::client::{base_url, watch};
     let d = dir("stream");
     let store = d.join("jetstream");
     let Some(mut relay) = NatsServer::start(&["-js", "-sd", store.to_str().unwrap()]) else { return };
