@@ -5,6 +5,9 @@
 //!
 //!   cargo bench --no-default-features --bench relay [-- MOVES]
 
+#[path = "../tests/common/mod.rs"]
+mod common;
+
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tablero::net::host::{Host, HostOptions};
@@ -76,19 +79,10 @@ fn main() {
     let start: AnyGame = tablero::rules::Variant::Ctor10.initial();
     let dir = std::env::temp_dir().join(format!("tablero-bench-relay-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let mut nats = std::process::Command::new("nats-server")
-        .args(["-a", "127.0.0.1", "-p", &port.to_string()])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("nats-server on the PATH (apt-get install nats-server)");
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let nats = common::NatsServer::start(&[]).expect("nats-server on the PATH (apt-get install nats-server)");
     let relay = Host::open(HostOptions {
         record: Some(dir.join("relay.json")),
-        relay: Some(format!("nats://127.0.0.1:{port}")),
+        relay: Some(nats.url()),
         ..HostOptions::remote(start.clone(), "127.0.0.1:0".parse().unwrap())
     })
     .expect("the host on the relay");
@@ -101,7 +95,6 @@ fn main() {
     .expect("the direct host");
     summary("through the host's port (HTTP on loopback)", delays(&direct, moves));
     drop(direct);
-    let _ = nats.kill();
-    let _ = nats.wait();
+    drop(nats);
     std::fs::remove_dir_all(&dir).ok();
 }

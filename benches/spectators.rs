@@ -8,6 +8,9 @@
 //!
 //!   cargo bench --no-default-features --bench spectators [-- MOVES]
 
+#[path = "../tests/common/mod.rs"]
+mod common;
+
 use futures_util::StreamExt;
 use std::io::BufRead;
 use std::sync::{Arc, Mutex};
@@ -152,18 +155,10 @@ fn main() {
     let binary = env!("CARGO_BIN_EXE_tablero");
     let dir = std::env::temp_dir().join(format!("tablero-bench-spectators-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let mut nats = std::process::Command::new("nats-server")
-        .args(["-a", "127.0.0.1", "-p", &port.to_string(), "-js", "-sd"])
-        .arg(dir.join("js"))
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
+    let store = dir.join("js");
+    let nats = common::NatsServer::start(&["-js", "-sd", store.to_str().unwrap()])
         .expect("nats-server on the PATH (apt-get install nats-server)");
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let relay = format!("nats://127.0.0.1:{port}");
+    let relay = nats.url();
     println!(
         "| spectators | moves | a move to the spectators: median | 95th percentile | host CPU | host CPU a move | host memory (peak) |"
     );
@@ -184,7 +179,6 @@ fn main() {
             r.peak_mb
         );
     }
-    let _ = nats.kill();
-    let _ = nats.wait();
+    drop(nats);
     std::fs::remove_dir_all(&dir).ok();
 }

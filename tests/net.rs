@@ -2,6 +2,9 @@
 //! processes, a seat's process killed and started again, the host killed and started again
 //! with its record, and thousands of hostile requests that must leave the game unharmed.
 
+mod common;
+
+use common::{finish, join_saving};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
@@ -87,22 +90,6 @@ impl Drop for HostProcess {
 
 fn join(link: &str, player: &str) -> Child {
     join_saving(link, player, &std::env::temp_dir().join(format!("tablero-net-seats-{}", std::process::id())))
-}
-
-/// A seat in its own process, saving its copy of the record under `data`.
-fn join_saving(link: &str, player: &str, data: &Path) -> Child {
-    Command::new(BIN)
-        .env("TABLERO_DATA_DIR", data)
-        .args(["join", link, "--as", player])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the seat starts")
-}
-
-fn finish(child: Child) -> (i32, String, String) {
-    let out = child.wait_with_output().unwrap();
-    (out.status.code().unwrap_or(-1), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
 }
 
 /// The moves a record holds.

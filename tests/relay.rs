@@ -5,13 +5,13 @@
 
 mod common;
 
-use common::NatsServer;
+use common::{NatsServer, finish, join_saving};
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use tablero::net::relay::{Envelope, Keys, Request, Way};
+use tablero::net::relay::{Envelope, Keys, Reply, Request, Way};
 use tablero::net::{Invitation, Link, Posted, Said, SentMove, Token};
 use tablero::rules::{AnyGame, Game};
 
@@ -79,21 +79,6 @@ impl Drop for HostProcess {
     fn drop(&mut self) {
         self.kill();
     }
-}
-
-fn join(link: &str, player: &str, data: &Path) -> Child {
-    Command::new(BIN)
-        .env("TABLERO_DATA_DIR", data)
-        .args(["join", link, "--as", player])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the seat starts")
-}
-
-fn finish(child: Child) -> (i32, String, String) {
-    let out = child.wait_with_output().unwrap();
-    (out.status.code().unwrap_or(-1), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
 }
 
 /// Messages as a client received them: each subject and payload.
@@ -184,7 +169,7 @@ fn a_third_client_on_the_relay_sees_nothing_of_the_seats_in_a_ctor_2v2_with_secr
         .invites
         .iter()
         .zip(["ai:easy", "random", "ai:medium", "random"])
-        .map(|((_, link), who)| join(link, who, &d.join("seats")))
+        .map(|((_, link), who)| join_saving(link, who, &d.join("seats")))
         .collect();
     let ends: Vec<(i32, String, String)> = members.into_iter().map(finish).collect();
     let result = host.result();
@@ -209,6 +194,10 @@ fn a_third_client_on_the_relay_sees_nothing_of_the_seats_in_a_ctor_2v2_with_secr
     // What the seats said, as only the host can read it (the test holds their tokens), in the
     // order the relay carried it.
     let mut said: Vec<(usize, String, Request)> = Vec::new();
+    // The host's answers, by the seat and the sequence number they answer.
+    let mut answers: Vec<(String, u64, tablero::net::relay::Reply)> = Vec::new();
+    // Each seat's requests, by their sequence number (to match an answer to its request).
+    let mut numbers: Vec<(usize, u64)> = Vec::new();
     let (mut feed_events, mut sealed) = (0, 0);
     for (i, (subject, payload)) in seen.iter().enumerate() {
         let text = String::from_utf8_lossy(payload).to_lowercase();
@@ -233,8 +222,12 @@ fn a_third_client_on_the_relay_sees_nothing_of_the_seats_in_a_ctor_2v2_with_secr
             let (_, k) = keys.iter().find(|(name, _)| *name == e.seat).expect("a seat of the game");
             let plain = k.open(Way::ToHost, e.session, &e).expect("sealed with the seat's key");
             said.push((i, e.seat.clone(), serde_json::from_slice(&plain).unwrap()));
+            numbers.push((i, e.seq));
         } else {
             assert!(subject.starts_with("_INBOX."), "an answer goes to the asker's inbox: {subject}");
+            let opened = keys.iter().find_map(|(name, k)| k.open(Way::ToSeat, e.session, &e).map(|p| (name, p)));
+            let (name, plain) = opened.expect("an answer sealed for one of the seats");
+            answers.push((name.clone(), e.seq, serde_json::from_slice(&plain).unwrap()));
         }
     }
     assert!(feed_events > 10, "the public events went out on the feed's subject ({feed_events})");
@@ -252,11 +245,19 @@ fn a_third_client_on_the_relay_sees_nothing_of_the_seats_in_a_ctor_2v2_with_secr
         if !mv.starts_with('P') {
             continue;
         }
+        // The team-mate's Put the host took for the same point of the game.
+        let taken = |k: usize, s: &str| {
+            let n = numbers.iter().find(|(j, _)| *j == k).map(|(_, n)| *n);
+            answers.iter().any(|(name, m, reply)| {
+                name == s && Some(*m) == n && matches!(reply, Reply::Posted(tablero::net::Posted::Taken))
+            })
+        };
         let mate = said.iter().find(|(k, s, r)| {
             k > i
                 && s != seat
                 && team(s) == team(seat)
                 && matches!(r, Request::Move(m) if m.seq == *seq && m.mv.starts_with('P'))
+                && taken(*k, s)
         });
         let Some((k, _, _)) = mate else { continue };
         blind += 1;
@@ -449,7 +450,7 @@ fn a_message_repeated_altered_or_forged_on_the_relay_changes_nothing() {
     let again = ask(&sent).expect("a message said again is answered again");
     let e: Envelope = serde_json::from_slice(&again).unwrap();
     let plain = keys.open(Way::ToSeat, sent.session, &e).expect("sealed for the seat");
-    assert_eq!(String::from_utf8(plain).unwrap(), "\"taken\"", "the answer it had");
+    assert_eq!(String::from_utf8(plain).unwrap(), r#"{"posted":"taken"}"#, "the answer it had");
     assert_eq!(moves_of(&host.record_path()).len(), moves, "a repeated move is not played again");
     // Altered: not answered, nothing done.
     let mut altered = sent.clone();

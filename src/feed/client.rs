@@ -279,19 +279,28 @@ async fn relay_connection(
         };
         let parsed: Event = serde_json::from_slice(&m.payload)
             .map_err(|e| End::Lost(format!("an event is not a feed's event ({e})")))?;
-        // Events the state already holds.
-        if parsed.seq <= seq && !matches!(parsed.what, What::Resync(_)) {
-            continue;
+        if let Some(end) = pass_on(parsed, &mut seq, true, tx, wake) {
+            return Ok(end);
         }
-        if matches!(parsed.what, What::Resync(_)) || parsed.seq != seq + 1 {
-            return Ok(End::Resync);
-        }
-        seq = parsed.seq;
-        if tx.send(Heard::Event(Box::new(parsed))).is_err() {
-            return Ok(End::Stopped);
-        }
-        wake();
     }
+}
+
+/// Hands the event after event `seq` on (with `held`, one the spectator holds already is
+/// skipped): a gap, or the feed's `resync`, ends the connection to read the state again.
+fn pass_on(parsed: Event, seq: &mut u64, held: bool, tx: &mpsc::Sender<Heard>, wake: &impl Fn()) -> Option<End> {
+    let resync = matches!(parsed.what, What::Resync(_));
+    if held && parsed.seq <= *seq && !resync {
+        return None;
+    }
+    if resync || parsed.seq != *seq + 1 {
+        return Some(End::Resync);
+    }
+    *seq = parsed.seq;
+    if tx.send(Heard::Event(Box::new(parsed))).is_err() {
+        return Some(End::Stopped);
+    }
+    wake();
+    None
 }
 
 /// One connection: the state, then events until the feed drops, the spectator asks for the
@@ -369,14 +378,9 @@ async fn connection(
         }
         let parsed: Event = serde_json::from_str(&event.data)
             .map_err(|e| End::Lost(format!("an event is not a feed's event ({e})")))?;
-        if matches!(parsed.what, What::Resync(_)) || parsed.seq != seq + 1 {
-            return Ok(End::Resync);
+        if let Some(end) = pass_on(parsed, &mut seq, false, tx, wake) {
+            return Ok(end);
         }
-        seq = parsed.seq;
-        if tx.send(Heard::Event(Box::new(parsed))).is_err() {
-            return Ok(End::Stopped);
-        }
-        wake();
     }
 }
 
@@ -435,17 +439,12 @@ async fn stream_connection(
             wake();
             continue;
         }
-        // Events the state already holds, and the host's snapshots of what it holds.
-        if parsed.seq <= last && !matches!(parsed.what, What::Resync(_)) {
-            continue;
+        // Events the state already holds, and the host's snapshots of what it holds, skipped.
+        let mut next = last;
+        let end = pass_on(parsed, &mut next, true, tx, wake);
+        seq = Some(next);
+        if let Some(end) = end {
+            return Ok(end);
         }
-        if matches!(parsed.what, What::Resync(_)) || parsed.seq != last + 1 {
-            return Ok(End::Resync);
-        }
-        seq = Some(parsed.seq);
-        if tx.send(Heard::Event(Box::new(parsed))).is_err() {
-            return Ok(End::Stopped);
-        }
-        wake();
     }
 }

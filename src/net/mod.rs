@@ -261,8 +261,9 @@ pub enum Said {
     Answer(Answer),
 }
 
-/// What the host did with what a seat said.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// What the host did with what a seat said (through a relay, as the host's answer says it).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Posted {
     Taken,
     /// Made for another point of the game than the host's: its next view says what now.

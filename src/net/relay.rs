@@ -25,7 +25,7 @@
 //! - The feed's public events go to `tablero.GAME.feed`, and `tablero.GAME.state` answers the
 //!   feed's whole picture: only what the direct host's live feed carries.
 
-use super::{Answer, Ask, NetError, Said, SeatView, Secrets, SentMove};
+use super::{Answer, Ask, NetError, Posted, Said, SeatView, Secrets, SentMove};
 pub use crate::nats::{Place, feed_subject, is_game, new_game, seats_subject, shown, state_subject};
 use crate::nats::{until_connected, until_lost};
 use ring::aead::{Aad, CHACHA20_POLY1305, LessSafeKey, NONCE_LEN, Nonce, UnboundKey};
@@ -111,16 +111,8 @@ impl Request {
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Reply {
     View(Box<SeatView>),
-    Taken,
-    /// Made for another point of the game (as the direct host's 409).
-    Stale,
-    /// Too many requests now (as 429 or 503): said again shortly.
-    Busy,
-    /// Not taken: the direct host's status for it, and why.
-    Refused {
-        status: u16,
-        text: String,
-    },
+    /// What the host did with what the seat said (busy: a view is asked again shortly).
+    Posted(super::Posted),
     /// The host's session is this one: say it again for it.
     Session(u64),
     /// A sequence number the host no longer answers: say it again with a new one.
@@ -367,19 +359,15 @@ impl super::Link for RelayLink {
     fn view(&self, after: Option<u64>) -> Result<Option<SeatView>, NetError> {
         match self.ask(&Request::View { after }, VIEW_TIME, VIEW_TIME)? {
             Reply::View(v) => Ok(Some(*v)),
-            Reply::Busy => Ok(None),
-            Reply::Refused { status, text } => Err(NetError::Refused { status, text }),
+            Reply::Posted(Posted::Busy) => Ok(None),
+            Reply::Posted(Posted::Refused { status, text }) => Err(NetError::Refused { status, text }),
             other => Err(NetError::Garbled(format!("{other:?} for a view"))),
         }
     }
 
-    fn say(&self, said: &Said) -> Result<super::Posted, NetError> {
-        use super::Posted;
+    fn say(&self, said: &Said) -> Result<Posted, NetError> {
         Ok(match self.ask(&Request::of(said), SAY_TIME, SAY_FOR)? {
-            Reply::Taken => Posted::Taken,
-            Reply::Stale => Posted::Stale,
-            Reply::Busy => Posted::Busy,
-            Reply::Refused { status, text } => Posted::Refused { status, text },
+            Reply::Posted(posted) => posted,
             other => return Err(NetError::Garbled(format!("{other:?} for what the seat said"))),
         })
     }

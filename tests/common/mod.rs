@@ -195,3 +195,21 @@ impl Drop for NatsServer {
         self.down();
     }
 }
+
+/// `tablero join LINK --as PLAYER` in its own process, its copy of the record saved under
+/// `data`.
+pub fn join_saving(link: &str, player: &str, data: &std::path::Path) -> std::process::Child {
+    std::process::Command::new(env!("CARGO_BIN_EXE_tablero"))
+        .env("TABLERO_DATA_DIR", data)
+        .args(["join", link, "--as", player])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the seat starts")
+}
+
+/// A process's exit code, standard output and standard error, once it ends.
+pub fn finish(child: std::process::Child) -> (i32, String, String) {
+    let out = child.wait_with_output().unwrap();
+    (out.status.code().unwrap_or(-1), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
+}

@@ -1,7 +1,7 @@
 //! The seat of a person at the host's own table: the same seats' logic as a remote seat's, in
 //! this process, without the network in between (no request, no token, no wait on a port).
 
-use super::seats::{Shared, Why};
+use super::seats::Shared;
 use super::{LONGEST_WAIT, server};
 use crate::net::{Link, NetError, Posted, Said, SeatView};
 use std::sync::Arc;
@@ -42,10 +42,6 @@ impl Link for LocalSeat {
 
     fn say(&self, said: &Said) -> Result<Posted, NetError> {
         self.shared.heard_from(self.k, Instant::now());
-        Ok(match self.shared.hear(self.shared.seats[self.k].id, said) {
-            Ok(()) => Posted::Taken,
-            Err(r) if r.why == Why::Stale => Posted::Stale,
-            Err(r) => Posted::Refused { status: server::status(r.why).as_u16(), text: r.text },
-        })
+        Ok(server::posted(self.shared.hear(self.shared.seats[self.k].id, said)))
     }
 }

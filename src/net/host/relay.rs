@@ -5,10 +5,10 @@
 //! bounded as the direct host bounds requests: the size of a message, a seat's requests a
 //! second, the requests waited on at once.
 
-use super::seats::{Shared, Why};
+use super::seats::Shared;
 use super::{IN_FLIGHT, server};
 use crate::net::relay::{self, Envelope, Fresh, Keys, Place, Reply, Request, Way, Window};
-use crate::net::{NetError, Said};
+use crate::net::{NetError, Posted, Said};
 use futures_util::StreamExt;
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -118,8 +118,7 @@ async fn hear(r: Arc<Relayed>, m: async_nats::Message) {
         }
     };
     if let Err(refused) = r.shared.counted(k) {
-        let busy = if refused.why == Why::TooMany { Reply::Busy } else { refusal(refused) };
-        return publish(send(&busy).1).await;
+        return publish(send(&Reply::Posted(server::posted(Err(refused)))).1).await;
     }
     if e.session != r.session {
         return publish(send(&Reply::Session(r.session)).1).await;
@@ -145,14 +144,14 @@ async fn hear(r: Arc<Relayed>, m: async_nats::Message) {
         Ok(request) => request,
         Err(err) => {
             let why = format!("not understood: {}", crate::rules::one_line(&err.to_string()));
-            return publish(send(&Reply::Refused { status: 400, text: why }).1).await;
+            return publish(send(&Reply::Posted(Posted::Refused { status: 400, text: why })).1).await;
         }
     };
     let reply = match request {
         Request::View { after } => {
             // Waited on at once: bounded as the direct host's requests.
             let Ok(_permit) = r.waiting.clone().try_acquire_owned() else {
-                return publish(send(&Reply::Busy).1).await;
+                return publish(send(&Reply::Posted(Posted::Busy)).1).await;
             };
             if let Some(after) = after {
                 let mut rx = r.shared.version.subscribe();
@@ -163,11 +162,7 @@ async fn hear(r: Arc<Relayed>, m: async_nats::Message) {
         }
         other => {
             let said: Said = other.said().expect("not a view");
-            match r.shared.hear(r.shared.seats[k].id, &said) {
-                Ok(()) => Reply::Taken,
-                Err(refused) if refused.why == Why::Stale => Reply::Stale,
-                Err(refused) => refusal(refused),
-            }
+            Reply::Posted(server::posted(r.shared.hear(r.shared.seats[k].id, &said)))
         }
     };
     let (text, bytes) = send(&reply);
@@ -180,10 +175,6 @@ async fn hear(r: Arc<Relayed>, m: async_nats::Message) {
         kept.push_back((e.seq, text));
     }
     publish(bytes).await;
-}
-
-fn refusal(r: super::Refused) -> Reply {
-    Reply::Refused { status: server::status(r.why).as_u16(), text: r.text }
 }
 
 /// The feed's public events, each as it comes, on the feed's subject. Where the relay has

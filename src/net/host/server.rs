@@ -46,6 +46,18 @@ pub fn status(why: Why) -> StatusCode {
     }
 }
 
+/// What a seat said, as the seats' logic took it, for a seat that is not answered over HTTP (the
+/// person at the host's table, a seat through a relay): the same refusals with the same codes.
+pub(super) fn posted(r: Result<(), Refused>) -> crate::net::Posted {
+    use crate::net::Posted;
+    match r {
+        Ok(()) => Posted::Taken,
+        Err(r) if r.why == Why::Stale => Posted::Stale,
+        Err(r) if r.why == Why::TooMany => Posted::Busy,
+        Err(r) => Posted::Refused { status: status(r.why).as_u16(), text: r.text },
+    }
+}
+
 fn answer(r: Result<Response, Refused>) -> Response {
     match r {
         Ok(r) => r,
