@@ -409,12 +409,7 @@ fn a_message_repeated_altered_or_forged_on_the_relay_changes_nothing() {
     let Some(relay) = NatsServer::start(&[]) else { return };
     let d = dir("forged");
     let start: AnyGame = tablero::rules::Variant::Crossings.initial();
-    let host = tablero::net::host::Host::open(tablero::net::host::HostOptions {
-        record: Some(d.join("game.json")),
-        relay: Some(relay.url()),
-        ..tablero::net::host::HostOptions::remote(start, "127.0.0.1:0".parse().unwrap())
-    })
-    .unwrap();
+    let host = relay_host(&relay, d.join("game.json"), start);
     let links: Vec<String> = host.invitations().into_iter().map(|(_, l)| l).collect();
     let spy = Spy::start(&relay.url());
     let first = Invitation::parse(&links[0]).unwrap().connect().unwrap();
@@ -476,15 +471,7 @@ fn a_message_repeated_altered_or_forged_on_the_relay_changes_nothing() {
 fn an_undo_is_asked_and_answered_through_the_relay_as_at_the_direct_host() {
     let Some(relay) = NatsServer::start(&[]) else { return };
     let d = dir("undo");
-    let host = tablero::net::host::Host::open(tablero::net::host::HostOptions {
-        record: Some(d.join("game.json")),
-        relay: Some(relay.url()),
-        ..tablero::net::host::HostOptions::remote(
-            tablero::rules::Variant::Ordo.initial(),
-            "127.0.0.1:0".parse().unwrap(),
-        )
-    })
-    .unwrap();
+    let host = relay_host(&relay, d.join("game.json"), tablero::rules::Variant::Ordo.initial());
     let seats: Vec<Arc<dyn Link>> =
         host.invitations().iter().map(|(_, l)| Invitation::parse(l).unwrap().connect().unwrap()).collect();
     let (white, black) = (&seats[0], &seats[1]);
@@ -514,15 +501,7 @@ fn a_spectator_follows_a_game_through_the_relay_and_finds_it_again_after_the_rel
     use tablero::feed::client::{Heard, watch};
     let Some(mut relay) = NatsServer::start(&[]) else { return };
     let d = dir("watch");
-    let host = tablero::net::host::Host::open(tablero::net::host::HostOptions {
-        record: Some(d.join("game.json")),
-        relay: Some(relay.url()),
-        ..tablero::net::host::HostOptions::remote(
-            tablero::rules::Variant::Ordo.initial(),
-            "127.0.0.1:0".parse().unwrap(),
-        )
-    })
-    .unwrap();
+    let host = relay_host(&relay, d.join("game.json"), tablero::rules::Variant::Ordo.initial());
     let place = host.relay.clone().unwrap();
     let link = place.watch_link();
     assert!(link.starts_with(&format!("{}/", relay.url())), "{link}");
@@ -550,20 +529,19 @@ fn a_spectator_follows_a_game_through_the_relay_and_finds_it_again_after_the_rel
             }
         }
     }
-    // The relay restarts: the spectator says it lost it, and finds the game as it stands.
+    // The relay restarts: the spectator says it lost it, reads the game again once the relay
+    // is back, and follows on.
     relay.down();
-    std::thread::sleep(Duration::from_millis(300));
+    let started = Instant::now();
+    loop {
+        assert!(started.elapsed() < Duration::from_secs(30), "the spectator says it lost the relay");
+        if let Heard::Lost { .. } = next("the relay lost") {
+            break;
+        }
+    }
     relay.up();
     play_some(&*seats[1], 1, 4);
-    let started = Instant::now();
-    let again = loop {
-        assert!(started.elapsed() < Duration::from_secs(30), "the spectator came back");
-        match next("after the restart") {
-            Heard::State(s) => break Heard::State(s),
-            _ => continue,
-        }
-    };
-    assert_eq!(moves_of_state(&again), moves_of(&host.record_path()), "the game as it stands");
+    assert!(seen_until(&spectator, &moves_of(&host.record_path())), "the game as it stands");
     drop(host);
     std::fs::remove_dir_all(&d).ok();
 }
@@ -575,17 +553,7 @@ fn a_late_spectator_reads_the_game_from_the_relays_stream_with_its_host_away_and
     let store = d.join("jetstream");
     let Some(mut relay) = NatsServer::start(&["-js", "-sd", store.to_str().unwrap()]) else { return };
     let record = d.join("game.json");
-    let open = || {
-        tablero::net::host::Host::open(tablero::net::host::HostOptions {
-            record: Some(record.clone()),
-            relay: Some(relay.url()),
-            ..tablero::net::host::HostOptions::remote(
-                tablero::rules::Variant::Ordo.initial(),
-                "127.0.0.1:0".parse().unwrap(),
-            )
-        })
-        .unwrap()
-    };
+    let open = || relay_host(&relay, record.clone(), tablero::rules::Variant::Ordo.initial());
     let host = open();
     let link = base_url(&host.relay.clone().unwrap().watch_link()).unwrap();
     let seats: Vec<Arc<dyn Link>> =
@@ -641,4 +609,15 @@ fn seen_until(spectator: &tablero::feed::client::Watcher, moves: &[String]) -> b
     }
     eprintln!("seen {seen:?}, not {moves:?}");
     false
+}
+
+/// A host in this process serving `start`'s seats (all remote) through `relay`, its record at
+/// `record`.
+fn relay_host(relay: &NatsServer, record: PathBuf, start: AnyGame) -> tablero::net::host::Host {
+    tablero::net::host::Host::open(tablero::net::host::HostOptions {
+        record: Some(record),
+        relay: Some(relay.url()),
+        ..tablero::net::host::HostOptions::remote(start, "127.0.0.1:0".parse().unwrap())
+    })
+    .unwrap()
 }
