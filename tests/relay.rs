@@ -435,7 +435,7 @@ fn a_message_repeated_altered_or_forged_on_the_relay_changes_nothing() {
     let ask = |e: &Envelope| -> Option<Vec<u8>> {
         let bytes = serde_json::to_vec(e).unwrap();
         rt.block_on(async {
-            tokio::time::timeout(Duration::from_secs(1), client.request(subject.clone(), bytes.into())).await
+            tokio::time::timeout(Duration::from_secs(2), client.request(subject.clone(), bytes.into())).await
         })
         .ok()
         .and_then(|r| r.ok())
