@@ -86,6 +86,7 @@ fn main() {
         ..HostOptions::remote(start.clone(), "127.0.0.1:0".parse().unwrap())
     })
     .expect("the host on the relay");
+    relay.reach_relay(Duration::from_secs(10)).expect("the host on the relay");
     summary("through the relay (nats-server on loopback)", delays(&relay, moves));
     drop(relay);
     let direct = Host::open(HostOptions {

@@ -6,14 +6,18 @@ pub fn encode(bytes: &[u8]) -> String {
 
 /// Exactly `2 N` hexadecimal digits (either case) as `N` bytes.
 pub fn decode<const N: usize>(text: &str) -> Option<[u8; N]> {
-    if text.len() != 2 * N || !text.bytes().all(|b| b.is_ascii_hexdigit()) {
+    if text.len() != 2 * N {
         return None;
     }
-    let mut bytes = [0u8; N];
-    for (i, b) in bytes.iter_mut().enumerate() {
-        *b = u8::from_str_radix(&text[2 * i..2 * i + 2], 16).ok()?;
+    decode_all(text)?.try_into().ok()
+}
+
+/// An even number of hexadecimal digits (either case) as bytes (a relay's sealed messages).
+pub fn decode_all(text: &str) -> Option<Vec<u8>> {
+    if !text.len().is_multiple_of(2) || !text.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
     }
-    Some(bytes)
+    (0..text.len()).step_by(2).map(|i| u8::from_str_radix(&text[i..i + 2], 16).ok()).collect()
 }
 
 #[cfg(test)]

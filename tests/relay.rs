@@ -233,15 +233,17 @@ fn a_third_client_on_the_relay_sees_nothing_of_the_seats_in_a_ctor_2v2_with_secr
     assert!(feed_events > 10, "the public events went out on the feed's subject ({feed_events})");
     assert!(sealed > 50 && said.len() > 20, "the seats' messages went through the relay");
     // The secret squares travelled to the host, sealed.
-    let sent_secrets: Vec<&Vec<u16>> =
-        said.iter().filter_map(|(_, _, r)| if let Request::Secrets(s) = r { Some(&s.squares) } else { None }).collect();
+    let sent_secrets: Vec<&Vec<u16>> = said
+        .iter()
+        .filter_map(|(_, _, r)| if let Request::Said(Said::Secrets(s)) = r { Some(&s.squares) } else { None })
+        .collect();
     assert!(sent_secrets.len() >= 2, "both teams sent their squares");
     // No blind Put on the feed before its round closes: between a member's Put and its
     // team-mate's for the same point of the game, the feed announces neither.
     let team = |seat: &str| seat.split('.').next().unwrap().to_string();
     let mut blind = 0;
     for (i, seat, r) in &said {
-        let Request::Move(SentMove { seq, mv }) = r else { continue };
+        let Request::Said(Said::Move(SentMove { seq, mv })) = r else { continue };
         if !mv.starts_with('P') {
             continue;
         }
@@ -256,7 +258,7 @@ fn a_third_client_on_the_relay_sees_nothing_of_the_seats_in_a_ctor_2v2_with_secr
             k > i
                 && s != seat
                 && team(s) == team(seat)
-                && matches!(r, Request::Move(m) if m.seq == *seq && m.mv.starts_with('P'))
+                && matches!(r, Request::Said(Said::Move(m)) if m.seq == *seq && m.mv.starts_with('P'))
                 && taken(*k, s)
         });
         let Some((k, _, _)) = mate else { continue };
@@ -426,7 +428,7 @@ fn a_message_repeated_altered_or_forged_on_the_relay_changes_nothing() {
         .map(|(_, p)| serde_json::from_slice::<Envelope>(p).unwrap())
         .find(|e| {
             let plain = keys.open(Way::ToHost, e.session, e).unwrap();
-            matches!(serde_json::from_slice(&plain).unwrap(), Request::Move(_))
+            matches!(serde_json::from_slice(&plain).unwrap(), Request::Said(Said::Move(_)))
         })
         .expect("the seat's move");
     let moves = moves_of(&host.record_path()).len();
@@ -614,10 +616,12 @@ fn seen_until(spectator: &tablero::feed::client::Watcher, moves: &[String]) -> b
 /// A host in this process serving `start`'s seats (all remote) through `relay`, its record at
 /// `record`.
 fn relay_host(relay: &NatsServer, record: PathBuf, start: AnyGame) -> tablero::net::host::Host {
-    tablero::net::host::Host::open(tablero::net::host::HostOptions {
+    let host = tablero::net::host::Host::open(tablero::net::host::HostOptions {
         record: Some(record),
         relay: Some(relay.url()),
         ..tablero::net::host::HostOptions::remote(start, "127.0.0.1:0".parse().unwrap())
     })
-    .unwrap()
+    .unwrap();
+    host.reach_relay(Duration::from_secs(10)).unwrap();
+    host
 }

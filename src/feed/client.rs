@@ -415,21 +415,10 @@ async fn stream_connection(
         };
         let parsed: Event = serde_json::from_slice(&m.payload)
             .map_err(|e| End::Lost(format!("an event is not a feed's event ({e})")))?;
-        let Some(last) = seq else {
-            // Before the first snapshot there is nothing to lay out.
-            if let What::NewGame(new) = parsed.what {
-                seq = Some(parsed.seq);
-                if tx.send(Heard::State(new.state)).is_err() {
-                    return Ok(End::Stopped);
-                }
-                wake();
-                backoff.worked();
-            }
-            continue;
-        };
-        // A snapshot numbered below the last event: the host started again (its feed numbers
-        // afresh) and the game is laid out from it.
-        if parsed.seq < last
+        // The first snapshot (before it there is nothing to lay out), or one numbered below the
+        // last event (the host started again and its feed numbers afresh): the game is laid out
+        // from it.
+        if seq.is_none_or(|last| parsed.seq < last)
             && let What::NewGame(new) = parsed.what
         {
             seq = Some(parsed.seq);
@@ -437,8 +426,10 @@ async fn stream_connection(
                 return Ok(End::Stopped);
             }
             wake();
+            backoff.worked();
             continue;
         }
+        let Some(last) = seq else { continue };
         // Events the state already holds, and the host's snapshots of what it holds, skipped.
         let mut next = last;
         let end = pass_on(parsed, &mut next, true, tx, wake);

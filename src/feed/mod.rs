@@ -209,8 +209,8 @@ impl Feed {
     pub fn snapshot(&self) -> Option<String> {
         let inner = self.lock();
         let game = inner.game?;
-        let state = Box::new(inner.state());
         inner.players.as_ref()?;
+        let state = Box::new(inner.state());
         serde_json::to_string(&Event { seq: inner.seq, what: What::NewGame(wire::NewGame { game, state }) }).ok()
     }
 

@@ -252,8 +252,10 @@ impl Post for Answer {
     const PATH: &'static str = "/seat/answer";
 }
 
-/// What a seat says to its host besides reading its view.
-#[derive(Clone, Debug)]
+/// What a seat says to its host besides reading its view (through a relay, as
+/// `{"move": {...}}`, `{"secrets": {...}}`, `{"ask": {...}}` or `{"answer": {...}}`).
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Said {
     Move(SentMove),
     Secrets(Secrets),
@@ -322,7 +324,7 @@ pub struct Answered {
 /// What hosting or joining fails at.
 #[derive(Debug, thiserror::Error)]
 pub enum NetError {
-    #[error("'{}' is not an invitation (like http://127.0.0.1:7979/join#seat=first&token=…, or https://…&token=…&cert=… from a host other machines reach)", crate::rules::quote(.0))]
+    #[error("'{}' is not an invitation (like http://127.0.0.1:7979/join#seat=first&token=…, https://…&token=…&cert=… from a host other machines reach, or nats://RELAY:PORT/GAME#seat=…&token=… through a relay)", crate::rules::quote(.0))]
     Invitation(String),
     #[error(
         "the host at {addr} shows another certificate than its invitation's: refused (a host started anew makes a new one; ask for a new invitation)"
@@ -437,22 +439,27 @@ impl Invitation {
     pub fn parse(text: &str) -> Result<Invitation, NetError> {
         let bad = || NetError::Invitation(text.to_string());
         let text_ = text.trim();
-        if text_.starts_with("nats://") || text_.starts_with("tls://") {
-            return Invitation::parse_relayed(text_).ok_or_else(bad);
-        }
-        let (tls, rest) = match (text_.strip_prefix("https://"), text_.strip_prefix("http://")) {
-            (Some(rest), _) => (true, rest),
-            (None, Some(rest)) => (false, rest),
-            (None, None) => return Err(bad()),
+        let tls = text_.starts_with("https://");
+        // Through a relay, `nats://RELAY/GAME#…`; else a host's own address, `http://ADDR/join#…`.
+        let (addr, relay, rest) = if text_.starts_with("nats://") || text_.starts_with("tls://") {
+            let (place, rest) = text_.split_once('#').ok_or_else(bad)?;
+            let place = relay::Place::parse(place).ok_or_else(bad)?;
+            (relay::shown(&place.relay), Some(place), rest)
+        } else {
+            let rest = text_.strip_prefix("https://").or_else(|| text_.strip_prefix("http://")).ok_or_else(bad)?;
+            let (addr, rest) = rest.split_once("/join#").ok_or_else(bad)?;
+            if addr.is_empty() || addr.contains('/') || !addr.contains(':') {
+                return Err(bad());
+            }
+            (addr.to_string(), None, rest)
         };
-        let (addr, rest) = rest.split_once("/join#").ok_or_else(bad)?;
-        if addr.is_empty() || addr.contains('/') || !addr.contains(':') {
-            return Err(bad());
-        }
-        let (mut seat, mut token, mut cert) = (None, None, None);
+        let (mut seat, mut token, mut cert, mut team) = (None, None, None, false);
         for part in rest.split('&') {
             match part.split_once('=') {
-                Some(("seat", s)) if SeatId::parse(s).is_some() => seat = SeatId::parse(s),
+                Some(("seat", s)) if SeatId::parse(s).is_some() => {
+                    seat = SeatId::parse(s);
+                    team = s.contains('.');
+                }
                 Some(("token", t)) if Token::from_hex(t).is_some() => token = Some(t.to_string()),
                 Some(("cert", c)) if tls && tls::Fingerprint::from_hex(c).is_some() => {
                     cert = tls::Fingerprint::from_hex(c)
@@ -460,46 +467,11 @@ impl Invitation {
                 _ => return Err(bad()),
             }
         }
-        // An https link pins its certificate; a plain one has none to pin.
+        // An https link pins its certificate; a plain one (or a relay's) has none to pin.
         if tls != cert.is_some() {
             return Err(bad());
         }
         let seat = seat.ok_or_else(bad)?;
-        Ok(Invitation {
-            addr: addr.to_string(),
-            seat: seat.side,
-            member: seat.member,
-            token: token.ok_or_else(bad)?,
-            cert,
-            relay: None,
-            team: false,
-        })
-    }
-
-    /// `nats://RELAY/GAME#seat=…&token=…`.
-    fn parse_relayed(text: &str) -> Option<Invitation> {
-        let (place, rest) = text.split_once('#')?;
-        let place = relay::Place::parse(place)?;
-        let (mut seat, mut token, mut team) = (None, None, false);
-        for part in rest.split('&') {
-            match part.split_once('=')? {
-                ("seat", s) if SeatId::parse(s).is_some() => {
-                    seat = SeatId::parse(s);
-                    team = s.contains('.');
-                }
-                ("token", t) if Token::from_hex(t).is_some() => token = Some(t.to_string()),
-                _ => return None,
-            }
-        }
-        let seat = seat?;
-        Some(Invitation {
-            addr: relay::shown(&place.relay),
-            seat: seat.side,
-            member: seat.member,
-            token: token?,
-            cert: None,
-            relay: Some(place),
-            team,
-        })
+        Ok(Invitation { addr, seat: seat.side, member: seat.member, token: token.ok_or_else(bad)?, cert, relay, team })
     }
 }

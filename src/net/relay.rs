@@ -25,7 +25,7 @@
 //! - The feed's public events go to `tablero.GAME.feed`, and `tablero.GAME.state` answers the
 //!   feed's whole picture: only what the direct host's live feed carries.
 
-use super::{Answer, Ask, NetError, Posted, Said, SeatView, Secrets, SentMove};
+use super::{NetError, Posted, Said, SeatView};
 pub use crate::nats::{Place, feed_subject, is_game, new_game, seats_subject, shown, state_subject};
 use crate::nats::{until_connected, until_lost};
 use ring::aead::{Aad, CHACHA20_POLY1305, LessSafeKey, NONCE_LEN, Nonce, UnboundKey};
@@ -71,39 +71,15 @@ pub struct Envelope {
     pub sealed: String,
 }
 
-/// What a seat asks the host (sealed in an [`Envelope`]).
+/// What a seat asks the host (sealed in an [`Envelope`]): its view, or what it says, written
+/// as the seats' logic takes it.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case", deny_unknown_fields)]
+#[serde(rename_all = "snake_case")]
 pub enum Request {
     /// The seat's view, at once or once its version is no longer `after`.
-    View {
-        after: Option<u64>,
-    },
-    Move(SentMove),
-    Secrets(Secrets),
-    Ask(Ask),
-    Answer(Answer),
-}
-
-impl Request {
-    pub fn of(said: &Said) -> Request {
-        match said {
-            Said::Move(m) => Request::Move(m.clone()),
-            Said::Secrets(s) => Request::Secrets(s.clone()),
-            Said::Ask(a) => Request::Ask(a.clone()),
-            Said::Answer(a) => Request::Answer(a.clone()),
-        }
-    }
-
-    pub fn said(self) -> Option<Said> {
-        match self {
-            Request::View { .. } => None,
-            Request::Move(m) => Some(Said::Move(m)),
-            Request::Secrets(s) => Some(Said::Secrets(s)),
-            Request::Ask(a) => Some(Said::Ask(a)),
-            Request::Answer(a) => Some(Said::Answer(a)),
-        }
-    }
+    View { after: Option<u64> },
+    #[serde(untagged)]
+    Said(Said),
 }
 
 /// The host's answer (sealed).
@@ -188,21 +164,13 @@ impl Keys {
     /// The text of `e`, sealed for `way` under `session`; none if the seal does not hold.
     pub fn open(&self, way: Way, session: u64, e: &Envelope) -> Option<Vec<u8>> {
         let nonce = crate::hex::decode::<NONCE_LEN>(&e.nonce)?;
-        let mut buf = decode_any(&e.sealed)?;
+        let mut buf = crate::hex::decode_all(&e.sealed)?;
         let text = self
             .key(way)
             .open_in_place(Nonce::assume_unique_for_key(nonce), Aad::from(self.aad(way, session, e.seq)), &mut buf)
             .ok()?;
         Some(text.to_vec())
     }
-}
-
-/// Hexadecimal digits of any even length as bytes.
-fn decode_any(text: &str) -> Option<Vec<u8>> {
-    if !text.len().is_multiple_of(2) || !text.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return None;
-    }
-    (0..text.len()).step_by(2).map(|i| u8::from_str_radix(&text[i..i + 2], 16).ok()).collect()
 }
 
 /// The sequence numbers of a seat the host has taken, within the last [`WINDOW`].
@@ -233,7 +201,7 @@ impl Window {
         }
         if seq > self.top {
             let shift = seq - self.top;
-            self.seen = if shift >= 128 { 0 } else { self.seen << shift };
+            self.seen = if shift >= u128::BITS as u64 { 0 } else { self.seen << shift };
             self.seen |= 1;
             self.top = seq;
             return Fresh::New;
@@ -366,7 +334,7 @@ impl super::Link for RelayLink {
     }
 
     fn say(&self, said: &Said) -> Result<Posted, NetError> {
-        Ok(match self.ask(&Request::of(said), SAY_TIME, SAY_FOR)? {
+        Ok(match self.ask(&Request::Said(said.clone()), SAY_TIME, SAY_FOR)? {
             Reply::Posted(posted) => posted,
             other => return Err(NetError::Garbled(format!("{other:?} for what the seat said"))),
         })

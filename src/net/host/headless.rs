@@ -15,6 +15,8 @@ use std::time::{Duration, Instant};
 pub fn run_headless(o: HostOptions, out: &mut dyn Write) -> Result<(), NetError> {
     let linger = o.linger;
     let host = Host::open(o)?;
+    // Through a relay: one that cannot be reached is said before any invitation is given.
+    host.reach_relay(Duration::from_secs(5))?;
     for (id, link) in host.invitations() {
         writeln!(out, "invite {}: {link}", id.name(host.is_team()))?;
     }

@@ -196,6 +196,8 @@ pub struct Host {
     /// Through a relay: where the game is there (the host then listens on no port: `addr`
     /// and `reach` are the address it was given, unused).
     pub relay: Option<super::relay::Place>,
+    /// Through a relay: the host's connection to it.
+    relay_client: Option<async_nats::Client>,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
@@ -342,7 +344,7 @@ impl Host {
                 }
                 _ => None,
             };
-            let (stop, thread) = relay::serve(shared.clone(), &place)?;
+            let (stop, thread, client) = relay::serve(shared.clone(), &place)?;
             return Ok(Host {
                 shared,
                 addr: o.addr,
@@ -351,6 +353,7 @@ impl Host {
                 path,
                 feed: feed_server,
                 relay: Some(place),
+                relay_client: Some(client),
                 stop: Some(stop),
                 thread: Some(thread),
             });
@@ -401,9 +404,32 @@ impl Host {
             path,
             feed: feed_server,
             relay: None,
+            relay_client: None,
             stop: Some(stop),
             thread: Some(thread),
         })
+    }
+
+    /// Through a relay: waits up to `limit` until the host is there (connected, and its
+    /// subscriptions taken by the relay: it connects in the background), else says the relay
+    /// cannot be reached. At once for a host on its own port.
+    pub fn reach_relay(&self, limit: Duration) -> Result<(), NetError> {
+        let (Some(client), Some(place)) = (&self.relay_client, &self.relay) else { return Ok(()) };
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+        let there = runtime.block_on(async {
+            let until = Instant::now() + limit;
+            crate::nats::until_connected(client, until).await
+                && tokio::time::timeout(until.saturating_duration_since(Instant::now()), client.flush())
+                    .await
+                    .is_ok_and(|f| f.is_ok())
+        });
+        match there {
+            true => Ok(()),
+            false => Err(NetError::Unreachable {
+                addr: super::relay::shown(&place.relay),
+                why: "the relay cannot be reached".into(),
+            }),
+        }
     }
 
     /// Whether the game is a CTOR team game (its seats are members: `first.1`, …).

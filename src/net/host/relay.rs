@@ -5,10 +5,10 @@
 //! bounded as the direct host bounds requests: the size of a message, a seat's requests a
 //! second, the requests waited on at once.
 
-use super::seats::Shared;
+use super::seats::{Shared, Why, refuse};
 use super::{IN_FLIGHT, server};
 use crate::net::relay::{self, Envelope, Fresh, Keys, Place, Reply, Request, Way, Window};
-use crate::net::{NetError, Posted, Said};
+use crate::net::{NetError, Posted};
 use futures_util::StreamExt;
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -34,19 +34,21 @@ struct Relayed {
     waiting: Arc<tokio::sync::Semaphore>,
 }
 
-/// Connects to the relay (an error within 5 s if it cannot be reached now; reconnecting for
-/// ever once it was) and serves the seats of `shared` there until `stop`.
+/// Serves the seats of `shared` on the relay until `stop`, connecting in the background
+/// (reconnecting for ever; nothing here waits on the network, so a table that hosts never
+/// does): the client is handed back, for whoever wants to know whether it is connected.
+#[allow(clippy::type_complexity)]
 pub(super) fn serve(
     shared: Arc<Shared>,
     place: &Place,
-) -> Result<(tokio::sync::oneshot::Sender<()>, std::thread::JoinHandle<()>), NetError> {
+) -> Result<(tokio::sync::oneshot::Sender<()>, std::thread::JoinHandle<()>, async_nats::Client), NetError> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .thread_name("tablero-host-relay")
         .enable_all()
         .build()?;
     let unreachable = |why: String| NetError::Unreachable { addr: relay::shown(&place.relay), why };
-    let client = runtime.block_on(relay::connect(&place.relay, "tablero host", false))?;
+    let client = runtime.block_on(relay::connect(&place.relay, "tablero host", true))?;
     let seats = runtime
         .block_on(client.subscribe(relay::seats_subject(&place.game)))
         .map_err(|e| unreachable(e.to_string()))?;
@@ -62,7 +64,7 @@ pub(super) fn serve(
     let n = shared.seats.len();
     let r = Arc::new(Relayed {
         shared,
-        client,
+        client: client.clone(),
         keys,
         names,
         session,
@@ -88,11 +90,12 @@ pub(super) fn serve(
             }
             feed.abort();
             state.abort();
-            let _ = r.client.flush().await;
+            // What was said goes out before the host closes (not waited on for a relay away).
+            let _ = tokio::time::timeout(std::time::Duration::from_secs(1), r.client.flush()).await;
         });
         runtime.shutdown_background();
     })?;
-    Ok((stop, thread))
+    Ok((stop, thread, client))
 }
 
 /// One message on the seats' subject.
@@ -106,10 +109,12 @@ async fn hear(r: Arc<Relayed>, m: async_nats::Message) {
     let Some(keys) = &r.keys[k] else { return };
     // Not proven the seat's: not answered at all.
     let Some(text) = keys.open(Way::ToHost, e.session, &e) else { return };
+    // An answer's text sealed for the seat, bound to the message it answers.
+    let seal = |text: &[u8]| serde_json::to_vec(&keys.seal(Way::ToSeat, e.session, e.seq, text)).unwrap_or_default();
     let send = |reply: &Reply| {
         let text = serde_json::to_vec(reply).unwrap_or_default();
-        let sealed = keys.seal(Way::ToSeat, e.session, e.seq, &text);
-        (text, serde_json::to_vec(&sealed).unwrap_or_default())
+        let sealed = seal(&text);
+        (text, sealed)
     };
     let publish = |bytes: Vec<u8>| {
         let (client, to) = (r.client.clone(), reply_to.clone());
@@ -134,8 +139,7 @@ async fn hear(r: Arc<Relayed>, m: async_nats::Message) {
                 .find(|(seq, _)| *seq == e.seq)
                 .map(|(_, text)| text.clone());
             if let Some(text) = kept {
-                let sealed = keys.seal(Way::ToSeat, e.session, e.seq, &text);
-                publish(serde_json::to_vec(&sealed).unwrap_or_default()).await;
+                publish(seal(&text)).await;
             }
             return;
         }
@@ -143,8 +147,8 @@ async fn hear(r: Arc<Relayed>, m: async_nats::Message) {
     let request = match serde_json::from_slice::<Request>(&text) {
         Ok(request) => request,
         Err(err) => {
-            let why = format!("not understood: {}", crate::rules::one_line(&err.to_string()));
-            return publish(send(&Reply::Posted(Posted::Refused { status: 400, text: why })).1).await;
+            let why = refuse(Why::Malformed, format!("not understood: {}", crate::rules::one_line(&err.to_string())));
+            return publish(send(&Reply::Posted(server::posted(Err(why)))).1).await;
         }
     };
     let reply = match request {
@@ -160,10 +164,7 @@ async fn hear(r: Arc<Relayed>, m: async_nats::Message) {
             // A view is not kept: asked again, it is read again.
             return publish(send(&Reply::View(Box::new(r.shared.view(k, after)))).1).await;
         }
-        other => {
-            let said: Said = other.said().expect("not a view");
-            Reply::Posted(server::posted(r.shared.hear(r.shared.seats[k].id, &said)))
-        }
+        Request::Said(said) => Reply::Posted(server::posted(r.shared.hear(r.shared.seats[k].id, &said))),
     };
     let (text, bytes) = send(&reply);
     {

@@ -128,7 +128,8 @@ pub(crate) fn plugin(app: &mut App) {
         .add_message::<bevy::input::keyboard::KeyboardInput>()
         .add_systems(OnEnter(Screen::Menu), (|mut page: ResMut<MenuPage>| *page = MenuPage::Games, spawn_menu).chain())
         .init_resource::<SetRelayNote>()
-        .add_systems(Update, (refresh, pages, set_relay_caption).run_if(in_state(Screen::Menu)))
+        .add_systems(Update, (refresh, pages).run_if(in_state(Screen::Menu)))
+        .add_systems(Update, set_relay_caption.run_if(in_state(Screen::Menu).and(resource_changed::<SetRelayNote>)))
         .add_systems(Update, menu_joined.run_if(resource_exists::<MenuJoin>))
         .add_plugins(super::seats::plugin);
 }
