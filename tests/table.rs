@@ -332,6 +332,12 @@ fn a_spectator_follows_the_feeds_moves_and_waits_for_its_state_when_out_of_step(
     let out = watcher.apply(Intent::FeedState(Box::new(fresh))).unwrap();
     assert!(out.rebuilt);
     assert_eq!(watcher.game, host.game);
+    // A spectator's table plays, undoes and redoes nothing of its own: its moves are the feed's.
+    watcher.spectator = true;
+    let mv3 = first_move(&watcher);
+    assert!(watcher.apply(Intent::Play(mv3, By::Person)).is_err());
+    assert!(watcher.apply(Intent::Undo).is_err());
+    assert_eq!(watcher.game, host.game);
 }
 
 /// In the app, the rules step is the one writer of the table: no other file of `src/gui/`

@@ -115,7 +115,7 @@ pub fn run(start: Option<Table>, extras: Extras) -> Result<(), GuiError> {
 /// Opens the window as a spectator of the live feed at `url` (`tablero watch`): the game is
 /// the feed's, nobody here moves, the camera is free. Waits up to 10 s for the feed's state.
 pub fn watch(url: &str, extras: Extras) -> Result<(), GuiError> {
-    let (table, spectating) = spectator(url)?;
+    let (table, spectating) = feed::spectator(url, std::time::Duration::from_secs(10))?;
     window_app(extras.broadcast, move |app| {
         open(table)(app.world_mut());
         app.insert_resource(spectating);
@@ -162,32 +162,9 @@ pub fn headless_join_app(invitation: &str) -> Result<App, GuiError> {
     Ok(app)
 }
 
-/// A spectator of the feed at `url`: its first state read (waiting up to 10 s) as a table,
-/// and the connection that follows on from it.
-fn spectator(url: &str) -> Result<(Table, feed::Spectating), GuiError> {
-    use crate::feed::client::Heard;
-    let base = crate::feed::client::base_url(url)?;
-    // The first state before the window opens: a feed that is not there is said at once.
-    let watcher = crate::feed::client::watch(&base)?;
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    let mut last_why = String::from("no answer");
-    let table = loop {
-        let left = deadline.saturating_duration_since(std::time::Instant::now());
-        match watcher.heard.recv_timeout(left) {
-            Ok(Heard::State(state)) => break Table::from_feed_state(&state)?,
-            Ok(Heard::Lost { why, .. }) => last_why = why,
-            Ok(Heard::Event(_)) => {}
-            Err(_) => return Err(GuiError::Watch { base, why: last_why }),
-        }
-    };
-    let mut spectating = feed::Spectating::new(base.clone(), watcher);
-    spectating.status = format!("watching {base}");
-    Ok((table, spectating))
-}
-
 /// The headless table as a spectator of the feed at `url` (`tablero watch` without window).
 pub fn headless_watch_app(url: &str) -> Result<App, GuiError> {
-    let (table, spectating) = spectator(url)?;
+    let (table, spectating) = feed::spectator(url, std::time::Duration::from_secs(10))?;
     let mut app = headless_base();
     app.add_plugins(CorePlugin);
     app.insert_resource(spectating);

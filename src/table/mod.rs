@@ -216,6 +216,12 @@ impl Table {
     /// The one entry point: makes the change `intent` asks for and says what happened, or
     /// says why it is refused (and then nothing changed).
     pub fn apply(&mut self, intent: Intent) -> Result<Outcome, Refused> {
+        // A spectator's moves are the feed's (`Intent::FeedEvent`), never chosen here.
+        if self.spectator
+            && matches!(intent, Intent::Play(..) | Intent::PlayRandom | Intent::Undo | Intent::Redo | Intent::Jump(_))
+        {
+            return refuse("watching a game: its moves are made at its own table");
+        }
         if let Some(seat) = self.seat {
             match &intent {
                 Intent::Play(..) | Intent::PlayRandom if self.game.side_to_move() != seat => {

@@ -490,3 +490,95 @@ fn the_person_at_the_hosts_table_plays_without_the_network() {
     drop(waits);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The clipboard (X11 under Xvfb); None, with the reason printed, where there is no display and
+/// `CI` is unset.
+fn clipboard() -> Option<arboard::Clipboard> {
+    match arboard::Clipboard::new() {
+        Ok(c) => Some(c),
+        Err(e) => {
+            assert!(std::env::var_os("CI").is_none(), "no clipboard under CI: {e}");
+            eprintln!("skipped: no clipboard here ({e}); run under xvfb-run");
+            None
+        }
+    }
+}
+
+/// The seat whose turn it is (of `seats`, through the host) plays its first legal move.
+fn one_move(seats: &[std::sync::Arc<dyn tablero::net::Link>]) -> String {
+    use tablero::net::{Posted, Said, SentMove};
+    for _ in 0..100 {
+        for link in seats {
+            let Ok(Some(v)) = link.view(None) else { continue };
+            if !v.your_turn {
+                continue;
+            }
+            let mv = tablero::net::join::game_of(&v).unwrap().legal_moves()[0].to_string();
+            if link.say(&Said::Move(SentMove { seq: v.seq, mv: mv.clone() })).unwrap() == Posted::Taken {
+                return mv;
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    panic!("no seat could move");
+}
+
+/// *Watch a game* with a game's address on the clipboard: the menu opens the table as that
+/// game's spectator (through the relay), its moves come as they are played, nothing can be
+/// played here, and Ctrl+W copies the address watched for the next spectator.
+#[test]
+fn the_menus_watch_a_game_follows_a_game_on_the_relay_and_ctrl_w_copies_its_address() {
+    use crate::saving::{fresh_dir, press};
+    use tablero::gui::frame::session::Command;
+    let Some(relay) = crate::common::NatsServer::start(&[]) else { return };
+    let Some(mut clip) = clipboard() else { return };
+    let dir = fresh_dir("watch-relay");
+    let host = Host::open(HostOptions {
+        record: Some(dir.join("game.json")),
+        relay: Some(relay.url()),
+        ..HostOptions::remote(Variant::Crossings.initial(), "127.0.0.1:0".parse().unwrap())
+    })
+    .unwrap();
+    host.reach_relay(std::time::Duration::from_secs(10)).unwrap();
+    let address = host.relay.as_ref().unwrap().watch_link();
+    let seats: Vec<std::sync::Arc<dyn tablero::net::Link>> = host
+        .invitations()
+        .iter()
+        .map(|(_, l)| tablero::net::Invitation::parse(l).unwrap().connect().unwrap())
+        .collect();
+    let before = [one_move(&seats), one_move(&seats)];
+    let mut app = tablero::gui::headless_menu_app(dir.clone());
+    // Something else on the clipboard: the menu says what to copy.
+    clip.set_text("hello").unwrap();
+    press(&mut app, "Watch a game from the address you copied");
+    let said =
+        |app: &mut App, words: &str| app.world_mut().query::<&Text>().iter(app.world()).any(|t| t.0.contains(words));
+    assert!(said(&mut app, "copy a game's address for spectators"), "the menu says what to copy");
+    clip.set_text(address.clone()).unwrap();
+    press(&mut app, "Watch a game from the address you copied");
+    assert!(
+        until(&mut app, |a| a
+            .world()
+            .get_resource::<tablero::gui::frame::session::Session>()
+            .is_some_and(|s| s.spectator)),
+        "the table opens as a spectator"
+    );
+    assert_eq!(session(&app).game.variant(), Variant::Crossings, "the hosted game");
+    let shown = |a: &App| session(a).history.iter().map(|(_, m)| m.to_string()).collect::<Vec<_>>();
+    assert_eq!(shown(&app), before, "the game so far");
+    let next = one_move(&seats);
+    assert!(until(&mut app, |a| shown(a).len() == 3), "the next move comes: {}", notice(&app));
+    assert_eq!(shown(&app)[2], next);
+    // Nothing is played here: a spectator's move is refused.
+    let mv = session(&app).game.legal_moves()[0].clone();
+    app.world_mut().write_message(MoveChosen { mv, by: By::Person });
+    settle(&mut app);
+    assert_eq!(shown(&app).len(), 3, "a spectator plays nothing");
+    // Ctrl+W: the address watched, for the next spectator.
+    clip.set_text("something else").unwrap();
+    app.world_mut().write_message(Command::CopyWatch);
+    assert!(until(&mut app, |a| notice(a).contains("copied the address for spectators")), "{}", notice(&app));
+    assert_eq!(clip.get_text().unwrap(), address);
+    drop(host);
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -66,6 +66,7 @@ fn keys(
                     Action::PauseComputer => Command::PauseComputer,
                     Action::Agree => Command::Agree,
                     Action::Host => Command::Host,
+                    Action::CopyWatch => Command::CopyWatch,
                     _ => continue,
                 };
                 cmds.write(command);

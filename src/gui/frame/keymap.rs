@@ -76,6 +76,8 @@ pub enum Action {
     Agree,
     /// Host the game on the network (or stop hosting it).
     Host,
+    /// Copy the game's address for spectators.
+    CopyWatch,
 }
 
 /// A key, with `Ctrl` held (`Some(true)`), not held (`Some(false)`), or either.
@@ -123,6 +125,7 @@ pub const KEYMAP: &[(Action, &[Chord])] = &[
     (Action::MySecrets, &[plain(KeyCode::KeyM)]),
     (Action::Labels, &[plain(KeyCode::KeyH), plain(KeyCode::KeyN)]),
     (Action::Host, &[ctrl(KeyCode::KeyH)]),
+    (Action::CopyWatch, &[ctrl(KeyCode::KeyW)]),
     (Action::Agree, &[plain(KeyCode::KeyY)]),
     (Action::Rules, &[key(KeyCode::F1)]),
     (Action::Settings, &[key(KeyCode::KeyS)]),
@@ -219,6 +222,9 @@ pub fn words(action: Action) -> String {
         Action::Choice(n) => format!("the move numbered {n} in the list offered"),
         Action::Landing => "CTOR: start a Landing".into(),
         Action::Host => "host this game on the network, or stop (the invitation is copied)".into(),
+        Action::CopyWatch => {
+            "copy the game's address for spectators (a hosted game's, the live feed's, the game watched)".into()
+        }
         Action::Agree => {
             "at a hosted game: yes to the other side's question, or ask for a rematch after the end".into()
         }

@@ -110,38 +110,51 @@ fn wake_on_host(seat: Res<RemoteSeat>, proxy: Option<Res<bevy::winit::EventLoopP
     }
 }
 
-/// An invitation being taken on a thread of its own: the host's game read (waiting a while for
-/// the host), so that the window never waits on the network; the seat is handed back when the
-/// host answers, and the window woken.
-pub struct Joining(std::sync::Mutex<std::sync::mpsc::Receiver<Result<(Table, RemoteSeat), String>>>);
+/// Something asked of the network on a thread of its own (an invitation's seat, a spectator's
+/// first state), so that the window never waits on it: the answer is handed back when it comes,
+/// and the window woken.
+pub struct Pending<T>(std::sync::Mutex<std::sync::mpsc::Receiver<Result<T, String>>>);
 
-impl Joining {
+impl<T: Send + 'static> Pending<T> {
     pub fn start(
-        invitation: String,
-        wait: std::time::Duration,
+        name: &str,
+        ask: impl FnOnce() -> Result<T, String> + Send + 'static,
         proxy: Option<&bevy::winit::EventLoopProxyWrapper>,
-    ) -> Joining {
+    ) -> Pending<T> {
         let (tx, rx) = std::sync::mpsc::channel();
         let wake = proxy.map(crate::gui::frame::steps::waker);
         // A thread that cannot start drops its sender: polling then says so.
-        let _ = std::thread::Builder::new().name("tablero-join".into()).spawn(move || {
-            let _ = tx.send(seat_table(&invitation, wait).map_err(|e| e.to_string()));
+        let _ = std::thread::Builder::new().name(name.into()).spawn(move || {
+            let _ = tx.send(ask());
             if let Some(wake) = wake {
                 wake();
             }
         });
-        Joining(std::sync::Mutex::new(rx))
+        Pending(std::sync::Mutex::new(rx))
     }
 
-    /// The seat once the host answered, or why it cannot be taken; None while it is asked.
-    pub fn poll(&self) -> Option<Result<(Table, RemoteSeat), String>> {
+    /// The answer once it came, or why there is none; None while it is asked.
+    pub fn poll(&self) -> Option<Result<T, String>> {
         use std::sync::mpsc::TryRecvError;
         match self.0.lock().unwrap_or_else(|e| e.into_inner()).try_recv() {
             Ok(answer) => Some(answer),
             Err(TryRecvError::Empty) => None,
-            Err(TryRecvError::Disconnected) => Some(Err("the seat's thread could not start".into())),
+            Err(TryRecvError::Disconnected) => Some(Err("its thread could not start".into())),
         }
     }
+}
+
+/// An invitation being taken: the host's game read (waiting `wait` for the host), the seat
+/// handed back when the host answers.
+pub type Joining = Pending<(Table, RemoteSeat)>;
+
+/// Starts taking `invitation`'s seat on a thread of its own.
+pub fn joining(
+    invitation: String,
+    wait: std::time::Duration,
+    proxy: Option<&bevy::winit::EventLoopProxyWrapper>,
+) -> Joining {
+    Pending::start("tablero-join", move || seat_table(&invitation, wait).map_err(|e| e.to_string()), proxy)
 }
 
 /// An invitation pasted at the table, being taken.
@@ -167,7 +180,7 @@ fn join_pasted(
         };
         let Ok(inv) = crate::net::Invitation::parse(&text) else { continue };
         notice.0 = format!("joining the game at {}…", inv.addr);
-        world.insert_resource(PastedJoin(Joining::start(text, std::time::Duration::from_secs(2), proxy.as_deref())));
+        world.insert_resource(PastedJoin(joining(text, std::time::Duration::from_secs(2), proxy.as_deref())));
     }
 }
 
@@ -323,7 +336,12 @@ fn ask(seat: Res<RemoteSeat>, mut commands: MessageReader<Command>, mut notice: 
 
 /// The host behind a hosting table, kept as long as the table hosts.
 #[derive(Resource)]
-pub struct Hosting(#[allow(dead_code)] std::sync::Mutex<Option<(Host, std::thread::JoinHandle<()>)>>);
+pub struct Hosting {
+    #[allow(dead_code)]
+    held: std::sync::Mutex<Option<(Host, std::thread::JoinHandle<()>)>>,
+    /// The game's address for spectators: on the relay, or the host's feed; none without either.
+    pub watch: Option<String>,
+}
 
 /// A game hosted from this machine with its person at this table.
 pub struct HostedHere {
@@ -349,6 +367,7 @@ pub fn host_here(options: HostOptions) -> Result<HostedHere, GuiError> {
         lines.push(format!("feed: {} (for spectators: tablero watch '{}')", feed.url(), feed.watch_link()));
     }
     lines.push(format!("record: {}", host.path.display()));
+    let watch = host.relay.as_ref().map(|p| p.watch_link()).or_else(|| host.feed.as_ref().map(|f| f.watch_link()));
     let computer = host.play_in_background();
     // The person here plays through the host in this process: no request, no wait on a port.
     let local = host.local_seat(person).ok_or(crate::net::NetError::OnePerson)?;
@@ -357,7 +376,12 @@ pub fn host_here(options: HostOptions) -> Result<HostedHere, GuiError> {
         let _ = arboard::Clipboard::new().and_then(|mut c| c.set_text(first.clone()));
         seat.invite = Some(first.clone());
     }
-    Ok(HostedHere { table, seat, hosting: Hosting(std::sync::Mutex::new(Some((host, computer)))), lines })
+    Ok(HostedHere {
+        table,
+        seat,
+        hosting: Hosting { held: std::sync::Mutex::new(Some((host, computer))), watch },
+        lines,
+    })
 }
 
 /// Who sits where when a table's game is hosted: the first person's side here, any other

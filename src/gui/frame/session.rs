@@ -187,6 +187,8 @@ pub enum Command {
     Agree,
     /// Host this game on the network, or stop hosting it.
     Host,
+    /// Copy the game's address for spectators (the live feed's step answers it).
+    CopyWatch,
 }
 
 impl Command {
@@ -526,7 +528,8 @@ fn rules(
         if command.picks() {
             continue;
         }
-        let looks_only = matches!(command, Command::Export | Command::CopyPosition | Command::NewGame);
+        let looks_only =
+            matches!(command, Command::Export | Command::CopyPosition | Command::CopyWatch | Command::NewGame);
         if session.spectator && !looks_only {
             reply.notice.say(SPECTATING);
             continue;

@@ -68,6 +68,11 @@ impl LiveFeed {
         if self.server.is_some() { self.stop() } else { self.start() }
     }
 
+    /// What a spectator watches it with while it serves (`tablero watch`, *Watch a game*).
+    pub fn watch_link(&self) -> Option<String> {
+        self.server.as_ref().map(|s| s.watch_link())
+    }
+
     /// One line for the menu and the panel.
     pub fn line(&self) -> String {
         match (&self.server, &self.error) {
@@ -81,6 +86,7 @@ impl LiveFeed {
 pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<LiveFeed>()
         .add_systems(Update, publish.in_set(crate::gui::frame::steps::TableSystems::Present))
+        .add_systems(Update, copy_watch.run_if(resource_exists::<Session>))
         .add_systems(PreUpdate, follow.run_if(spectating).in_set(crate::gui::frame::steps::TableSystems::Pick));
 }
 
@@ -140,6 +146,32 @@ pub(crate) fn publish(
     live.feed.publish_changes(&view_of(&session, &moves, &times, Mode::from(session.mode()), sand), &changes);
 }
 
+/// *Copy the address for spectators* (Ctrl+W): a hosted game's (on its relay, or its host's
+/// feed), else the game watched here, else this table's live feed while it serves.
+fn copy_watch(
+    mut commands: MessageReader<crate::gui::frame::session::Command>,
+    hosting: Option<Res<crate::gui::frame::remote::Hosting>>,
+    spectating: Option<Res<Spectating>>,
+    live: Res<LiveFeed>,
+    session: Res<Session>,
+    mut notice: ResMut<Notice>,
+) {
+    if !commands.read().any(|c| *c == crate::gui::frame::session::Command::CopyWatch) {
+        return;
+    }
+    let address = hosting
+        .and_then(|h| h.watch.clone())
+        .or_else(|| spectating.filter(|_| session.spectator).map(|s| s.url.clone()))
+        .or_else(|| live.watch_link());
+    notice.0 = match address {
+        None => "nobody can watch this game from elsewhere yet: host it through a relay (the menu's Across machines), or turn the live feed on".into(),
+        Some(a) => match arboard::Clipboard::new().and_then(|mut c| c.set_text(a.clone())) {
+            Ok(()) => format!("copied the address for spectators: {a} (tablero watch, or the menu's Watch a game)"),
+            Err(e) => format!("the clipboard is not available ({e}); the address for spectators is {a}"),
+        },
+    };
+}
+
 /// Watching another table's feed.
 #[derive(Resource)]
 pub struct Spectating {
@@ -158,10 +190,41 @@ impl Spectating {
     }
 }
 
+/// A spectator of the feed at `url` (`http://HOST:PORT`, or `nats://RELAY:PORT/GAME` through a
+/// relay): its first state read (waiting up to `wait`) as a table, and the connection that
+/// follows on from it.
+pub fn spectator(url: &str, wait: std::time::Duration) -> Result<(Table, Spectating), crate::gui::error::GuiError> {
+    use crate::feed::client::Heard;
+    let base = crate::feed::client::base_url(url)?;
+    // The first state before the window opens: a feed that is not there is said at once.
+    let watcher = crate::feed::client::watch(&base)?;
+    let deadline = std::time::Instant::now() + wait;
+    let mut last_why = String::from("no answer");
+    let table = loop {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        match watcher.heard.recv_timeout(left) {
+            Ok(Heard::State(state)) => break Table::from_feed_state(&state)?,
+            Ok(Heard::Lost { why, .. }) => last_why = why,
+            Ok(Heard::Event(_)) => {}
+            Err(_) => return Err(crate::gui::error::GuiError::Watch { base, why: last_why }),
+        }
+    };
+    let mut spectating = Spectating::new(base.clone(), watcher);
+    spectating.status = format!("watching {base}");
+    Ok((table, spectating))
+}
+
 /// The window wakes when the feed is heard (it sleeps until something happens).
 pub(crate) fn wake_on_feed(spectating: Res<Spectating>, proxy: Option<Res<bevy::winit::EventLoopProxyWrapper>>) {
-    if let Some(proxy) = proxy {
-        spectating.watcher.lock().unwrap_or_else(|e| e.into_inner()).on_heard(crate::gui::frame::steps::waker(&proxy));
+    spectating.wake(proxy.as_deref());
+}
+
+impl Spectating {
+    /// Wakes the window (if there is one) whenever the feed is heard.
+    pub fn wake(&self, proxy: Option<&bevy::winit::EventLoopProxyWrapper>) {
+        if let Some(proxy) = proxy {
+            self.watcher.lock().unwrap_or_else(|e| e.into_inner()).on_heard(crate::gui::frame::steps::waker(proxy));
+        }
     }
 }
 

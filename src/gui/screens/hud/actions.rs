@@ -55,6 +55,7 @@ pub(super) fn spawn_actions(commands: &mut Commands, game: &AnyGame, spectator: 
         "Share and stream",
         vec![
             play("Copy the position", Key::CopyPosition),
+            play("Copy the address for spectators", Key::CopyWatch),
             play("Export the record and moves", Key::Export),
             play("Open the broadcast window", Key::Broadcast),
             play("Rules", Key::Rules),

@@ -1,5 +1,6 @@
-//! What the menu's *Start* and *Join a game* do: the chosen game opened at the table (hosted
-//! on the network if asked), or the seat an invitation names once its host answers.
+//! What the menu's *Start*, *Join a game* and *Watch a game* do: the chosen game opened at the
+//! table (hosted on the network if asked), the seat an invitation names once its host answers,
+//! or a game followed as its spectator.
 
 use super::*;
 
@@ -89,7 +90,7 @@ pub(super) fn join(
     let said = match arboard::Clipboard::new().and_then(|mut c| c.get_text()) {
         Ok(text) => match crate::net::Invitation::parse(&text) {
             Ok(inv) => {
-                let joining = crate::gui::frame::remote::Joining::start(
+                let joining = crate::gui::frame::remote::joining(
                     text,
                     std::time::Duration::from_secs(3),
                     proxy.as_deref(),
@@ -123,6 +124,70 @@ pub(super) fn menu_joined(
         Err(e) => {
             for mut t in &mut labels {
                 t.0 = format!("the invitation cannot be used: {e}");
+            }
+        }
+    }
+}
+
+/// A game's address for spectators from the clipboard, its first state being read (see
+/// [`crate::gui::frame::remote::Pending`]).
+#[derive(Resource)]
+pub(super) struct MenuWatch(
+    crate::gui::frame::remote::Pending<(crate::table::Table, crate::gui::stream::feed::Spectating)>,
+);
+
+/// *Watch a game*: the game's address for spectators on the clipboard (`nats://RELAY:PORT/GAME`
+/// through a relay, or a table's live feed `http://HOST:PORT`) opens the table as its spectator
+/// once its state is read ([`menu_watched`]); the menu never waits on the network.
+pub(super) fn watch(
+    _: On<Pointer<Click>>,
+    mut commands: Commands,
+    mut labels: Query<&mut Text, With<MenuLabel>>,
+    proxy: Option<Res<bevy::winit::EventLoopProxyWrapper>>,
+) {
+    let said = match arboard::Clipboard::new().and_then(|mut c| c.get_text()) {
+        Ok(text) => match crate::feed::client::base_url(text.trim()) {
+            Ok(base) => {
+                let address = base.clone();
+                let reading = crate::gui::frame::remote::Pending::start(
+                    "tablero-watch",
+                    move || {
+                        crate::gui::stream::feed::spectator(&address, std::time::Duration::from_secs(5))
+                            .map_err(|e| e.to_string())
+                    },
+                    proxy.as_deref(),
+                );
+                commands.insert_resource(MenuWatch(reading));
+                format!("reading the game at {base}…")
+            }
+            Err(_) => "copy a game's address for spectators (nats://RELAY:PORT/GAME, or a live feed's http://HOST:PORT) first, then press Watch".to_string(),
+        },
+        Err(e) => format!("the clipboard is not available ({e})"),
+    };
+    for mut t in &mut labels {
+        t.0 = said.clone();
+    }
+}
+
+/// The watched game once its state is read: the table opens as its spectator, or the menu says
+/// why not.
+pub(super) fn menu_watched(
+    reading: Res<MenuWatch>,
+    mut commands: Commands,
+    mut labels: Query<&mut Text, With<MenuLabel>>,
+    proxy: Option<Res<bevy::winit::EventLoopProxyWrapper>>,
+) {
+    let Some(answer) = reading.0.poll() else { return };
+    commands.remove_resource::<MenuWatch>();
+    match answer {
+        Ok((table, spectating)) => {
+            spectating.wake(proxy.as_deref());
+            commands.insert_resource(spectating);
+            commands.queue(crate::gui::frame::session::open(table));
+        }
+        Err(e) => {
+            for mut t in &mut labels {
+                t.0 = format!("the game cannot be watched: {e}");
             }
         }
     }

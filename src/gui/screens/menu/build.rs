@@ -1,7 +1,7 @@
 //! The menu's pages as they are built: the game cards, the sides and their players, the
 //! options, the saved games and the network and streaming page.
 
-use super::begin::{join, set_relay, start};
+use super::begin::{join, set_relay, start, watch};
 use super::*;
 
 /// A menu button that changes the choice.
@@ -452,6 +452,7 @@ pub(super) fn spawn_menu(
                             );
                             button(links, "Set the relay from the address you copied").insert(SetRelayButton).observe(set_relay);
                             button(links, "Join a game from the invitation you copied").observe(join);
+                            button(links, "Watch a game from the address you copied").observe(watch);
                             links.spawn((
                                 text(
                                     "Keys: Tab or the arrows walk the buttons, Enter presses one; F1 the rules, S the settings.",

@@ -13,7 +13,7 @@ use bevy::prelude::*;
 
 use super::choice::{GAMES, MenuChoice, MenuSeats, TEAMS, kind_name};
 use super::seats::spawn_seats;
-use begin::{MenuJoin, menu_joined};
+use begin::{MenuJoin, MenuWatch, menu_joined, menu_watched};
 use build::{options, spawn_menu};
 
 mod begin;
@@ -129,8 +129,12 @@ pub(crate) fn plugin(app: &mut App) {
         .add_systems(OnEnter(Screen::Menu), (|mut page: ResMut<MenuPage>| *page = MenuPage::Games, spawn_menu).chain())
         .init_resource::<SetRelayNote>()
         .add_systems(Update, (refresh, pages).run_if(in_state(Screen::Menu)))
-        .add_systems(Update, set_relay_caption.run_if(in_state(Screen::Menu).and(resource_changed::<SetRelayNote>)))
+        .add_systems(
+            Update,
+            set_relay_caption.run_if(in_state(Screen::Menu).and_then(resource_changed::<SetRelayNote>)),
+        )
         .add_systems(Update, menu_joined.run_if(resource_exists::<MenuJoin>))
+        .add_systems(Update, menu_watched.run_if(resource_exists::<MenuWatch>))
         .add_plugins(super::seats::plugin);
 }
 
