@@ -2,7 +2,9 @@
 //! listener gets every event once and in order; a listener that never reads is dropped without
 //! slowing the game; bad requests get 4xx and change nothing; CTOR's unrevealed secret squares
 //! are in no byte the server sends; and the overlay page, in headless Chromium, follows every
-//! move within a second.
+//! move within a second, from the feed or through a relay's WebSocket.
+
+mod common;
 
 use serde_json::Value;
 use std::io::{Read, Write};
@@ -687,4 +689,102 @@ fn a_hosts_changes_are_announced_as_they_came_even_where_the_moves_end_the_same(
     feed.publish_changes(&view, &[Change::Played { ply: 5, mv: "x".into() }]);
     assert!(heard.try_recv().is_err(), "nothing announced: the game shown is the view's");
     assert_eq!(feed.state().shown.unwrap().moves.len(), 2);
+}
+
+/// The page `tablero overlay` writes, opened as a local file in Chromium: it follows a game on a
+/// relay over NATS's WebSocket; a page opened while the host is away gets the game so far from
+/// the relay's stream; the relay restarted, the page says so and follows on.
+#[test]
+fn the_overlay_page_follows_a_game_through_the_relays_websocket() {
+    use tablero::net::host::{Host, HostOptions};
+    let Some(browser) = Browser::open() else { return };
+    let dir = std::env::temp_dir().join(format!("tablero-overlay-relay-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let ws = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let conf = dir.join("relay.conf");
+    std::fs::write(&conf, format!("websocket {{\n  port: {ws}\n  no_tls: true\n}}\n")).unwrap();
+    let store = dir.join("jetstream");
+    let Some(mut relay) =
+        common::NatsServer::start(&["-c", conf.to_str().unwrap(), "-js", "-sd", store.to_str().unwrap()])
+    else {
+        return;
+    };
+    let relay_url = relay.url();
+    let open_host = || {
+        let host = Host::open(HostOptions {
+            record: Some(dir.join("game.json")),
+            relay: Some(relay_url.clone()),
+            ..HostOptions::remote(Variant::Crossings.initial(), "127.0.0.1:0".parse().unwrap())
+        })
+        .unwrap();
+        host.reach_relay(Duration::from_secs(10)).unwrap();
+        host
+    };
+    let host = open_host();
+    let address = host.relay.as_ref().unwrap().watch_link();
+    let links = |host: &Host| -> Vec<Arc<dyn tablero::net::Link>> {
+        host.invitations().iter().map(|(_, l)| tablero::net::Invitation::parse(l).unwrap().connect().unwrap()).collect()
+    };
+    let seats = links(&host);
+    let mut played = vec![common::one_move(&seats), common::one_move(&seats)];
+    // `tablero overlay` writes the page; the browser opens it as a file.
+    let page = dir.join("overlay.html");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tablero"))
+        .args(["overlay", &address, "--websocket", &ws.to_string(), "--out", page.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{said}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(said.contains(&format!("ws://127.0.0.1:{ws}")) && said.contains("Local file"), "{said}");
+    let url = format!("file://{}?show=names,last,moves", page.display());
+    browser.go(&url);
+    let read = "return [document.getElementById('last').textContent, \
+                document.getElementById('moves').children.length, \
+                document.getElementById('status').textContent, \
+                document.getElementById('title').textContent];";
+    let shows = |last: &str, n: usize| {
+        let wanted = format!("last move: {last}");
+        wait_for(Duration::from_secs(10), || {
+            let p = browser.run(read);
+            p[0] == wanted.as_str() && p[1] == n as u64
+        })
+    };
+    assert!(shows(&played[1], 2), "the game so far: {}", browser.run(read));
+    assert_eq!(browser.run(read)[3], "Crossings");
+    let mut delays = Vec::new();
+    for _ in 0..6 {
+        let started = Instant::now();
+        played.push(common::one_move(&seats));
+        assert!(shows(played.last().unwrap(), played.len()), "{}", browser.run(read));
+        delays.push(started.elapsed());
+    }
+    assert_eq!(browser.run(read)[2], "", "the page never lost the relay");
+    // The host goes away: a page opened now gets the game so far from the relay's stream.
+    drop(seats);
+    drop(host);
+    browser.go("about:blank");
+    browser.go(&url);
+    assert!(shows(played.last().unwrap(), played.len()), "without the host: {}", browser.run(read));
+    // The relay restarts (its stream on disk): the page says so, then follows the host again.
+    relay.down();
+    assert!(
+        wait_for(Duration::from_secs(15), || browser.run(read)[2].as_str().is_some_and(|s| s.contains("relay lost"))),
+        "{}",
+        browser.run(read)
+    );
+    relay.up();
+    let host = open_host();
+    let seats = links(&host);
+    played.push(common::one_move(&seats));
+    assert!(shows(played.last().unwrap(), played.len()), "after the relay's restart: {}", browser.run(read));
+    assert_eq!(browser.run(read)[2], "");
+    delays.sort();
+    eprintln!(
+        "overlay through the relay, move to page: median {:?}, max {:?}",
+        delays[delays.len() / 2],
+        delays[delays.len() - 1]
+    );
+    drop(host);
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -148,6 +148,18 @@ pub enum Command {
     Match(MatchArgs),
     /// Serves a record, or a match (`feed match`), on the live feed without a window
     Feed(FeedArgs),
+    /// Writes the overlay page for a streaming tool that follows a game through a relay's
+    /// WebSocket: one HTML file, opened as a local file
+    Overlay {
+        /// The game's address for spectators, as the host prints it: nats://RELAY:PORT/GAME
+        address: String,
+        /// The relay's WebSocket: ws://HOST:PORT (or wss://), or its port alone on the relay's host
+        #[arg(long, value_name = "URL|PORT")]
+        websocket: String,
+        /// The HTML file to write
+        #[arg(long)]
+        out: PathBuf,
+    },
     /// The best moves of a position with their scores and lines
     #[command(alias = "analyze")]
     Analyse {

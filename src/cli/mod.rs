@@ -125,6 +125,22 @@ pub fn execute(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
             }
         }
         Command::Match(m) => run_match(&m, out)?,
+        Command::Overlay { address, websocket, out: file } => {
+            use crate::feed::FeedError;
+            let place = crate::nats::Place::parse(&address).ok_or_else(|| FeedError::Url(address.clone()))?;
+            let ws = crate::feed::overlay::websocket(&place, &websocket)?;
+            let page = crate::feed::overlay::through_relay(&place, &ws);
+            crate::record::write_atomic(&file, &page).map_err(FeedError::Io)?;
+            let path = std::fs::canonicalize(&file).unwrap_or(file);
+            let shown = format!("{}/{}", crate::nats::shown(&place.relay), place.game);
+            writeln!(out, "wrote {}: the overlay of {shown} through {ws}", path.display())?;
+            writeln!(
+                out,
+                "in OBS: a Browser source with Local file {}, or the URL file://{}?show=names,clock,last,moves",
+                path.display(),
+                path.display()
+            )?;
+        }
         Command::Feed(f) => {
             use crate::feed::headless::{Pace, Show};
             let (show, o) = match &f.feed_match {

@@ -15,6 +15,7 @@
 
 pub mod client;
 pub mod headless;
+pub mod overlay;
 pub mod server;
 pub mod wire;
 
@@ -540,6 +541,8 @@ pub enum FeedError {
     Https,
     #[error("'{}' is not a feed's address (like http://127.0.0.1:7878, or nats://RELAY:4222/GAME for a game through a relay)", crate::rules::quote(.0))]
     Url(String),
+    #[error("'{}' is not the relay's WebSocket (ws://HOST:PORT or wss://HOST:PORT, as the `websocket` block of its configuration serves it, or its port alone)", crate::rules::quote(.0))]
+    WebSocket(String),
     #[error("cannot start the spectator's connection: {0}")]
     Spectator(std::io::Error),
     #[error(transparent)]

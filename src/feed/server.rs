@@ -16,11 +16,8 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// The overlay page: plain HTML, CSS and script, no outside resources.
-pub const OVERLAY: &str = include_str!("overlay.html");
-
-/// What `/overlay?show=` may name, and the default.
-pub const ELEMENTS: [&str; 8] = ["title", "names", "score", "clock", "last", "moves", "result", "eval"];
+pub use super::overlay::{ELEMENTS, OVERLAY};
+/// What the overlay page shows unless `/overlay?show=` says.
 pub const DEFAULT_SHOW: &str = "names,score,clock,last,moves,result";
 
 /// A running server; dropping it (or [`Server::stop`]) closes it and every connection.

@@ -213,3 +213,22 @@ pub fn finish(child: std::process::Child) -> (i32, String, String) {
     let out = child.wait_with_output().unwrap();
     (out.status.code().unwrap_or(-1), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
 }
+
+/// The seat whose turn it is (of `seats`, through the host) plays its first legal move.
+pub fn one_move(seats: &[std::sync::Arc<dyn tablero::net::Link>]) -> String {
+    use tablero::net::{Posted, Said, SentMove};
+    for _ in 0..100 {
+        for link in seats {
+            let Ok(Some(v)) = link.view(None) else { continue };
+            if !v.your_turn {
+                continue;
+            }
+            let mv = tablero::net::join::game_of(&v).unwrap().legal_moves()[0].to_string();
+            if link.say(&Said::Move(SentMove { seq: v.seq, mv: mv.clone() })).unwrap() == Posted::Taken {
+                return mv;
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    panic!("no seat could move");
+}

@@ -504,25 +504,6 @@ fn clipboard() -> Option<arboard::Clipboard> {
     }
 }
 
-/// The seat whose turn it is (of `seats`, through the host) plays its first legal move.
-fn one_move(seats: &[std::sync::Arc<dyn tablero::net::Link>]) -> String {
-    use tablero::net::{Posted, Said, SentMove};
-    for _ in 0..100 {
-        for link in seats {
-            let Ok(Some(v)) = link.view(None) else { continue };
-            if !v.your_turn {
-                continue;
-            }
-            let mv = tablero::net::join::game_of(&v).unwrap().legal_moves()[0].to_string();
-            if link.say(&Said::Move(SentMove { seq: v.seq, mv: mv.clone() })).unwrap() == Posted::Taken {
-                return mv;
-            }
-        }
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
-    panic!("no seat could move");
-}
-
 /// *Watch a game* with a game's address on the clipboard: the menu opens the table as that
 /// game's spectator (through the relay), its moves come as they are played, nothing can be
 /// played here, and Ctrl+W copies the address watched for the next spectator.
@@ -546,7 +527,7 @@ fn the_menus_watch_a_game_follows_a_game_on_the_relay_and_ctrl_w_copies_its_addr
         .iter()
         .map(|(_, l)| tablero::net::Invitation::parse(l).unwrap().connect().unwrap())
         .collect();
-    let before = [one_move(&seats), one_move(&seats)];
+    let before = [crate::common::one_move(&seats), crate::common::one_move(&seats)];
     let mut app = tablero::gui::headless_menu_app(dir.clone());
     // Something else on the clipboard: the menu says what to copy.
     clip.set_text("hello").unwrap();
@@ -566,7 +547,7 @@ fn the_menus_watch_a_game_follows_a_game_on_the_relay_and_ctrl_w_copies_its_addr
     assert_eq!(session(&app).game.variant(), Variant::Crossings, "the hosted game");
     let shown = |a: &App| session(a).history.iter().map(|(_, m)| m.to_string()).collect::<Vec<_>>();
     assert_eq!(shown(&app), before, "the game so far");
-    let next = one_move(&seats);
+    let next = crate::common::one_move(&seats);
     assert!(until(&mut app, |a| shown(a).len() == 3), "the next move comes: {}", notice(&app));
     assert_eq!(shown(&app)[2], next);
     // Nothing is played here: a spectator's move is refused.
