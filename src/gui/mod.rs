@@ -240,6 +240,8 @@ fn window_app(broadcast: Option<UVec2>, setup: impl FnOnce(&mut App)) -> Result<
         }
         setup(&mut app);
         app.run();
+        // What the table copied is handed to the desktop's clipboard manager, where there is one.
+        frame::clipboard::close();
         Ok(())
     })
     .map_err(|Panicked(why)| GuiError::Window(why))?

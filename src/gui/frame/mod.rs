@@ -4,6 +4,7 @@
 
 pub mod animate;
 pub mod board;
+pub mod clipboard;
 pub mod clock;
 pub mod computer;
 pub mod input;

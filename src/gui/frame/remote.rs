@@ -172,7 +172,7 @@ fn join_pasted(
     for c in commands.read() {
         let text = match c {
             Command::Open(text) => text.clone(),
-            Command::Paste => match arboard::Clipboard::new().and_then(|mut c| c.get_text()) {
+            Command::Paste => match crate::gui::frame::clipboard::text() {
                 Ok(text) => text,
                 Err(_) => continue,
             },
@@ -373,7 +373,7 @@ pub fn host_here(options: HostOptions) -> Result<HostedHere, GuiError> {
     let local = host.local_seat(person).ok_or(crate::net::NetError::OnePerson)?;
     let (table, mut seat) = seat_table_over(std::sync::Arc::new(local), person.side, std::time::Duration::ZERO)?;
     if let Some((_, first)) = invites.first() {
-        let _ = arboard::Clipboard::new().and_then(|mut c| c.set_text(first.clone()));
+        let _ = crate::gui::frame::clipboard::copy(&first);
         seat.invite = Some(first.clone());
     }
     Ok(HostedHere {

@@ -551,7 +551,7 @@ fn rules(
             // A seat's invitation is the remote room's to open.
             Command::Open(text) if crate::net::Invitation::parse(text).is_ok() => continue,
             Command::Open(text) => Intent::Open(text.clone()),
-            Command::Paste => match arboard::Clipboard::new().and_then(|mut c| c.get_text()) {
+            Command::Paste => match crate::gui::frame::clipboard::text() {
                 Ok(text) if crate::net::Invitation::parse(&text).is_ok() => continue,
                 Ok(text) => Intent::Open(text),
                 Err(e) => {
@@ -565,7 +565,7 @@ fn rules(
             }
             Command::CopyPosition => {
                 let text = reply.picking.shown(&session.game).to_string();
-                reply.notice.say(match arboard::Clipboard::new().and_then(|mut c| c.set_text(text.clone())) {
+                reply.notice.say(match crate::gui::frame::clipboard::copy(&text) {
                     Ok(()) => format!("copied: {text}"),
                     Err(e) => format!("the clipboard is not available ({e}); the position is {text}"),
                 });

@@ -165,7 +165,7 @@ fn copy_watch(
         .or_else(|| live.watch_link());
     notice.0 = match address {
         None => "nobody can watch this game from elsewhere yet: host it through a relay (the menu's Across machines), or turn the live feed on".into(),
-        Some(a) => match arboard::Clipboard::new().and_then(|mut c| c.set_text(a.clone())) {
+        Some(a) => match crate::gui::frame::clipboard::copy(&a) {
             Ok(()) => format!("copied the address for spectators: {a} (tablero watch, or the menu's Watch a game)"),
             Err(e) => format!("the clipboard is not available ({e}); the address for spectators is {a}"),
         },

@@ -87,7 +87,7 @@ pub(super) fn join(
     mut labels: Query<&mut Text, With<MenuLabel>>,
     proxy: Option<Res<bevy::winit::EventLoopProxyWrapper>>,
 ) {
-    let said = match arboard::Clipboard::new().and_then(|mut c| c.get_text()) {
+    let said = match crate::gui::frame::clipboard::text() {
         Ok(text) => match crate::net::Invitation::parse(&text) {
             Ok(inv) => {
                 let joining = crate::gui::frame::remote::joining(
@@ -145,7 +145,7 @@ pub(super) fn watch(
     mut labels: Query<&mut Text, With<MenuLabel>>,
     proxy: Option<Res<bevy::winit::EventLoopProxyWrapper>>,
 ) {
-    let said = match arboard::Clipboard::new().and_then(|mut c| c.get_text()) {
+    let said = match crate::gui::frame::clipboard::text() {
         Ok(text) => match crate::feed::client::base_url(text.trim()) {
             Ok(base) => {
                 let address = base.clone();
@@ -201,7 +201,7 @@ pub(super) fn set_relay(
     mut note: ResMut<SetRelayNote>,
     mut labels: Query<&mut Text, With<MenuLabel>>,
 ) {
-    let copied = arboard::Clipboard::new().and_then(|mut c| c.get_text());
+    let copied = crate::gui::frame::clipboard::text();
     let (said, trouble) = match (copied.as_deref().map(crate::net::relay::relay_address), settings) {
         (Ok(Ok(relay)), Some(mut s)) => {
             let said = format!("the relay: {} (kept in the settings)", crate::net::relay::shown(&relay));
