@@ -83,10 +83,13 @@ fn check(app: &mut App, what: &str) {
 fn act(app: &mut App, rng: &mut StdRng) -> String {
     if screen(app) == Screen::Menu {
         // Any button of the menu: games, players, options, resume, replays, Start (not the
-        // live feed's switch, which would serve on this machine's port 7878).
-        // Only those shown: a page or a level row out of the layout cannot be pressed.
-        let all: Vec<_> =
-            buttons(app).into_iter().filter(|(b, l)| !l.starts_with("Live feed") && laid_out(app, *b)).collect();
+        // live feed's switch, which would serve on this machine's port 7878, nor *Watch a
+        // game*, which follows whatever game's address another test of this binary left on the
+        // clipboard). Only those shown: a page or a level row out of the layout cannot be pressed.
+        let all: Vec<_> = buttons(app)
+            .into_iter()
+            .filter(|(b, l)| !l.starts_with("Live feed") && !l.starts_with("Watch a game") && laid_out(app, *b))
+            .collect();
         let (b, label) = all[rng.random_range(0..all.len())].clone();
         click_entity(app, b);
         return format!("menu button '{label}'");
