@@ -5,6 +5,7 @@
 //! default feature `gui`.
 
 pub mod ai;
+pub mod background;
 pub mod bench;
 pub mod cli;
 pub mod engine;

@@ -91,7 +91,17 @@ fn table(cli: Cli) -> Result<Result<(), Failure>, Cli> {
             options.frames_dir = frames_dir;
             film(&record, &out, &options)
         }
-        Some(Command::BenchTable { frames, json, scene }) => {
+        Some(Command::BenchTable { compare, .. }) if compare.len() == 2 => (|| -> Result<(), Failure> {
+            let (a, b) = (tablero::bench::read_table_run(&compare[0])?, tablero::bench::read_table_run(&compare[1])?);
+            println!(
+                "{} (A) against {} (B): B's figure and its ratio to A's",
+                compare[0].display(),
+                compare[1].display()
+            );
+            tablero::bench::compare_table_runs(&a, &b, &mut std::io::stdout())?;
+            Ok(())
+        })(),
+        Some(Command::BenchTable { frames, json, scene, .. }) => {
             tablero::gui::bench_table(frames as usize, json, &scene, &mut std::io::stdout()).map_err(Failure::from)
         }
         Some(Command::Keys) => {

@@ -62,9 +62,16 @@ pub fn parse_threads(text: &str) -> Result<usize, ThreadsError> {
 #[error("threads '{}' is not a number from 1 to {MAX_THREADS}", crate::rules::quote(.0))]
 pub struct ThreadsError(pub String);
 
-/// The cores of this machine (the app's computer thinks on all of them).
+/// The cores of this machine.
 pub fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_THREADS)
+}
+
+/// The threads a search takes at the table: one fewer than the cores (at least one), so that
+/// the window's frame keeps a core while the computer thinks. With this number (and the same
+/// seed) `tablero analyse --threads N` finds the table's move: the budget is in positions.
+pub fn table_threads() -> usize {
+    cores().saturating_sub(1).max(1)
 }
 
 pub fn level(name: &str) -> Option<Level> {

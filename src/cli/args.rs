@@ -206,6 +206,10 @@ pub enum Command {
         /// How long the strongest level takes per move, over a game
         #[arg(long)]
         ai: bool,
+        /// With --ai: the search's threads (1 unless given; the table's are one fewer than
+        /// the cores)
+        #[arg(long, requires = "ai", value_parser = threads)]
+        threads: Option<usize>,
     },
     /// Serves a game's seats to players on other machines: prints an invitation for each
     /// remote seat
@@ -280,6 +284,9 @@ pub enum Command {
         /// Only these scenes (every one unless given)
         #[arg(long, value_enum, value_delimiter = ',')]
         scene: Vec<BenchScene>,
+        /// Measures nothing: two runs written by --json, side by side with their ratios
+        #[arg(long, num_args = 2, value_names = ["A.json", "B.json"], conflicts_with_all = ["json", "scene"])]
+        compare: Vec<PathBuf>,
     },
     /// Every key of the 3D table, and what it does
     Keys,

@@ -176,9 +176,9 @@ pub fn execute(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
                 crate::sound::RATE
             )?;
         }
-        Command::Bench { quick, ai } => {
+        Command::Bench { quick, ai, threads } => {
             if ai {
-                bench::ai_answers(out)?
+                bench::ai_answers(threads.unwrap_or(1), out)?
             } else {
                 bench::run(quick, out)?
             }

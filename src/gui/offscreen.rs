@@ -162,6 +162,11 @@ impl Offscreen {
         Ok(Offscreen { app, image })
     }
 
+    /// The profile it draws in (the one asked for, or the adapter's).
+    pub fn quality(&self) -> crate::gui::look::render::Quality {
+        *self.app.world().resource::<crate::gui::look::render::Quality>()
+    }
+
     /// The image the picture is drawn into.
     pub fn image(&self) -> Handle<Image> {
         self.image.clone()
@@ -339,7 +344,7 @@ pub fn bench_table(
         drop(headless);
         let (mean, p95, _) = stats(ecs);
         report(
-            Measure::of("ECS update without rendering (Ordo, random players)", None, frames, (mean, p95, None)),
+            measure("ECS update without rendering (Ordo, random players)", None, frames, (mean, p95, None)),
             format!(
                 "ECS update without rendering (Ordo, random players): {mean:.3} ms mean, {p95:.3} ms p95 over {frames} frames ({moves} moves played)"
             ),
@@ -350,7 +355,7 @@ pub fn bench_table(
             !app.world().resource::<Session>().history.is_empty()
         });
         report(
-            Measure::of(
+            measure(
                 "ECS update while the computer (master) thinks about Ordo X's first move",
                 None,
                 n,
@@ -364,20 +369,45 @@ pub fn bench_table(
         crate::memory::give_back();
     }
     if wanted(BenchScene::Thinking) {
+        // The same table at rest first (nobody to move but people), then with the computer
+        // (master) to move: the frame while it thinks, against the same run's frame at rest.
+        let mut rest = Offscreen::new(ordo_x.clone(), people, 1280, 720)?;
+        let quality = rest.quality();
+        let (rest_mean, rest_p95, rest_max) = stats(rest.time_frames(frames));
+        drop(rest);
+        crate::memory::give_back();
+        report(
+            measure("frame at 1280x720 at rest, Ordo X", Some(quality), frames, (rest_mean, rest_p95, Some(rest_max))),
+            format!(
+                "frame at 1280x720 at rest, Ordo X ({quality:?} profile): {rest_mean:.1} ms mean, {rest_p95:.1} ms p95, {rest_max:.1} ms slowest over {frames} frames"
+            ),
+        )?;
         let mut view = Offscreen::new(ordo_x.clone(), computer_first, 1280, 720)?;
+        // Its first frames build the scene, as the rest's did: drawn before the computer may
+        // think (paused), so that the frames measured are the thinking's own.
+        let pace = |view: &mut Offscreen, paused: bool| {
+            view.app.world_mut().resource_mut::<crate::gui::frame::computer::ComputerPace>().paused = paused
+        };
+        pace(&mut view, true);
+        for _ in 0..10 {
+            view.frame();
+        }
+        pace(&mut view, false);
         let (n, secs, (mean, p95, max)) = thinking(&mut || {
             view.frame();
             !view.app.world().resource::<Session>().history.is_empty()
         });
         report(
-            Measure::of(
+            measure(
                 "frame at 1280x720 while the computer (master) thinks about Ordo X's first move",
-                None,
+                Some(quality),
                 n,
                 (mean, p95, Some(max)),
             ),
             format!(
-                "frame at 1280x720 while the computer (master) thinks about Ordo X's first move: {n} frames in {secs:.1} s, {mean:.1} ms mean, {p95:.1} ms p95, {max:.1} ms slowest"
+                "frame at 1280x720 while the computer (master) thinks about Ordo X's first move ({quality:?} profile, {} search threads): {n} frames in {secs:.1} s, {mean:.1} ms mean, {p95:.1} ms p95, {max:.1} ms slowest; {:.2} times the frame at rest (p95)",
+                crate::ai::table_threads(),
+                p95 / rest_p95.max(1e-9)
             ),
         )?;
         drop(view);
@@ -408,7 +438,7 @@ pub fn bench_table(
             view.app.insert_resource(crate::gui::sets::room::DoughnutView(doughnut));
             let (mean, p95, _) = stats(view.time_frames(frames));
             report(
-                Measure::of(&format!("frame at 1280x720, {label}"), Some(quality), frames, (mean, p95, None)),
+                measure(&format!("frame at 1280x720, {label}"), Some(quality), frames, (mean, p95, None)),
                 format!(
                     "frame at 1280x720, {label}, on {} ({quality:?} profile): {mean:.1} ms mean ({:.1} fps), {p95:.1} ms p95 over {frames} frames",
                     adapter(&view),
@@ -443,7 +473,7 @@ pub fn bench_table(
         view.app.world_mut().flush();
         let (mean, p95, _) = stats(view.time_frames(frames));
         report(
-            Measure::of(
+            measure(
                 "frame of the table (1280x720) and the broadcast (1920x1080) together, full 10x10 CTOR field",
                 Some(Quality::Software),
                 frames,
@@ -485,7 +515,7 @@ pub fn bench_table(
         let n = frame_ms.len();
         let (mean, p95, max) = stats(frame_ms);
         report(
-            Measure::of(&format!("a CTOR cascade of {flips} flips"), Some(quality), n, (mean, p95, Some(max))),
+            measure(&format!("a CTOR cascade of {flips} flips"), Some(quality), n, (mean, p95, Some(max))),
             format!(
                 "a CTOR cascade of {flips} flips ({put}), {quality:?} profile: {n} frames in {:.1} s, {mean:.1} ms mean, {p95:.1} ms p95, {max:.1} ms slowest",
                 started.elapsed().as_secs_f64()
@@ -496,43 +526,31 @@ pub fn bench_table(
     }
     let (resident, peak) = (crate::memory::resident_mb(), crate::memory::peak_mb());
     if json {
-        let all =
-            serde_json::json!({ "frames": frames, "measures": measures, "resident_mb": resident, "peak_mb": peak });
-        writeln!(out, "{}", serde_json::to_string_pretty(&all).expect("figures serialise"))?;
+        let run = crate::bench::TableRun { frames, measures, resident_mb: resident, peak_mb: peak };
+        writeln!(out, "{}", serde_json::to_string_pretty(&run).expect("figures serialise"))?;
     } else {
         writeln!(out, "memory: {resident:.0} MB resident at the end, {peak:.0} MB at the peak")?;
     }
     Ok(())
 }
 
-/// One figure of `tablero bench-table`: frame (or update) times in milliseconds, and the memory
-/// resident after it.
-#[derive(serde::Serialize)]
-struct Measure {
-    what: String,
-    profile: Option<String>,
-    frames: usize,
-    mean_ms: f64,
-    p95_ms: f64,
-    max_ms: Option<f64>,
-    resident_mb: f64,
-}
+/// A figure of the run (see [`crate::bench::TableMeasure`]).
+type Measure = crate::bench::TableMeasure;
 
-impl Measure {
-    fn of(
-        what: &str,
-        profile: Option<crate::gui::look::render::Quality>,
-        frames: usize,
-        (mean, p95, max): (f64, f64, Option<f64>),
-    ) -> Measure {
-        Measure {
-            what: what.to_string(),
-            profile: profile.map(|q| format!("{q:?}").to_lowercase()),
-            frames,
-            mean_ms: mean,
-            p95_ms: p95,
-            max_ms: max,
-            resident_mb: 0.0,
-        }
+/// A figure before the memory resident after it is known.
+fn measure(
+    what: &str,
+    profile: Option<crate::gui::look::render::Quality>,
+    frames: usize,
+    (mean, p95, max): (f64, f64, Option<f64>),
+) -> Measure {
+    Measure {
+        what: what.to_string(),
+        profile: profile.map(|q| format!("{q:?}").to_lowercase()),
+        frames,
+        mean_ms: mean,
+        p95_ms: p95,
+        max_ms: max,
+        resident_mb: 0.0,
     }
 }

@@ -1,6 +1,7 @@
 //! How often the window draws, decided from every room at once: every frame while pieces
 //! move, a scene settles, a photo is taken or the broadcast's director moves its camera; a few
-//! frames a second while the table waits on a clock or the computer; at rest, only on input.
+//! frames a second while the table waits on a clock or the computer's pace; at rest, and while
+//! the computer searches, only on input (the search wakes the window when it ends).
 
 use crate::gui::frame::computer::ComputerThinking;
 use crate::gui::frame::session::Session;
@@ -14,9 +15,9 @@ pub(super) fn core(app: &mut App) {
         .add_systems(Update, activity.in_set(TableSystems::Present).after(crate::gui::stream::eval::Weighs));
 }
 
-/// What the table needs from the clock: nothing (it rests until input), a few frames a second
-/// (the computer thinks, the random mover waits, a replay or the sand-glass runs), or every
-/// frame (pieces are moving).
+/// What the table needs from the clock: nothing (it rests until input, or until the computer's
+/// search ends and wakes it), a few frames a second (the computer's pace, the random mover
+/// waits, a replay or the sand-glass runs), or every frame (pieces are moving).
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Activity {
     #[default]
@@ -55,15 +56,20 @@ fn activity(
         }
         _ => false,
     };
+    // The computer's turn ticks (its pace, the random mover's wait) but not while it searches:
+    // the search wakes the window when it ends, and meanwhile has the cores the frames would take.
     let waiting = match *mode.get() {
-        Mode::Live => session.computer_to_move() && !pace.paused || crate::gui::frame::clock::sand_running(&session),
+        Mode::Live => {
+            session.computer_to_move() && !pace.paused && !thinking.0
+                || crate::gui::frame::clock::sand_running(&session)
+        }
         Mode::Replay => session.replay.is_some_and(|r| r.autoplay),
         Mode::Secrets => false,
     };
     let directing = directing.is_some_and(|d| d.0);
     let want = if !tweens.is_empty() || !photos.is_empty() || building || directing {
         Activity::Moving
-    } else if thinking.0 || waiting || weighing.is_some_and(|w| w.0) {
+    } else if waiting || weighing.is_some_and(|w| w.0) {
         Activity::Waiting
     } else {
         Activity::Resting

@@ -820,6 +820,57 @@ mod computer {
         assert_eq!(session(&app).game.to_string(), start, "the stale answer was not played");
     }
 
+    /// The nice values of this process's threads named `name` (Linux).
+    fn nice_of_threads(name: &str) -> Vec<i64> {
+        let mut found = Vec::new();
+        for task in std::fs::read_dir("/proc/self/task").into_iter().flatten().flatten() {
+            let comm = std::fs::read_to_string(task.path().join("comm")).unwrap_or_default();
+            let stat = std::fs::read_to_string(task.path().join("stat")).unwrap_or_default();
+            // After the name in parentheses: state is field 3, nice field 19.
+            let fields: Vec<&str> = stat.rsplit_once(')').map_or(vec![], |(_, rest)| rest.split_whitespace().collect());
+            if comm.trim() == name && fields.len() > 16 {
+                found.push(fields[16].parse().unwrap_or(0));
+            }
+        }
+        found
+    }
+
+    /// The computer's move at the table is master's with the table's threads (one fewer than the
+    /// cores), as `tablero analyse --level master --threads N` finds it, and its search runs on
+    /// threads of its own below the window's priority.
+    #[test]
+    fn the_computers_move_at_the_table_is_masters_on_the_tables_threads_below_the_windows_priority() {
+        let master = tablero::ai::LEVELS.len() - 1;
+        let start = Variant::Crossings.initial();
+        let mut app = table(start.clone(), [PlayerKind::Ai(master), PlayerKind::Person]);
+        let started = std::time::Instant::now();
+        let mut nice = Vec::new();
+        let mut rested = 0;
+        while session(&app).history.is_empty() {
+            assert!(started.elapsed() < std::time::Duration::from_secs(120), "master did not play");
+            app.update();
+            if nice.is_empty() {
+                nice = nice_of_threads("tablero-search");
+            }
+            // While it searches the window needs no frame for it (the search wakes it when it
+            // ends): no ticking, only the new scene's settling at first.
+            if app.world().resource::<tablero::gui::frame::computer::ComputerThinking>().0 {
+                let activity = *app.world().resource::<tablero::gui::pacing::Activity>();
+                assert_ne!(activity, tablero::gui::pacing::Activity::Waiting);
+                rested += (activity == tablero::gui::pacing::Activity::Resting) as usize;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        assert!(rested > 0, "it searched at rest for some frames");
+        if cfg!(target_os = "linux") {
+            assert!(!nice.is_empty(), "a thread of its own, named tablero-search");
+            assert!(nice.iter().all(|n| *n >= tablero::background::LOWER_NICE as i64), "{nice:?}");
+        }
+        let level = tablero::ai::LEVELS[master].on(tablero::ai::table_threads());
+        let expected = tablero::ai::choose(&start, level, 0).expect("a move");
+        assert_eq!(session(&app).history[0].1, expected, "the move analyse finds with the table's threads");
+    }
+
     #[test]
     fn a_hint_shows_the_computers_move_for_the_person() {
         // The hint is master's move (the search the evaluation bar uses), on every core.
@@ -830,7 +881,7 @@ mod computer {
         let text = notice(&app).trim_start_matches("hint: ").to_string();
         let master = tablero::ai::LEVELS[tablero::ai::EVAL_LEVEL];
         assert_eq!(master.name, "master");
-        let expected = tablero::ai::choose(&s.game, master.on(tablero::ai::cores()), 0x41).expect("a move");
+        let expected = tablero::ai::choose(&s.game, master.on(tablero::ai::table_threads()), 0x41).expect("a move");
         assert_eq!(text, expected.to_string(), "the hint is master's move");
         assert!(!picking(&app).hint.is_empty(), "the hint's squares are marked");
         assert!(s.history.is_empty(), "a hint plays nothing");

@@ -27,32 +27,47 @@ pub struct Thinking {
     moves: usize,
 }
 
-/// A search on the task pool. Dropping it (undo, a new game, leaving the table) tells the
-/// search to stop, so its core is free at once.
+/// A search on a thread of its own, below the window's priority and on one core fewer than the
+/// machine has ([`crate::ai::table_threads`]), so that the frame goes on while the computer
+/// thinks. Dropping it (undo, a new game, leaving the table) tells the search to stop, so its
+/// core is free at once.
 pub struct SearchTask {
-    task: bevy::tasks::Task<Option<AnyMove>>,
+    job: crate::background::Job<Option<AnyMove>>,
     stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl SearchTask {
-    fn start(game: AnyGame, level: crate::ai::Level, seed: u64) -> SearchTask {
+    fn start(game: AnyGame, level: crate::ai::Level, seed: u64, wake: Waker) -> SearchTask {
+        let threads = crate::ai::table_threads();
+        SearchTask::on_thread(move |stop| crate::ai::search_until(&game, level.on(threads), seed, stop).mv, wake)
+    }
+
+    /// Any other computer player of the kind (it is not stopped early).
+    fn with_player(game: AnyGame, kind: PlayerKind, seed: u64, wake: Waker) -> SearchTask {
+        let threads = crate::ai::table_threads();
+        SearchTask::on_thread(move |_| kind.player(seed, threads).and_then(|mut p| p.choose(&game)), wake)
+    }
+
+    fn on_thread(
+        search: impl FnOnce(&std::sync::atomic::AtomicBool) -> Option<AnyMove> + Send + 'static,
+        wake: Waker,
+    ) -> SearchTask {
+        use crate::background::{Job, Priority};
         let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         let flag = stop.clone();
-        let task = bevy::tasks::AsyncComputeTaskPool::get()
-            .spawn(async move { crate::ai::search_until(&game, level.on(crate::ai::cores()), seed, &flag).mv });
-        SearchTask { task, stop }
+        // The window rests while the computer searches: the search wakes it when it ends.
+        let then = move || {
+            if let Some(wake) = wake {
+                wake();
+            }
+        };
+        let job = Job::spawn("tablero-search", Priority::Lower, move || search(&flag), then);
+        SearchTask { job, stop }
     }
 }
 
-impl SearchTask {
-    /// Any other computer player of the kind (it is not stopped early).
-    fn with_player(game: AnyGame, kind: PlayerKind, seed: u64) -> SearchTask {
-        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let task = bevy::tasks::AsyncComputeTaskPool::get()
-            .spawn(async move { kind.player(seed, crate::ai::cores()).and_then(|mut p| p.choose(&game)) });
-        SearchTask { task, stop }
-    }
-}
+/// Wakes the window (none in a headless table, which is updated by hand).
+type Waker = Option<Box<dyn Fn() + Send>>;
 
 impl Drop for SearchTask {
     fn drop(&mut self) {
@@ -84,7 +99,7 @@ impl ComputerPace {
     }
 }
 
-/// Whether the computer is searching now (the table keeps drawing to show it).
+/// Whether the computer is searching now (the table rests meanwhile: the search wakes it).
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ComputerThinking(pub bool);
 
@@ -105,8 +120,9 @@ fn computer_turn(
     mut pace: ResMut<ComputerPace>,
     mut chosen: MessageWriter<MoveChosen>,
     mut intents: MessageWriter<TableIntent>,
+    proxy: Option<Res<bevy::winit::EventLoopProxyWrapper>>,
 ) {
-    use bevy::tasks::{block_on, futures_lite::future};
+    let waker = || -> Waker { proxy.as_deref().map(|p| Box::new(super::steps::waker(p)) as Box<dyn Fn() + Send>) };
     let searching = thinking.task.is_some();
     if busy.0 != searching {
         busy.0 = searching;
@@ -150,8 +166,10 @@ fn computer_turn(
     // A finished search plays (or hints) only if the position is still the one it was for:
     // an undo or a new game meanwhile simply drops it.
     if let Some((search, for_position, hint)) = &mut thinking.task
-        && let Some(result) = block_on(future::poll_once(&mut search.task))
+        && let Some(answer) = search.job.poll()
     {
+        // A search whose thread is gone (it could not start) plays nothing: the next frame asks again.
+        let result = answer.ok().flatten();
         let (still, hint) = (*for_position == session.game, *hint);
         thinking.task = None;
         if still && let Some(mv) = result {
@@ -176,9 +194,10 @@ fn computer_turn(
     if hint_asked && session.person_to_move() {
         let game = session.game.clone();
         let seed = session.history.len() as u64 ^ 0x41;
-        // The hint is master's own move (the level that weighs the evaluation bar), on every core.
+        // The hint is master's own move (the level that weighs the evaluation bar), as the
+        // computer's moves are searched at the table.
         let master = crate::ai::LEVELS[crate::ai::EVAL_LEVEL];
-        thinking.task = Some((SearchTask::start(view, master, seed), game, true));
+        thinking.task = Some((SearchTask::start(view, master, seed, waker()), game, true));
         notice.say(format!("thinking about a hint ({} thinks for you)...", master.name));
         return;
     }
@@ -199,14 +218,14 @@ fn computer_turn(
             let seed = session.history.len() as u64;
             let level = crate::ai::LEVELS[l];
             notice.say(format!("the computer ({}) is thinking...", level.name));
-            thinking.task = Some((SearchTask::start(view, level, seed), game, false));
+            thinking.task = Some((SearchTask::start(view, level, seed, waker()), game, false));
         }
         kind @ (PlayerKind::Baseline | PlayerKind::Uct(_)) => {
             // The yardstick and the sparring partner (a record of a match resumed here).
             let game = session.game.clone();
             let seed = session.history.len() as u64;
             notice.say(format!("the {} is thinking...", kind.label()));
-            thinking.task = Some((SearchTask::with_player(view, kind, seed), game, false));
+            thinking.task = Some((SearchTask::with_player(view, kind, seed, waker()), game, false));
         }
         PlayerKind::Person => {}
     }

@@ -113,7 +113,7 @@ fn wake_on_host(seat: Res<RemoteSeat>, proxy: Option<Res<bevy::winit::EventLoopP
 /// Something asked of the network on a thread of its own (an invitation's seat, a spectator's
 /// first state), so that the window never waits on it: the answer is handed back when it comes,
 /// and the window woken.
-pub struct Pending<T>(std::sync::Mutex<std::sync::mpsc::Receiver<Result<T, String>>>);
+pub struct Pending<T>(crate::background::Job<Result<T, String>>);
 
 impl<T: Send + 'static> Pending<T> {
     pub fn start(
@@ -121,26 +121,18 @@ impl<T: Send + 'static> Pending<T> {
         ask: impl FnOnce() -> Result<T, String> + Send + 'static,
         proxy: Option<&bevy::winit::EventLoopProxyWrapper>,
     ) -> Pending<T> {
-        let (tx, rx) = std::sync::mpsc::channel();
         let wake = proxy.map(crate::gui::frame::steps::waker);
-        // A thread that cannot start drops its sender: polling then says so.
-        let _ = std::thread::Builder::new().name(name.into()).spawn(move || {
-            let _ = tx.send(ask());
+        let then = move || {
             if let Some(wake) = wake {
                 wake();
             }
-        });
-        Pending(std::sync::Mutex::new(rx))
+        };
+        Pending(crate::background::Job::spawn(name, crate::background::Priority::Normal, ask, then))
     }
 
     /// The answer once it came, or why there is none; None while it is asked.
     pub fn poll(&self) -> Option<Result<T, String>> {
-        use std::sync::mpsc::TryRecvError;
-        match self.0.lock().unwrap_or_else(|e| e.into_inner()).try_recv() {
-            Ok(answer) => Some(answer),
-            Err(TryRecvError::Empty) => None,
-            Err(TryRecvError::Disconnected) => Some(Err("its thread could not start".into())),
-        }
+        self.0.poll().map(|answer| answer.unwrap_or_else(|_| Err("its thread could not start".into())))
     }
 }
 

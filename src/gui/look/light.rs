@@ -5,7 +5,7 @@
 //! board, and SMAA for the edges (ambient occlusion needs multisampling off). The software
 //! profile keeps its flat, shadowless light: lavapipe shades on the CPU.
 
-use crate::gui::look::render::Quality;
+use crate::gui::look::render::{Quality, left_out};
 use bevy::anti_alias::smaa::{Smaa, SmaaPreset};
 use bevy::asset::RenderAssetUsages;
 use bevy::light::{GeneratedEnvironmentMapLight, ShadowFilteringMethod};
@@ -132,14 +132,29 @@ fn light_cameras(
     mut ambient: ResMut<GlobalAmbientLight>,
 ) {
     for cam in &cams {
-        commands.entity(cam).insert((
-            Lit,
-            Msaa::Off,
-            Smaa { preset: SmaaPreset::High },
-            ScreenSpaceAmbientOcclusion::default(),
-            ShadowFilteringMethod::Gaussian,
-            GeneratedEnvironmentMapLight { environment_map: room.0.clone(), intensity: ENVIRONMENT, ..default() },
-        ));
+        let mut cam = commands.entity(cam);
+        cam.insert((Lit, Msaa::Off, ShadowFilteringMethod::Gaussian));
+        if !left_out("smaa") {
+            cam.insert(Smaa { preset: SmaaPreset::High });
+        }
+        if !left_out("occlusion") {
+            cam.insert(ScreenSpaceAmbientOcclusion::default());
+        }
+        if !left_out("environment") {
+            cam.insert(GeneratedEnvironmentMapLight {
+                environment_map: room.0.clone(),
+                intensity: ENVIRONMENT,
+                ..default()
+            });
+        }
+    }
+    if left_out("shadows") {
+        for (mut light, _) in &mut lights {
+            if light.shadow_maps_enabled {
+                light.shadow_maps_enabled = false;
+                commands.insert_resource(bevy::light::DirectionalLightShadowMap { size: 1 });
+            }
+        }
     }
     // Lower than the software profile's light, so that towers throw shadows that show.
     for (mut light, mut at) in &mut lights {

@@ -22,6 +22,13 @@ pub(crate) fn plugin(app: &mut App) {
         .add_systems(Update, (adapt_to_renderer, scale_views).chain().run_if(software));
 }
 
+/// A part of the full look left out to measure what it holds (`TABLERO_FULL_WITHOUT=shadows,
+/// environment,occlusion,smaa,preprocessing`, comma-separated): a developer's measure for `tablero
+/// bench-table` (docs/development.md), never a setting.
+pub fn left_out(part: &str) -> bool {
+    std::env::var("TABLERO_FULL_WITHOUT").is_ok_and(|v| v.split(',').any(|p| p.trim() == part))
+}
+
 /// The graphics adapter the renderer will draw with, asked before the app starts (the same
 /// request as Bevy's: Vulkan, high performance), so that the app is built for its profile.
 pub struct Adapter {
@@ -97,8 +104,8 @@ pub fn build_for(app: &mut App, quality: Quality) {
         let _ = app.world_mut().resource_mut::<Assets<bevy::shader::Shader>>().insert(TABLE_TOP_SHADER.id(), shader);
     }
     let most = match quality {
-        Quality::Full => GpuPreprocessingMode::PreprocessingOnly,
-        Quality::Software => GpuPreprocessingMode::None,
+        Quality::Full if !left_out("preprocessing") => GpuPreprocessingMode::PreprocessingOnly,
+        _ => GpuPreprocessingMode::None,
     };
     if let Some(render) = app.get_sub_app_mut(bevy::render::RenderApp) {
         // Each mesh in a buffer of its own: Bevy's slabs, which pack many meshes in one buffer,

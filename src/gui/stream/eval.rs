@@ -1,15 +1,15 @@
 //! The computer's view of the game at the table: the evaluation bar (who stands better, by how
 //! much) beside the board (`E`), on the broadcast (`F12`) and on the live feed; and the
 //! replay's *Review*, which marks the moves that lost most. Both weigh positions off the main
-//! thread with [`crate::ai::weigh`], the same as `tablero review`.
+//! thread, below the window's priority, with [`crate::ai::weigh`], the same as `tablero review`.
 
 use crate::ai::{Mistake, Weighed};
+use crate::background::{Job, Priority};
 use crate::gui::frame::session::{Command, Notice, Session};
 use crate::gui::frame::steps::{Mode, Screen, TableSystems};
 use crate::gui::theme::side_colour;
 use crate::rules::{AnyGame, AnyMove, Game, Side};
 use bevy::prelude::*;
-use bevy::tasks::{AsyncComputeTaskPool, Task, block_on, futures_lite::future};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
@@ -35,7 +35,7 @@ impl Evaluation {
 
 /// A position being weighed; dropping it stops the search.
 struct WeighTask {
-    task: Task<f64>,
+    task: Job<f64>,
     game: AnyGame,
     stop: Arc<AtomicBool>,
 }
@@ -58,7 +58,7 @@ pub struct Review {
 type Reviewed = (Vec<AnyGame>, Vec<AnyMove>, Vec<Weighed>);
 
 struct Reviewing {
-    task: Task<Option<Reviewed>>,
+    task: Job<Option<Reviewed>>,
     done: Arc<AtomicUsize>,
     total: usize,
     stop: Arc<AtomicBool>,
@@ -124,12 +124,15 @@ fn weigh(
         return;
     }
     // Polled without counting as a change (the bars redraw when the value changes).
-    if let Some(w) = &mut eval.bypass_change_detection().task
-        && let Some(value) = block_on(future::poll_once(&mut w.task))
+    if let Some(w) = &eval.bypass_change_detection().task
+        && let Some(answer) = w.task.poll()
     {
         let game = w.game.clone();
         eval.task = None;
-        if game == session.game {
+        // A weighing whose thread is gone gives no value; the next frame weighs again.
+        if let Ok(value) = answer
+            && game == session.game
+        {
             live.feed.evaluation(session.history.len(), value);
             eval.value = Some(value);
             eval.for_game = Some(game);
@@ -142,8 +145,8 @@ fn weigh(
         let game = session.game.clone();
         let stop = Arc::new(AtomicBool::new(false));
         let (g, flag) = (game.clone(), stop.clone());
-        let task = AsyncComputeTaskPool::get()
-            .spawn(async move { if flag.load(Ordering::Relaxed) { 0.5 } else { crate::ai::evaluation(&g) } });
+        let weigh = move || if flag.load(Ordering::Relaxed) { 0.5 } else { crate::ai::evaluation(&g) };
+        let task = Job::spawn("tablero-weigh", Priority::Lower, weigh, || {});
         eval.task = Some(WeighTask { task, game, stop });
     }
 }
@@ -181,10 +184,11 @@ fn review(
                 let stop = Arc::new(AtomicBool::new(false));
                 let total = positions.len();
                 let (d, s) = (done.clone(), stop.clone());
-                let task = AsyncComputeTaskPool::get().spawn(async move {
+                let reviewing = move || {
                     let weighed = crate::ai::review(&positions, &s, &mut |n| d.store(n, Ordering::Relaxed));
                     (weighed.len() == positions.len()).then_some((positions, moves, weighed))
-                });
+                };
+                let task = Job::spawn("tablero-review", Priority::Lower, reviewing, || {});
                 review.running = Some(Reviewing { task, done, total, stop, record });
                 notice.say(format!("review: weighing {total} positions... 0 done"));
             }
@@ -197,10 +201,11 @@ fn review(
         return;
     }
     // Polled without counting as a change (the move list is rebuilt when the review changes).
-    let r = review.bypass_change_detection().running.as_mut().expect("checked");
+    let r = review.bypass_change_detection().running.as_ref().expect("checked");
     let done = r.done.load(Ordering::Relaxed);
-    if let Some(result) = block_on(future::poll_once(&mut r.task)) {
+    if let Some(answer) = r.task.poll() {
         review.running = None;
+        let result = answer.ok().flatten();
         if let Some((positions, moves, weighed)) = result {
             let marks = crate::ai::mistakes(&positions, &moves, &weighed, MARKS);
             notice.say(summary(&positions, &moves, &marks));

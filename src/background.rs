@@ -1,0 +1,138 @@
+//! Work on a thread of its own whose answer is polled: the table's searches, at a lower priority
+//! than the window's threads so that the frame goes on while the computer thinks, and what the
+//! table asks of the network, so that the window never waits on it.
+
+use std::sync::{Mutex, mpsc};
+
+/// How a job's thread runs beside the window's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Priority {
+    Normal,
+    /// Below the window's threads (Linux: the idle class, and nice [`LOWER_NICE`], for the
+    /// job's thread and the threads it starts): the search takes what the frame leaves.
+    Lower,
+}
+
+/// The nice value of a job at [`Priority::Lower`]: the scheduler then gives a thread at the
+/// usual 0 about ten times its share.
+pub const LOWER_NICE: i32 = 10;
+
+/// A job's thread is gone without an answer (it could not start, or its work panicked).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Gone;
+
+/// A job on a thread of its own. Dropping it leaves the thread to finish on its own (a search
+/// is told to stop by its own flag).
+pub struct Job<T>(Mutex<mpsc::Receiver<T>>);
+
+impl<T: Send + 'static> Job<T> {
+    /// Starts `work` on a thread named `name`; `then` runs once its answer can be polled (to
+    /// wake a window that sleeps until something happens).
+    pub fn spawn(
+        name: &str,
+        priority: Priority,
+        work: impl FnOnce() -> T + Send + 'static,
+        then: impl FnOnce() + Send + 'static,
+    ) -> Job<T> {
+        let (tx, rx) = mpsc::channel();
+        // A thread that cannot start drops its sender: polling then says so.
+        let _ = std::thread::Builder::new().name(name.into()).spawn(move || {
+            if priority == Priority::Lower {
+                lower_this_thread();
+            }
+            let _ = tx.send(work());
+            then();
+        });
+        Job(Mutex::new(rx))
+    }
+
+    /// The answer once it came, or [`Gone`]; None while the work goes on.
+    pub fn poll(&self) -> Option<Result<T, Gone>> {
+        match self.0.lock().unwrap_or_else(|e| e.into_inner()).try_recv() {
+            Ok(answer) => Some(Ok(answer)),
+            Err(mpsc::TryRecvError::Empty) => None,
+            Err(mpsc::TryRecvError::Disconnected) => Some(Err(Gone)),
+        }
+    }
+}
+
+/// Lowers the calling thread's priority (on Linux a thread's own; the threads it starts
+/// afterwards inherit it): the idle class (`SCHED_IDLE`), which runs only on what the other
+/// threads leave, and nice [`LOWER_NICE`] where that class cannot be had. Elsewhere it does
+/// nothing: the job then counts on taking fewer threads than the cores.
+pub fn lower_this_thread() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: gettid, setpriority and sched_setscheduler take plain integers and a parameter
+    // that lives across the call; no memory is shared.
+    unsafe {
+        let tid = libc::gettid();
+        libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, LOWER_NICE);
+        let param = libc::sched_param { sched_priority: 0 };
+        libc::sched_setscheduler(tid, libc::SCHED_IDLE, &param);
+    }
+}
+
+/// Whether the calling thread is in the idle class (Linux; false elsewhere).
+pub fn this_thread_idles() -> bool {
+    #[cfg(target_os = "linux")]
+    // SAFETY: as above.
+    unsafe {
+        libc::sched_getscheduler(libc::gettid()) == libc::SCHED_IDLE
+    }
+    #[cfg(not(target_os = "linux"))]
+    false
+}
+
+/// The calling thread's nice value (Linux; 0 elsewhere).
+pub fn this_threads_nice() -> i32 {
+    #[cfg(target_os = "linux")]
+    // SAFETY: as above; errno is reset first because -1 is also a valid nice value.
+    unsafe {
+        *libc::__errno_location() = 0;
+        libc::getpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t)
+    }
+    #[cfg(not(target_os = "linux"))]
+    0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn wait<T: Send + 'static>(job: &Job<T>) -> Result<T, Gone> {
+        loop {
+            if let Some(answer) = job.poll() {
+                return answer;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+    }
+
+    #[test]
+    fn a_job_answers_once_and_a_lower_one_runs_below_the_caller_and_so_do_its_threads() {
+        let normal = Job::spawn("t-normal", Priority::Normal, this_threads_nice, || {});
+        let caller = this_threads_nice();
+        assert_eq!(wait(&normal), Ok(caller));
+        let state = || (this_threads_nice(), this_thread_idles());
+        let lower =
+            Job::spawn("t-lower", Priority::Lower, move || (state(), std::thread::spawn(state).join().unwrap()), || {});
+        let (own, child) = wait(&lower).unwrap();
+        if cfg!(target_os = "linux") {
+            // A nice value only rises without privileges: from the caller's up to LOWER_NICE.
+            assert_eq!(own, (caller.max(LOWER_NICE), true));
+            assert_eq!(child, own, "threads it starts inherit it");
+            assert_eq!(state(), (caller, false), "the caller's own is unchanged");
+        }
+        let (done_tx, done_rx) = mpsc::channel();
+        let panics: Job<u8> = Job::spawn(
+            "t-panics",
+            Priority::Normal,
+            || panic!("on purpose"),
+            move || {
+                let _ = done_tx.send(());
+            },
+        );
+        assert_eq!(wait(&panics), Err(Gone));
+        assert!(done_rx.try_recv().is_err(), "then runs only after an answer");
+    }
+}
