@@ -123,110 +123,114 @@ fn computer_turn(
     proxy: Option<Res<bevy::winit::EventLoopProxyWrapper>>,
 ) {
     let waker = || -> Waker { proxy.as_deref().map(|p| Box::new(super::steps::waker(p)) as Box<dyn Fn() + Send>) };
+    // Said after every step, so that the table ticks the frame its search ends (the move then
+    // waits for the pace) and rests while it searches.
+    (|| {
+        // Away from a live game (a replay, the secret squares), no search goes on.
+        if *mode.get() != Mode::Live {
+            thinking.task = None;
+            commands.clear();
+            return;
+        }
+        let mut hint_asked = false;
+        for command in commands.read() {
+            match command {
+                Command::Hint => hint_asked = true,
+                Command::PauseComputer => pace.paused = !pace.paused,
+                Command::ComputerPace => *pace = pace.next(),
+                _ => {}
+            }
+        }
+        if !tweens.is_empty() || !session.computer_to_move() || thinking.moves != session.history.len() {
+            thinking.waited = 0.0;
+            thinking.moves = session.history.len();
+        } else {
+            thinking.waited += time.delta_secs();
+        }
+        // A move found plays once the table has rested its pace, unless paused; a position that
+        // changed meanwhile (an undo) drops it.
+        if let Some((_, for_position)) = &thinking.ready
+            && *for_position != session.game
+        {
+            thinking.ready = None;
+        }
+        if thinking.ready.is_some() {
+            if !pace.paused && tweens.is_empty() && thinking.waited >= pace.seconds {
+                let (mv, _) = thinking.ready.take().expect("checked");
+                notice.say("");
+                chosen.write(MoveChosen { mv, by: By::Computer });
+            }
+            return;
+        }
+        // A finished search plays (or hints) only if the position is still the one it was for:
+        // an undo or a new game meanwhile simply drops it.
+        if let Some((search, for_position, hint)) = &mut thinking.task
+            && let Some(answer) = search.job.poll()
+        {
+            // A search whose thread is gone (it could not start) plays nothing: the next frame asks again.
+            let result = answer.ok().flatten();
+            let (still, hint) = (*for_position == session.game, *hint);
+            thinking.task = None;
+            if still && let Some(mv) = result {
+                if hint {
+                    picking.hint = crate::ai::hint_cells(&session.game, &mv);
+                    notice.say(format!("hint: {mv}"));
+                } else {
+                    thinking.ready = Some((mv, session.game.clone()));
+                }
+            }
+            return;
+        }
+        if let Some((_, for_position, _)) = &thinking.task {
+            if *for_position != session.game {
+                thinking.task = None; // dropping the search stops it
+            }
+            return;
+        }
+        // The computer sees the game as its team does (CTOR: not the opponent's unrevealed secret
+        // squares), and a team's acting seat has no Puts left after the members' blind ones.
+        let view = session.view_to_move();
+        if hint_asked && session.person_to_move() {
+            let game = session.game.clone();
+            let seed = session.history.len() as u64 ^ 0x41;
+            // The hint is master's own move (the level that weighs the evaluation bar), as the
+            // computer's moves are searched at the table.
+            let master = crate::ai::LEVELS[crate::ai::EVAL_LEVEL];
+            thinking.task = Some((SearchTask::start(view, master, seed, waker()), game, true));
+            notice.say(format!("thinking about a hint ({} thinks for you)...", master.name));
+            return;
+        }
+        if !tweens.is_empty() || !session.computer_to_move() || pace.paused {
+            return;
+        }
+        match session.to_move().unwrap_or(PlayerKind::Person) {
+            PlayerKind::Random => {
+                // A short wait at least, so that its moves can be followed.
+                if thinking.waited < (0.4 * speed.factor()).max(pace.seconds) {
+                    return;
+                }
+                // The table's own seeded random mover chooses, from the same view.
+                intents.write(TableIntent(Intent::PlayRandom));
+            }
+            PlayerKind::Ai(l) => {
+                let game = session.game.clone();
+                let seed = session.history.len() as u64;
+                let level = crate::ai::LEVELS[l];
+                notice.say(format!("the computer ({}) is thinking...", level.name));
+                thinking.task = Some((SearchTask::start(view, level, seed, waker()), game, false));
+            }
+            kind @ (PlayerKind::Baseline | PlayerKind::Uct(_)) => {
+                // The yardstick and the sparring partner (a record of a match resumed here).
+                let game = session.game.clone();
+                let seed = session.history.len() as u64;
+                notice.say(format!("the {} is thinking...", kind.label()));
+                thinking.task = Some((SearchTask::with_player(view, kind, seed, waker()), game, false));
+            }
+            PlayerKind::Person => {}
+        }
+    })();
     let searching = thinking.task.is_some();
     if busy.0 != searching {
         busy.0 = searching;
-    }
-    // Away from a live game (a replay, the secret squares), no search goes on.
-    if *mode.get() != Mode::Live {
-        thinking.task = None;
-        commands.clear();
-        return;
-    }
-    let mut hint_asked = false;
-    for command in commands.read() {
-        match command {
-            Command::Hint => hint_asked = true,
-            Command::PauseComputer => pace.paused = !pace.paused,
-            Command::ComputerPace => *pace = pace.next(),
-            _ => {}
-        }
-    }
-    if !tweens.is_empty() || !session.computer_to_move() || thinking.moves != session.history.len() {
-        thinking.waited = 0.0;
-        thinking.moves = session.history.len();
-    } else {
-        thinking.waited += time.delta_secs();
-    }
-    // A move found plays once the table has rested its pace, unless paused; a position that
-    // changed meanwhile (an undo) drops it.
-    if let Some((_, for_position)) = &thinking.ready
-        && *for_position != session.game
-    {
-        thinking.ready = None;
-    }
-    if thinking.ready.is_some() {
-        if !pace.paused && tweens.is_empty() && thinking.waited >= pace.seconds {
-            let (mv, _) = thinking.ready.take().expect("checked");
-            notice.say("");
-            chosen.write(MoveChosen { mv, by: By::Computer });
-        }
-        return;
-    }
-    // A finished search plays (or hints) only if the position is still the one it was for:
-    // an undo or a new game meanwhile simply drops it.
-    if let Some((search, for_position, hint)) = &mut thinking.task
-        && let Some(answer) = search.job.poll()
-    {
-        // A search whose thread is gone (it could not start) plays nothing: the next frame asks again.
-        let result = answer.ok().flatten();
-        let (still, hint) = (*for_position == session.game, *hint);
-        thinking.task = None;
-        if still && let Some(mv) = result {
-            if hint {
-                picking.hint = crate::ai::hint_cells(&session.game, &mv);
-                notice.say(format!("hint: {mv}"));
-            } else {
-                thinking.ready = Some((mv, session.game.clone()));
-            }
-        }
-        return;
-    }
-    if let Some((_, for_position, _)) = &thinking.task {
-        if *for_position != session.game {
-            thinking.task = None; // dropping the search stops it
-        }
-        return;
-    }
-    // The computer sees the game as its team does (CTOR: not the opponent's unrevealed secret
-    // squares), and a team's acting seat has no Puts left after the members' blind ones.
-    let view = session.view_to_move();
-    if hint_asked && session.person_to_move() {
-        let game = session.game.clone();
-        let seed = session.history.len() as u64 ^ 0x41;
-        // The hint is master's own move (the level that weighs the evaluation bar), as the
-        // computer's moves are searched at the table.
-        let master = crate::ai::LEVELS[crate::ai::EVAL_LEVEL];
-        thinking.task = Some((SearchTask::start(view, master, seed, waker()), game, true));
-        notice.say(format!("thinking about a hint ({} thinks for you)...", master.name));
-        return;
-    }
-    if !tweens.is_empty() || !session.computer_to_move() || pace.paused {
-        return;
-    }
-    match session.to_move().unwrap_or(PlayerKind::Person) {
-        PlayerKind::Random => {
-            // A short wait at least, so that its moves can be followed.
-            if thinking.waited < (0.4 * speed.factor()).max(pace.seconds) {
-                return;
-            }
-            // The table's own seeded random mover chooses, from the same view.
-            intents.write(TableIntent(Intent::PlayRandom));
-        }
-        PlayerKind::Ai(l) => {
-            let game = session.game.clone();
-            let seed = session.history.len() as u64;
-            let level = crate::ai::LEVELS[l];
-            notice.say(format!("the computer ({}) is thinking...", level.name));
-            thinking.task = Some((SearchTask::start(view, level, seed, waker()), game, false));
-        }
-        kind @ (PlayerKind::Baseline | PlayerKind::Uct(_)) => {
-            // The yardstick and the sparring partner (a record of a match resumed here).
-            let game = session.game.clone();
-            let seed = session.history.len() as u64;
-            notice.say(format!("the {} is thinking...", kind.label()));
-            thinking.task = Some((SearchTask::with_player(view, kind, seed, waker()), game, false));
-        }
-        PlayerKind::Person => {}
     }
 }
