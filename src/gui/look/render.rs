@@ -23,7 +23,7 @@ pub(crate) fn plugin(app: &mut App) {
 }
 
 /// A part of the full look left out to measure what it holds (`TABLERO_FULL_WITHOUT=shadows,
-/// environment,occlusion,smaa,preprocessing`, comma-separated): a developer's measure for `tablero
+/// environment,occlusion,smaa`, comma-separated): a developer's measure for `tablero
 /// bench-table` (docs/development.md), never a setting.
 pub fn left_out(part: &str) -> bool {
     std::env::var("TABLERO_FULL_WITHOUT").is_ok_and(|v| v.split(',').any(|p| p.trim() == part))
@@ -89,12 +89,12 @@ pub fn render_plugin(quality: Quality, adapter: &Adapter) -> bevy::render::Rende
 }
 
 /// Builds `app` for its profile (after its plugins are added, before it finishes). Lights are
-/// sorted into clusters on the CPU and meshes are not culled by compute shaders in either
-/// profile: the table has one light that is not clustered and a few hundred meshes, all in
-/// view, so that both would only cost the pipelines Bevy compiles for them (on a software
-/// renderer, a few MB of compiled code each). The software renderer runs compute shaders on the
-/// CPU like any other work, at a cost per dispatch: there each mesh's data is prepared on the
-/// CPU too.
+/// sorted into clusters, and each mesh's data prepared, on the CPU in both profiles: the table
+/// has one light that is not clustered and a few hundred meshes, all in view, so that compute
+/// shaders for them would only cost the pipelines Bevy compiles (on a software renderer, a few
+/// MB of compiled code each) and their dispatches. Preparing meshes on the GPU in the full
+/// profile cost, on lavapipe, 22 to 40 MB and two thirds of each frame (`tablero bench-table
+/// --scene boards` with and without it), and changed nothing in the picture.
 pub fn build_for(app: &mut App, quality: Quality) {
     use bevy::render::batching::gpu_preprocessing::{GpuPreprocessingMode, GpuPreprocessingSupport};
     app.insert_resource(quality);
@@ -103,10 +103,7 @@ pub fn build_for(app: &mut App, quality: Quality) {
         let shader = bevy::shader::Shader::from_wgsl(include_str!("table_top.wgsl"), file!());
         let _ = app.world_mut().resource_mut::<Assets<bevy::shader::Shader>>().insert(TABLE_TOP_SHADER.id(), shader);
     }
-    let most = match quality {
-        Quality::Full if !left_out("preprocessing") => GpuPreprocessingMode::PreprocessingOnly,
-        _ => GpuPreprocessingMode::None,
-    };
+    let most = GpuPreprocessingMode::None;
     if let Some(render) = app.get_sub_app_mut(bevy::render::RenderApp) {
         // Each mesh in a buffer of its own: Bevy's slabs, which pack many meshes in one buffer,
         // each keep a table of 128 thousand entries (some 3 MB) for a set of thirty meshes.
@@ -116,9 +113,7 @@ pub fn build_for(app: &mut App, quality: Quality) {
         // Bevy reads the support when its plugins finish (to choose how meshes are prepared)
         // and makes it again from the device when the renderer starts (to choose how they are
         // drawn): both times at most `most`.
-        if quality == Quality::Software {
-            render.insert_resource(GpuPreprocessingSupport { max_supported_mode: most });
-        }
+        render.insert_resource(GpuPreprocessingSupport { max_supported_mode: most });
         render.add_systems(
             bevy::render::RenderStartup,
             (move |mut support: ResMut<GpuPreprocessingSupport>| {
