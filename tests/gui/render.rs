@@ -723,7 +723,7 @@ fn each_profile_compiles_only_the_pipelines_it_draws_with() {
         let named = |word: &str| labels.iter().any(|(_, l)| l.contains(word));
         assert!(!named("occlusion") && !named("clustering"), "{quality:?}: nothing culled or clustered on the device");
         // Meshes prepared on the CPU in both profiles (on the device they cost the full profile
-        // two thirds of its frame on lavapipe, and changed nothing in the picture).
+        // memory and time on lavapipe, and changed nothing in the picture).
         assert!(mode == GpuPreprocessingMode::None, "{quality:?}: meshes prepared on the CPU");
         let preprocessing = labels.iter().any(|(_, l)| l.contains("preprocess") && !l.contains("ssao"));
         assert!(!preprocessing, "{quality:?}: no mesh preprocessing pipeline: {labels:?}");

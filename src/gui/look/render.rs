@@ -93,8 +93,8 @@ pub fn render_plugin(quality: Quality, adapter: &Adapter) -> bevy::render::Rende
 /// has one light that is not clustered and a few hundred meshes, all in view, so that compute
 /// shaders for them would only cost the pipelines Bevy compiles (on a software renderer, a few
 /// MB of compiled code each) and their dispatches. Preparing meshes on the GPU in the full
-/// profile cost, on lavapipe, 22 to 40 MB and two thirds of each frame (`tablero bench-table
-/// --scene boards` with and without it), and changed nothing in the picture.
+/// profile cost, on lavapipe, 6 to 21 MB and about a tenth of each frame (`tablero bench-table
+/// --compare` of the runs with and without it), and changed nothing in the picture.
 pub fn build_for(app: &mut App, quality: Quality) {
     use bevy::render::batching::gpu_preprocessing::{GpuPreprocessingMode, GpuPreprocessingSupport};
     app.insert_resource(quality);
