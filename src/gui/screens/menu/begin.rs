@@ -116,14 +116,25 @@ pub(super) fn menu_joined(
 ) {
     let Some(answer) = joining.0.poll() else { return };
     commands.remove_resource::<MenuJoin>();
+    open_or_say(answer, &mut commands, &mut labels, "the invitation cannot be used");
+}
+
+/// What the menu asked of the network, once it came: the table opens with the resource that
+/// follows it (a seat, a spectator's feed), or the menu says why not.
+fn open_or_say<R: Resource>(
+    answer: Result<(crate::table::Table, R), String>,
+    commands: &mut Commands,
+    labels: &mut Query<&mut Text, With<MenuLabel>>,
+    refused: &str,
+) {
     match answer {
-        Ok((table, seat)) => {
-            commands.insert_resource(seat);
+        Ok((table, follows)) => {
+            commands.insert_resource(follows);
             commands.queue(crate::gui::frame::session::open(table));
         }
         Err(e) => {
-            for mut t in &mut labels {
-                t.0 = format!("the invitation cannot be used: {e}");
+            for mut t in labels.iter_mut() {
+                t.0 = format!("{refused}: {e}");
             }
         }
     }
@@ -179,18 +190,10 @@ pub(super) fn menu_watched(
 ) {
     let Some(answer) = reading.0.poll() else { return };
     commands.remove_resource::<MenuWatch>();
-    match answer {
-        Ok((table, spectating)) => {
-            spectating.wake(proxy.as_deref());
-            commands.insert_resource(spectating);
-            commands.queue(crate::gui::frame::session::open(table));
-        }
-        Err(e) => {
-            for mut t in &mut labels {
-                t.0 = format!("the game cannot be watched: {e}");
-            }
-        }
+    if let Ok((_, spectating)) = &answer {
+        spectating.wake(proxy.as_deref());
     }
+    open_or_say(answer, &mut commands, &mut labels, "the game cannot be watched");
 }
 
 /// *Set the relay from the address you copied*: the relay that *Host through a relay* hosts
