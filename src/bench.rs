@@ -171,7 +171,7 @@ pub fn compare_table_runs(a: &TableRun, b: &TableRun, out: &mut dyn Write) -> st
     let key = |m: &TableMeasure| (m.what.clone(), m.profile.clone());
     let side = |a: f64, b: f64, digits: usize| {
         let ratio = if a > 0.0 { format!(" ({:.2}×)", b / a) } else { String::new() };
-        format!("{a:.digits$} → {b:.digits$}{ratio}")
+        format!("{a:.digits$} -> {b:.digits$}{ratio}")
     };
     let one = |m: Option<&TableMeasure>, f: fn(&TableMeasure) -> f64, digits: usize| {
         m.map_or("–".to_string(), |m| format!("{:.digits$}", f(m)))
@@ -184,7 +184,7 @@ pub fn compare_table_runs(a: &TableRun, b: &TableRun, out: &mut dyn Write) -> st
         let (ma, mb) = (a.measures.iter().find(|m| key(m) == k), b.measures.iter().find(|m| key(m) == k));
         let cell = |f: fn(&TableMeasure) -> f64, digits: usize| match (ma, mb) {
             (Some(x), Some(y)) => side(f(x), f(y), digits),
-            _ => format!("{} → {}", one(ma, f, digits), one(mb, f, digits)),
+            _ => format!("{} -> {}", one(ma, f, digits), one(mb, f, digits)),
         };
         writeln!(
             out,
@@ -248,11 +248,11 @@ mod table_tests {
         let lines: Vec<&str> = out.lines().collect();
         assert_eq!(
             lines[2],
-            "| thinking | software | 136.7 → 68.3 (0.50×) | 261.1 → 87.0 (0.33×) | 344 → 344 (1.00×) |"
+            "| thinking | software | 136.7 -> 68.3 (0.50×) | 261.1 -> 87.0 (0.33×) | 344 -> 344 (1.00×) |"
         );
-        assert_eq!(lines[3], "| boards | full | 50.0 → 45.0 (0.90×) | 60.0 → 66.0 (1.10×) | 379 → 290 (0.77×) |");
-        assert_eq!(lines[4], "| gone | – | 1.0 → – | 2.0 → – | 3 → – |");
-        assert_eq!(lines[5], "| new | software | – → 5.0 | – → 6.0 | – → 7 |");
-        assert_eq!(lines[7], "| at the peak | | | | 379 → 310 (0.82×) |");
+        assert_eq!(lines[3], "| boards | full | 50.0 -> 45.0 (0.90×) | 60.0 -> 66.0 (1.10×) | 379 -> 290 (0.77×) |");
+        assert_eq!(lines[4], "| gone | – | 1.0 -> – | 2.0 -> – | 3 -> – |");
+        assert_eq!(lines[5], "| new | software | – -> 5.0 | – -> 6.0 | – -> 7 |");
+        assert_eq!(lines[7], "| at the peak | | | | 379 -> 310 (0.82×) |");
     }
 }
