@@ -37,37 +37,32 @@ pub struct SearchTask {
 }
 
 impl SearchTask {
-    fn start(game: AnyGame, level: crate::ai::Level, seed: u64, wake: Waker) -> SearchTask {
+    fn start(game: AnyGame, level: crate::ai::Level, seed: u64, then: Then) -> SearchTask {
         let threads = crate::ai::table_threads();
-        SearchTask::on_thread(move |stop| crate::ai::search_until(&game, level.on(threads), seed, stop).mv, wake)
+        SearchTask::on_thread(move |stop| crate::ai::search_until(&game, level.on(threads), seed, stop).mv, then)
     }
 
     /// Any other computer player of the kind (it is not stopped early).
-    fn with_player(game: AnyGame, kind: PlayerKind, seed: u64, wake: Waker) -> SearchTask {
+    fn with_player(game: AnyGame, kind: PlayerKind, seed: u64, then: Then) -> SearchTask {
         let threads = crate::ai::table_threads();
-        SearchTask::on_thread(move |_| kind.player(seed, threads).and_then(|mut p| p.choose(&game)), wake)
+        SearchTask::on_thread(move |_| kind.player(seed, threads).and_then(|mut p| p.choose(&game)), then)
     }
 
     fn on_thread(
         search: impl FnOnce(&std::sync::atomic::AtomicBool) -> Option<AnyMove> + Send + 'static,
-        wake: Waker,
+        then: Then,
     ) -> SearchTask {
         use crate::background::{Job, Priority};
         let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         let flag = stop.clone();
         // The window rests while the computer searches: the search wakes it when it ends.
-        let then = move || {
-            if let Some(wake) = wake {
-                wake();
-            }
-        };
         let job = Job::spawn("tablero-search", Priority::Lower, move || search(&flag), then);
         SearchTask { job, stop }
     }
 }
 
-/// Wakes the window (none in a headless table, which is updated by hand).
-type Waker = Option<Box<dyn Fn() + Send>>;
+/// What a search does once its answer can be polled: wake the window ([`super::steps::wake_when_done`]).
+type Then = Box<dyn FnOnce() + Send>;
 
 impl Drop for SearchTask {
     fn drop(&mut self) {
@@ -122,7 +117,7 @@ fn computer_turn(
     mut intents: MessageWriter<TableIntent>,
     proxy: Option<Res<bevy::winit::EventLoopProxyWrapper>>,
 ) {
-    let waker = || -> Waker { proxy.as_deref().map(|p| Box::new(super::steps::waker(p)) as Box<dyn Fn() + Send>) };
+    let waker = || -> Then { Box::new(super::steps::wake_when_done(proxy.as_deref())) };
     // Said after every step, so that the table ticks the frame its search ends (the move then
     // waits for the pace) and rests while it searches.
     (|| {

@@ -121,12 +121,7 @@ impl<T: Send + 'static> Pending<T> {
         ask: impl FnOnce() -> Result<T, String> + Send + 'static,
         proxy: Option<&bevy::winit::EventLoopProxyWrapper>,
     ) -> Pending<T> {
-        let wake = proxy.map(crate::gui::frame::steps::waker);
-        let then = move || {
-            if let Some(wake) = wake {
-                wake();
-            }
-        };
+        let then = crate::gui::frame::steps::wake_when_done(proxy);
         Pending(crate::background::Job::spawn(name, crate::background::Priority::Normal, ask, then))
     }
 
@@ -328,11 +323,13 @@ fn ask(seat: Res<RemoteSeat>, mut commands: MessageReader<Command>, mut notice: 
 
 /// The host behind a hosting table, kept as long as the table hosts.
 #[derive(Resource)]
-pub struct Hosting {
-    #[allow(dead_code)]
-    held: std::sync::Mutex<Option<(Host, std::thread::JoinHandle<()>)>>,
-    /// The game's address for spectators: on the relay, or the host's feed; none without either.
-    pub watch: Option<String>,
+pub struct Hosting(std::sync::Mutex<Option<(Host, std::thread::JoinHandle<()>)>>);
+
+impl Hosting {
+    /// The hosted game's address for spectators ([`Host::watch_link`]).
+    pub fn watch_link(&self) -> Option<String> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).as_ref().and_then(|(host, _)| host.watch_link())
+    }
 }
 
 /// A game hosted from this machine with its person at this table.
@@ -350,16 +347,7 @@ pub fn host_here(options: HostOptions) -> Result<HostedHere, GuiError> {
     let host = Host::open(options)?;
     let person = host.person().ok_or(crate::net::NetError::OnePerson)?;
     let invites = host.invitations();
-    let mut lines: Vec<String> =
-        invites.iter().map(|(id, link)| format!("invite {}: {link}", id.name(host.is_team()))).collect();
-    if let Some(place) = &host.relay {
-        lines.push(format!("watch: {}", place.watch_link()));
-    }
-    if let Some(feed) = &host.feed {
-        lines.push(format!("feed: {} (for spectators: tablero watch '{}')", feed.url(), feed.watch_link()));
-    }
-    lines.push(format!("record: {}", host.path.display()));
-    let watch = host.relay.as_ref().map(|p| p.watch_link()).or_else(|| host.feed.as_ref().map(|f| f.watch_link()));
+    let lines = host.lines();
     let computer = host.play_in_background();
     // The person here plays through the host in this process: no request, no wait on a port.
     let local = host.local_seat(person).ok_or(crate::net::NetError::OnePerson)?;
@@ -368,12 +356,7 @@ pub fn host_here(options: HostOptions) -> Result<HostedHere, GuiError> {
         let _ = crate::gui::frame::clipboard::copy(&first);
         seat.invite = Some(first.clone());
     }
-    Ok(HostedHere {
-        table,
-        seat,
-        hosting: Hosting { held: std::sync::Mutex::new(Some((host, computer))), watch },
-        lines,
-    })
+    Ok(HostedHere { table, seat, hosting: Hosting(std::sync::Mutex::new(Some((host, computer)))), lines })
 }
 
 /// Who sits where when a table's game is hosted: the first person's side here, any other

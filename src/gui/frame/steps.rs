@@ -57,6 +57,17 @@ pub enum TableSystems {
     Present,
 }
 
+/// Wakes the resting window once, from the thread a job ends on (a search found its move, the
+/// network answered); nothing where there is no window (a headless table is updated by hand).
+pub(crate) fn wake_when_done(proxy: Option<&bevy::winit::EventLoopProxyWrapper>) -> impl FnOnce() + Send + 'static {
+    let wake = proxy.map(waker);
+    move || {
+        if let Some(wake) = wake {
+            wake();
+        }
+    }
+}
+
 /// Something that wakes the resting window from another thread (the live feed heard, the
 /// host heard), to be called there.
 pub(crate) fn waker(proxy: &bevy::winit::EventLoopProxyWrapper) -> impl Fn() + Send + Sync + 'static {

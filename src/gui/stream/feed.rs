@@ -160,7 +160,7 @@ fn copy_watch(
         return;
     }
     let address = hosting
-        .and_then(|h| h.watch.clone())
+        .and_then(|h| h.watch_link())
         .or_else(|| spectating.filter(|_| session.spectator).map(|s| s.url.clone()))
         .or_else(|| live.watch_link());
     notice.0 = match address {

@@ -17,16 +17,9 @@ pub fn run_headless(o: HostOptions, out: &mut dyn Write) -> Result<(), NetError>
     let host = Host::open(o)?;
     // Through a relay: one that cannot be reached is said before any invitation is given.
     host.reach_relay(Duration::from_secs(5))?;
-    for (id, link) in host.invitations() {
-        writeln!(out, "invite {}: {link}", id.name(host.is_team()))?;
+    for line in host.lines() {
+        writeln!(out, "{line}")?;
     }
-    if let Some(place) = &host.relay {
-        writeln!(out, "watch: {}", place.watch_link())?;
-    }
-    if let Some(feed) = &host.feed {
-        writeln!(out, "feed: {} (for spectators: tablero watch '{}')", feed.url(), feed.watch_link())?;
-    }
-    writeln!(out, "record: {}", host.path.display())?;
     out.flush()?;
     loop {
         let end = host.play_out()?;

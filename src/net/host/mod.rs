@@ -437,6 +437,26 @@ impl Host {
         self.shared.team
     }
 
+    /// The game's address for spectators: on its relay, else its live feed's; none without either.
+    pub fn watch_link(&self) -> Option<String> {
+        self.relay.as_ref().map(|p| p.watch_link()).or_else(|| self.feed.as_ref().map(|f| f.watch_link()))
+    }
+
+    /// What a host says when it opens: `invite <seat>: <link>` for each remote seat, the game's
+    /// address for spectators, the feed's, and the record's path.
+    pub fn lines(&self) -> Vec<String> {
+        let mut lines: Vec<String> =
+            self.invitations().iter().map(|(id, link)| format!("invite {}: {link}", id.name(self.is_team()))).collect();
+        if let Some(place) = &self.relay {
+            lines.push(format!("watch: {}", place.watch_link()));
+        }
+        if let Some(feed) = &self.feed {
+            lines.push(format!("feed: {} (for spectators: tablero watch '{}')", feed.url(), feed.watch_link()));
+        }
+        lines.push(format!("record: {}", self.path.display()));
+        lines
+    }
+
     /// Each remote seat's name and invitation.
     pub fn invitations(&self) -> Vec<(SeatId, String)> {
         self.shared
