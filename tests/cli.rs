@@ -643,3 +643,17 @@ fn help_version_and_completions_come_from_the_commands() {
         "'0' is not a number of games",
     );
 }
+
+/// `tablero overlay`: a page for a game on a relay, or one line saying what is wrong.
+#[test]
+fn overlay_writes_the_relays_page_or_says_what_is_wrong() {
+    let out = std::env::temp_dir().join(format!("tablero-cli-overlay-{}.html", std::process::id()));
+    let place = "nats://relay.example:4222/00112233aabbccdd";
+    let said = run(&["overlay", place, "--websocket", "8080", "--out", out.to_str().unwrap()]).unwrap();
+    assert!(said.contains("through ws://relay.example:8080"), "{said}");
+    assert!(std::fs::read_to_string(&out).unwrap().contains(r#""game":"00112233aabbccdd""#));
+    std::fs::remove_file(&out).ok();
+    assert_error(&["overlay", "http://x:1/abc", "--websocket", "8080", "--out", "o.html"], "is not a feed's address");
+    assert_error(&["overlay", place, "--websocket", "http://r:80", "--out", "o.html"], "is not the relay's WebSocket");
+    assert_error(&["overlay", place, "--websocket", "8080", "--out", "/proc/o.html"], "cannot write /proc/o.html");
+}

@@ -130,7 +130,8 @@ pub fn execute(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
             let place = crate::nats::Place::parse(&address).ok_or_else(|| FeedError::Url(address.clone()))?;
             let ws = crate::feed::overlay::websocket(&place, &websocket)?;
             let page = crate::feed::overlay::through_relay(&place, &ws);
-            crate::record::write_atomic(&file, &page).map_err(FeedError::Io)?;
+            crate::record::write_atomic(&file, &page)
+                .map_err(|source| FeedError::Write { path: file.clone(), source })?;
             let path = std::fs::canonicalize(&file).unwrap_or(file);
             let shown = format!("{}/{}", crate::nats::shown(&place.relay), place.game);
             writeln!(out, "wrote {}: the overlay of {shown} through {ws}", path.display())?;

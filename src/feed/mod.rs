@@ -543,6 +543,8 @@ pub enum FeedError {
     Url(String),
     #[error("'{}' is not the relay's WebSocket (ws://HOST:PORT or wss://HOST:PORT, as the `websocket` block of its configuration serves it, or its port alone)", crate::rules::quote(.0))]
     WebSocket(String),
+    #[error("cannot write {path}: {source}")]
+    Write { path: std::path::PathBuf, source: std::io::Error },
     #[error("cannot start the spectator's connection: {0}")]
     Spectator(std::io::Error),
     #[error(transparent)]
