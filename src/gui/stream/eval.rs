@@ -1,7 +1,8 @@
 //! The computer's view of the game at the table: the evaluation bar (who stands better, by how
 //! much) beside the board (`E`), on the broadcast (`F12`) and on the live feed; and the
 //! replay's *Review*, which marks the moves that lost most. Both weigh positions off the main
-//! thread, below the window's priority, with [`crate::ai::weigh`], the same as `tablero review`.
+//! thread (at the usual priority: the idle class starved a review on a busy machine) with
+//! [`crate::ai::weigh`], the same as `tablero review`.
 
 use crate::ai::{Mistake, Weighed};
 use crate::background::{Job, Priority};
@@ -146,7 +147,7 @@ fn weigh(
         let stop = Arc::new(AtomicBool::new(false));
         let (g, flag) = (game.clone(), stop.clone());
         let weigh = move || if flag.load(Ordering::Relaxed) { 0.5 } else { crate::ai::evaluation(&g) };
-        let task = Job::spawn("tablero-weigh", Priority::Lower, weigh, || {});
+        let task = Job::spawn("tablero-weigh", Priority::Normal, weigh, || {});
         eval.task = Some(WeighTask { task, game, stop });
     }
 }
@@ -188,7 +189,7 @@ fn review(
                     let weighed = crate::ai::review(&positions, &s, &mut |n| d.store(n, Ordering::Relaxed));
                     (weighed.len() == positions.len()).then_some((positions, moves, weighed))
                 };
-                let task = Job::spawn("tablero-review", Priority::Lower, reviewing, || {});
+                let task = Job::spawn("tablero-review", Priority::Normal, reviewing, || {});
                 review.running = Some(Reviewing { task, done, total, stop, record });
                 notice.say(format!("review: weighing {total} positions... 0 done"));
             }
