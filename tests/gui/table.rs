@@ -773,8 +773,11 @@ mod computer {
     use super::*;
     use tablero::gui::frame::session::Command;
 
+    /// Updates until `what` holds. A search's time, not a count of frames: the full suite keeps
+    /// both cores busy, and the search runs below it.
     fn wait_for(app: &mut App, what: impl Fn(&App) -> bool) {
-        for _ in 0..2000 {
+        let started = std::time::Instant::now();
+        while started.elapsed() < std::time::Duration::from_secs(300) {
             app.update();
             if what(app) {
                 return;
