@@ -193,6 +193,7 @@ impl Beam<'_> {
     }
 
     fn negamax(&mut self, game: &AnyGame, depth: u32, mut alpha: f64, beta: f64, rng: &mut StdRng) -> Option<f64> {
+        crate::background::pause_point();
         if self.stop.load(Ordering::Relaxed) || self.positions >= self.budget {
             return None;
         }

@@ -148,6 +148,7 @@ impl Searcher<'_> {
     }
 
     fn over(&self) -> bool {
+        crate::background::pause_point();
         self.positions >= self.budget || self.stop.load(Ordering::Relaxed)
     }
 

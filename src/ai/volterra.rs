@@ -118,6 +118,7 @@ impl AlphaBeta<'_> {
 
     /// The value of `g` for the side to move, `depth` turns ahead; `None` once over budget.
     fn negamax(&mut self, g: &Volterra, depth: u32, mut alpha: f64, beta: f64) -> Option<f64> {
+        crate::background::pause_point();
         if self.positions >= self.budget || self.stop.load(Ordering::Relaxed) {
             return None;
         }

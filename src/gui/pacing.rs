@@ -112,6 +112,9 @@ pub(super) fn plugin(app: &mut App) {
                 (Activity::Waiting, true) => UpdateMode::reactive_low_power(Duration::from_millis(100)),
                 _ => rest,
             };
+            // While it draws every frame, the searches below it work in slices and rest
+            // between them (background::pause_point), so that the frame has the cores.
+            crate::background::set_drawing(mode == UpdateMode::Continuous);
             if winit.focused_mode != mode {
                 // Coming to rest, the memory the frames just drawn freed goes back to the
                 // system (a few milliseconds, while nothing is drawn).
