@@ -85,6 +85,15 @@ pub fn set_drawing(on: bool) {
     DRAWING.store(on, Ordering::Relaxed);
 }
 
+/// Whether the window said it draws every frame.
+pub fn drawing() -> bool {
+    DRAWING.load(Ordering::Relaxed)
+}
+
+/// Held by the tests that set [`set_drawing`], one at a time (it is the whole process's).
+#[cfg(test)]
+pub(crate) static DRAWING_TESTS: Mutex<()> = Mutex::new(());
+
 thread_local! {
     /// This thread runs a job below the window: it rests while the window draws.
     static YIELDS: Cell<bool> = const { Cell::new(false) };
@@ -112,7 +121,7 @@ pub fn pause_point() -> bool {
     if !yields() {
         return false;
     }
-    let drawing = DRAWING.load(Ordering::Relaxed);
+    let drawing = drawing();
     SLICE_BEGAN.with(|slice| {
         if !drawing {
             slice.set(None);
@@ -214,13 +223,14 @@ mod tests {
 
     #[test]
     fn a_lower_job_rests_between_slices_only_while_the_window_draws() {
+        let _one_at_a_time = DRAWING_TESTS.lock().unwrap_or_else(|e| e.into_inner());
         // With the window at rest a lower job works without a pause.
         assert_eq!(rests(Priority::Lower, false), (0, 0));
         // While the window draws every frame, it rests after each slice of work (60 ms: about ten slices of
         // 3 ms each followed by a rest, fewer on a busy machine), and a thread it starts and
         // tells so does too.
         let (own, child) = rests(Priority::Lower, true);
-        assert!(own >= 3 && own <= 10, "{own} rests in 60 ms");
+        assert!((3..=10).contains(&own), "{own} rests in 60 ms");
         assert!(child >= 3, "{child} rests");
         // A job at the usual priority never rests.
         assert_eq!(rests(Priority::Normal, true), (0, 0));

@@ -127,3 +127,35 @@ pub(super) fn plugin(app: &mut App) {
         },
     );
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::background::drawing;
+    use crate::gui::frame::steps::Screen;
+
+    /// The window's pace tells the searches below it whether it draws every frame: while a
+    /// new screen settles and while pieces move, not at rest or while it waits on a clock.
+    #[test]
+    fn the_window_tells_the_searches_when_it_draws_every_frame() {
+        let _one_at_a_time = crate::background::DRAWING_TESTS.lock().unwrap_or_else(|e| e.into_inner());
+        let mut app = App::new();
+        app.add_plugins((MinimalPlugins, bevy::state::app::StatesPlugin))
+            .insert_state(Screen::Playing)
+            .insert_resource(Activity::Resting);
+        plugin(&mut app);
+        app.update();
+        assert!(drawing(), "the new screen is drawn every frame for a moment");
+        std::thread::sleep(Duration::from_secs_f32(SETTLE + 0.1));
+        app.update();
+        app.update();
+        assert!(!drawing(), "at rest");
+        let mut seen = Vec::new();
+        for activity in [Activity::Moving, Activity::Waiting, Activity::Moving, Activity::Resting] {
+            app.insert_resource(activity);
+            app.update();
+            seen.push(drawing());
+        }
+        assert_eq!(seen, [true, false, true, false]);
+    }
+}
