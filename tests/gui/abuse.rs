@@ -216,7 +216,7 @@ fn thousands_of_random_actions_in_every_game_leave_the_table_and_its_record_righ
                 seen.moves += (before.is_some_and(|b| s.history.len() > b)) as usize;
                 seen.replaying += (mode(&app) == Mode::Replay) as usize;
                 seen.blocked += (mode(&app) == Mode::Secrets) as usize;
-                seen.thinking += notice(&app).contains("thinking") as usize;
+                seen.thinking += app.world().resource::<tablero::gui::frame::computer::ComputerThinking>().0 as usize;
                 seen.moving += moving(&mut app) as usize;
             } else {
                 seen.menu += 1;

@@ -811,7 +811,9 @@ mod computer {
         assert_eq!(session(&app).history.len(), 1, "{}", notice(&app));
         settle(&mut app);
         app.update();
-        assert!(notice(&app).contains("thinking"), "{}", notice(&app));
+        assert!(app.world().resource::<tablero::gui::frame::computer::ComputerThinking>().0, "{}", notice(&app));
+        // The panel's thinking line says who thinks; the message line does not say it again.
+        assert!(!notice(&app).contains("thinking"), "{}", notice(&app));
         app.world_mut().write_message(Command::Undo);
         app.update();
         assert!(session(&app).history.is_empty());

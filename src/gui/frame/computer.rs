@@ -211,14 +211,15 @@ fn computer_turn(
                 let game = session.game.clone();
                 let seed = session.history.len() as u64;
                 let level = crate::ai::LEVELS[l];
-                notice.say(format!("the computer ({}) is thinking...", level.name));
+                // The panel says who thinks (its thinking line); an older message goes.
+                notice.say("");
                 thinking.task = Some((SearchTask::start(view, level, seed, waker()), game, false));
             }
             kind @ (PlayerKind::Baseline | PlayerKind::Uct(_)) => {
                 // The yardstick and the sparring partner (a record of a match resumed here).
                 let game = session.game.clone();
                 let seed = session.history.len() as u64;
-                notice.say(format!("the {} is thinking...", kind.label()));
+                notice.say("");
                 thinking.task = Some((SearchTask::with_player(view, kind, seed, waker()), game, false));
             }
             PlayerKind::Person => {}

@@ -451,7 +451,14 @@ fn refresh_texts(
                 }
                 words
             }
-            HudText::Thinking if computer => "The computer is thinking\u{2026}".into(),
+            HudText::Thinking if computer => {
+                // Its level where it is the computer's turn; a hint's search is master's.
+                let who = match session.to_move() {
+                    Some(kind) if kind != crate::table::PlayerKind::Person => kind.label(),
+                    _ => "computer".into(),
+                };
+                format!("The {who} is thinking\u{2026}")
+            }
             HudText::Thinking => String::new(),
             HudText::TurnLeft => ctor_turn_line(&session, table.clock).unwrap_or_default(),
             HudText::Figures(side) => figures[side.index()].clone(),
