@@ -16,11 +16,14 @@ pub enum Priority {
     Lower,
 }
 
-/// The nice value of a job at [`Priority::Lower`], the lowest: a thread at the usual 0 then
-/// has about seventy times its share of a core both want. Not the idle class (`SCHED_IDLE`),
-/// which leaves the search nothing while other work keeps the cores busy (it never moved while
-/// the machine ran the full test suite), and which a thread cannot leave without privileges.
-pub const LOWER_NICE: i32 = 19;
+/// The nice value of a job at [`Priority::Lower`]: a thread at the usual 0 then has about ten
+/// times its share of a core both want, and the rests of [`pause_point`] keep the frame's share
+/// while the window draws. Not lower: at nice 19 the search had about a seventieth of a core
+/// beside other busy work (master's first Ordo move, 0.9 s alone, took 74 s beside two busy
+/// loops; 9 s at nice 10); nor the idle class (`SCHED_IDLE`), in which it had nothing (it never
+/// moved while the machine ran the full test suite) and which a thread cannot leave without
+/// privileges.
+pub const LOWER_NICE: i32 = 10;
 
 /// A job's thread is gone without an answer (it could not start, or its work panicked).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
