@@ -109,10 +109,19 @@ pub fn yields() -> bool {
     YIELDS.with(Cell::get)
 }
 
-/// Makes the calling thread rest while the window draws, or not (a search tells the threads it
-/// starts what its own does).
+/// Makes the calling thread rest while the window draws, or not.
 pub fn set_yields(on: bool) {
     YIELDS.with(|y| y.set(on));
+}
+
+/// `work` made to run on another thread as the calling thread runs here: resting while the
+/// window draws if this one does (a search's own threads; their nice value they inherit).
+pub fn as_this_thread<T>(work: impl FnOnce() -> T) -> impl FnOnce() -> T {
+    let told = yields();
+    move || {
+        set_yields(told);
+        work()
+    }
 }
 
 /// Where a search may pause: on a thread below the window while the window draws every
@@ -213,11 +222,7 @@ mod tests {
             rested
         };
         let both = move || {
-            let told = yields();
-            let child = std::thread::spawn(move || {
-                set_yields(told);
-                work()
-            });
+            let child = std::thread::spawn(as_this_thread(work));
             (work(), child.join().unwrap())
         };
         let job = Job::spawn("t-slices", priority, both, || {});

@@ -95,17 +95,12 @@ pub(super) fn mcts(game: &AnyGame, level: Level, seed: u64, stop: &AtomicBool) -
     let trees: Vec<(Vec<Node>, u64)> = if level.threads <= 1 {
         vec![grow(game, root_moves, level, rng, stop)]
     } else {
-        // Each thread rests while the window draws if the search does.
-        let yields = crate::background::yields();
         std::thread::scope(|scope| {
             let handles: Vec<_> = (0..level.threads)
                 .map(|k| {
                     let moves = root_moves.clone();
                     let rng = if k == 0 { rng.clone() } else { StdRng::seed_from_u64(tree_seed(seed, k)) };
-                    scope.spawn(move || {
-                        crate::background::set_yields(yields);
-                        grow(game, moves, level, rng, stop)
-                    })
+                    scope.spawn(crate::background::as_this_thread(move || grow(game, moves, level, rng, stop)))
                 })
                 .collect();
             handles.into_iter().map(|h| h.join().expect("a search thread does not panic")).collect()

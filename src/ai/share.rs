@@ -15,17 +15,13 @@ pub(crate) fn share_out<S: Send, E: Sync>(
         searchers.iter_mut().map(|s| value(s, root.iter().collect())).collect()
     } else {
         let value = &value;
-        // Each thread rests while the window draws if the search does.
-        let yields = crate::background::yields();
         std::thread::scope(|scope| {
             let handles: Vec<_> = searchers
                 .iter_mut()
                 .enumerate()
                 .map(|(k, s)| {
-                    scope.spawn(move || {
-                        crate::background::set_yields(yields);
-                        value(s, root.iter().skip(k).step_by(n).collect())
-                    })
+                    let share = move || value(s, root.iter().skip(k).step_by(n).collect());
+                    scope.spawn(crate::background::as_this_thread(share))
                 })
                 .collect();
             handles.into_iter().map(|h| h.join().expect("a search thread does not panic")).collect()
