@@ -4,7 +4,7 @@ mod common;
 
 use common::*;
 use rand::{Rng, SeedableRng, rngs::StdRng};
-use tablero::rules::ordo::{Ordo, OrdoMove, Rules, is_connected};
+use tablero::rules::ordo::{Ordo, OrdoMove, Rules, cut_points, is_connected};
 use tablero::rules::{AnyGame, Effect, Game, MoveError, Reason, Side};
 
 fn parse(s: &str) -> AnyGame {
@@ -474,6 +474,18 @@ fn exposed_cuts_agree_with_taking_each_piece_in_turn() {
                 targets.into_iter().filter(|&t| !is_connected(own & !(1u128 << t))).count() as u32
             };
             assert_eq!(o.exposed_cuts(side), brute, "{side:?} in {g}");
+            // The cut points of the whole group (what a search keeps while the other side
+            // moves): every piece whose loss leaves the rest in more than one group.
+            let points: u128 = if own.count_ones() < 3 || !is_connected(own) {
+                0
+            } else {
+                (0..80)
+                    .filter(|&sq| own & (1u128 << sq) != 0 && !is_connected(own & !(1u128 << sq)))
+                    .map(|sq| 1u128 << sq)
+                    .sum()
+            };
+            assert_eq!(cut_points(own), points, "{side:?} in {g}");
+            assert_eq!((o.exposed(side) & points).count_ones(), brute, "{side:?} in {g}");
             checked += 1;
             cuts += (brute > 0) as usize;
         }

@@ -12,7 +12,8 @@
 //! from seed to seed; the search itself does
 //! not depend on time, so a level plays the same for a seed on any machine.
 
-use super::eval::{WON, in_stones};
+use super::eval::{Cuts, WON, in_stones};
+use crate::rules::ordo::{Rules, Step};
 use crate::rules::{AnyGame, AnyMove, Game, Side};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -28,8 +29,9 @@ pub struct Found {
     pub lines: Vec<(AnyMove, f64, Vec<AnyMove>)>,
 }
 
-/// How good a child looks for ordering: a win at once first, then the evaluation.
-fn order(next: &AnyGame, side: Side) -> f64 {
+/// How good a child looks for ordering: a win at once first, then the evaluation (with the
+/// search's cut points where it has them).
+fn order(next: &AnyGame, side: Side, cuts: Option<&mut Cuts>) -> f64 {
     let goal = match next {
         AnyGame::Ordo(g) => {
             let row: u128 = if side == Side::First { 0x3FF << 70 } else { 0x3FF };
@@ -37,20 +39,40 @@ fn order(next: &AnyGame, side: Side) -> f64 {
         }
         _ => false,
     };
-    if goal { WON } else { in_stones(next, side) }
+    match cuts {
+        _ if goal => WON,
+        Some(cuts) => cuts.in_stones(next, side),
+        None => in_stones(next, side),
+    }
 }
 
 /// A move the quiescence search follows: a capture, or a stone reaching the goal row.
 fn tactical(game: &AnyGame, mv: &AnyMove) -> bool {
     match mv {
-        AnyMove::Ordo(m) => m.steps().any(|s| {
-            let rank = s.to / 10;
-            s.capture
-                || (game.side_to_move() == Side::First && rank == 7)
-                || (game.side_to_move() == Side::Second && rank == 0)
-        }),
+        AnyMove::Ordo(m) => m.steps().any(|s| tactical_step(game.side_to_move(), s)),
         AnyMove::Crossings(m) => m.capture,
         _ => false,
+    }
+}
+
+/// An Ordo step the quiescence search follows for `side`: a capture, or onto the goal row.
+fn tactical_step(side: Side, s: &Step) -> bool {
+    let rank = s.to / 10;
+    s.capture || (side == Side::First && rank == 7) || (side == Side::Second && rank == 0)
+}
+
+/// The moves the quiescence search follows from `game`: every legal move where the side to move
+/// is [`pressed`], else the [`tactical`] ones, in the order of the legal moves (`listed`, where
+/// the caller has them). In Ordo Classic only the moves kept are checked for the connection
+/// rule, the costly part of listing them.
+fn quiet_moves(game: &AnyGame, forced: bool, listed: Option<Vec<AnyMove>>) -> Vec<AnyMove> {
+    match (game, listed) {
+        (_, Some(moves)) => moves.into_iter().filter(|m| forced || tactical(game, m)).collect(),
+        (AnyGame::Ordo(g), None) if g.rules() == Rules::Classic => {
+            let side = g.side_to_move();
+            g.moves_where(|s| forced || tactical_step(side, s)).into_iter().map(AnyMove::Ordo).collect()
+        }
+        (_, None) => quiet_moves(game, forced, Some(game.legal_moves())),
     }
 }
 
@@ -104,6 +126,7 @@ struct Searcher<'a> {
     budget: u64,
     stop: &'a AtomicBool,
     table: HashMap<u64, Entry>,
+    cuts: Cuts,
     /// Two moves a ply that last cut the search off there (killer moves), tried early.
     killers: Vec<[Option<AnyMove>; 2]>,
 }
@@ -190,11 +213,28 @@ impl Searcher<'_> {
         left: u32,
         known: Option<f64>,
     ) -> Option<f64> {
-        let moves = match self.visit(game, ply)? {
-            Ok(moves) => moves,
-            Err(over) => return Some(over),
+        if self.over() {
+            return None;
+        }
+        self.positions += 1;
+        // Where the side to move has no legal move the game is over (as `visit` finds it). In
+        // Ordo Classic that is asked first and the moves are listed only if they are searched.
+        let listed = match game {
+            AnyGame::Ordo(g) if g.rules() == Rules::Classic => None,
+            _ => Some(game.legal_moves()),
         };
-        let stand = known.unwrap_or_else(|| in_stones(game, game.side_to_move()));
+        let has_move = match (game, &listed) {
+            (_, Some(moves)) => !moves.is_empty(),
+            (AnyGame::Ordo(g), None) => g.has_move(),
+            (_, None) => true,
+        };
+        if !has_move {
+            return Some(Self::finished(game, ply).unwrap_or(0.0));
+        }
+        let stand = match known {
+            Some(v) => v,
+            None => self.cuts.in_stones(game, game.side_to_move()),
+        };
         let forced = pressed(game);
         if left == 0 {
             return Some(if forced { stand - PRESSED } else { stand });
@@ -204,7 +244,8 @@ impl Searcher<'_> {
         }
         let mut best = if forced { f64::NEG_INFINITY } else { stand };
         alpha = alpha.max(best);
-        for mv in moves.iter().filter(|m| forced || tactical(game, m)) {
+        let moves = quiet_moves(game, forced, listed);
+        for mv in &moves {
             let mut next = game.clone();
             next.play_unchecked(mv);
             let v = -self.quiesce(&next, -beta, -alpha, ply + 1, left - 1, None)?;
@@ -273,7 +314,7 @@ impl Searcher<'_> {
             .map(|(i, mv)| {
                 let mut next = game.clone();
                 next.play_unchecked(mv);
-                let value = order(&next, side);
+                let value = order(&next, side, Some(&mut self.cuts));
                 let key = if Some(i) == first {
                     f64::INFINITY
                 } else {
@@ -388,12 +429,12 @@ pub fn choose(
         .map(|mv| {
             let mut next = game.clone();
             next.play_unchecked(&mv);
-            (order(&next, side), rng.random::<u64>(), mv, next)
+            (order(&next, side, None), rng.random::<u64>(), mv, next)
         })
         .collect();
     let threads = threads.clamp(1, root.len().max(1));
     let mut searchers: Vec<Searcher> = (0..threads)
-        .map(|_| Searcher { positions: 0, budget, stop, table: HashMap::new(), killers: Vec::new() })
+        .map(|_| Searcher { positions: 0, budget, stop, table: HashMap::new(), cuts: Cuts::new(), killers: Vec::new() })
         .collect();
     let mut done = 0;
     let mut decided: Vec<AnyMove> = Vec::new();

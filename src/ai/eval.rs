@@ -11,6 +11,7 @@
 //! A finished game is worth [`WON`] in the searches that count in stones or tiles, and 1 (0 for
 //! a loss) in those that count a chance.
 
+use crate::rules::ordo::{Ordo, cut_points};
 use crate::rules::volterra::Volterra;
 use crate::rules::{AnyGame, Game, Side};
 
@@ -133,14 +134,51 @@ pub fn baseline(game: &AnyGame, side: Side) -> f64 {
 /// less [`CUT`] for each piece whose capture would cut its group; one side's less the other's.
 /// It does not look for the end of the game: the search does.
 pub(crate) fn in_stones(game: &AnyGame, side: Side) -> f64 {
-    let of = |s: Side| match game {
+    weigh(game, side, |g, s| g.exposed_cuts(s))
+}
+
+/// [`in_stones`] with `cuts` for Ordo's count of the pieces whose capture would cut a group.
+fn weigh(game: &AnyGame, side: Side, mut cuts: impl FnMut(&Ordo, Side) -> u32) -> f64 {
+    let mut of = |s: Side| match game {
         AnyGame::Ordo(g) => {
             let st = ordo(g, s);
-            st.material() + FURTHEST * st.furthest as f64 - CUT * g.exposed_cuts(s) as f64
+            st.material() + FURTHEST * st.furthest as f64 - CUT * cuts(g, s) as f64
         }
         _ => material(game, s),
     };
     of(side) - of(side.other())
+}
+
+/// The cut points of the Ordo groups a search has met, each found once: most of an Ordo
+/// evaluation's time goes to them, and a search asks for the same group again and again (the
+/// side that did not move keeps its pieces, and each deeper iteration meets the positions of
+/// the last). A fixed table of the latest group in each slot, so it never grows.
+pub(crate) struct Cuts {
+    slots: Vec<(u128, u128)>,
+}
+
+impl Cuts {
+    const SLOTS: u32 = 16;
+
+    pub(crate) fn new() -> Cuts {
+        // (0, 0) is right for an empty side, so an unused slot is never wrong.
+        Cuts { slots: vec![(0, 0); 1 << Self::SLOTS] }
+    }
+
+    /// The cut points of the group `own` ([`cut_points`]).
+    fn points(&mut self, own: u128) -> u128 {
+        let h = ((own as u64) ^ ((own >> 64) as u64).rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let slot = &mut self.slots[(h >> (64 - Self::SLOTS)) as usize];
+        if slot.0 != own {
+            *slot = (own, cut_points(own));
+        }
+        slot.1
+    }
+
+    /// [`in_stones`], the same value, with the cut points kept.
+    pub(crate) fn in_stones(&mut self, game: &AnyGame, side: Side) -> f64 {
+        weigh(game, side, |g, s| (g.exposed(s) & self.points(g.pieces(s))).count_ones())
+    }
 }
 
 /// A value in stones as the mover's expected result, from 0 (lost) to 1 (won).

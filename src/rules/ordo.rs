@@ -66,6 +66,24 @@ fn first_group(bb: Bb) -> Bb {
     }
 }
 
+/// Whether taking the piece on `sq` would cut the group `own` (one group) in two.
+fn cuts_group(own: Bb, sq: u8) -> bool {
+    // A piece whose neighbours in the group hang together among themselves cannot cut it (any
+    // way through it goes round it); only the others need the whole group checked.
+    let without = own & !bit(sq);
+    !is_connected(dilate(bit(sq)) & without) && !is_connected(without)
+}
+
+/// The pieces of the group `own` whose loss would cut it in two (its cut points); none where
+/// `own` is not one group or has fewer than three pieces. It depends on `own` alone, so a
+/// search may keep it while the other side moves.
+pub fn cut_points(own: Bb) -> Bb {
+    if own.count_ones() < 3 || !is_connected(own) {
+        return 0;
+    }
+    squares(own).filter(|&sq| cuts_group(own, sq)).fold(0, |acc, sq| acc | bit(sq))
+}
+
 /// Whether the pieces `bb` form one group (no pieces, or one piece, count as one group).
 pub fn is_connected(bb: Bb) -> bool {
     bb == 0 || first_group(bb) == bb
@@ -323,6 +341,15 @@ impl Ordo {
     /// `side` is already cut. A search weighs it; it is not a rule.
     pub fn exposed_cuts(&self, side: Side) -> u32 {
         let own = self.pieces(side);
+        squares(self.exposed(side)).filter(|&sq| cuts_group(own, sq)).count() as u32
+    }
+
+    /// Classic: the pieces of `side` the other side could take with one slide (forward,
+    /// diagonally forward or sideways, onto the first piece in the way), where `side` is one
+    /// group of three pieces or more; none in Ordo X. [`Self::exposed_cuts`] counts those among
+    /// them that are [`cut_points`].
+    pub fn exposed(&self, side: Side) -> Bb {
+        let own = self.pieces(side);
         if self.rules != Rules::Classic || own.count_ones() < 3 || !is_connected(own) {
             return 0;
         }
@@ -339,14 +366,7 @@ impl Ordo {
                 ray = shift1(ray & empty, dx, dy);
             }
         }
-        // A piece whose neighbours in the group hang together among themselves cannot cut
-        // it (any way through it goes round it); only the others need the whole group checked.
-        squares(targets)
-            .filter(|&sq| {
-                let without = own & !bit(sq);
-                !is_connected(dilate(bit(sq)) & without) && !is_connected(without)
-            })
-            .count() as u32
+        targets
     }
 
     fn forward(side: Side) -> i8 {
@@ -460,16 +480,32 @@ impl Ordo {
 
     /// The legal steps of a kind, Ordo X's tie choices expanded.
     fn steps(&self, kind: Kind) -> Vec<Step> {
+        let mut out = Vec::with_capacity(64);
+        self.each_step(
+            kind,
+            |_| true,
+            |step| {
+                out.push(step);
+                true
+            },
+        );
+        out
+    }
+
+    /// Gives `f` each legal step of a kind that `keep` keeps, in the order of [`Self::steps`]
+    /// (Ordo X's tie choices expanded), until `f` says stop; only the kept candidates are
+    /// checked for the connection rule, the costly part.
+    fn each_step(&self, kind: Kind, keep: impl Fn(&Step) -> bool, mut f: impl FnMut(Step) -> bool) {
         let mut cands = Vec::with_capacity(64);
         self.pseudo_steps(kind, &mut cands);
         let own = self.pieces(self.side);
         let enemy = self.pieces(self.side.other());
-        let mut out = Vec::with_capacity(cands.len());
         // For single pieces: the groups of the other pieces, computed once per piece; the
         // piece's destination must then touch every one of them.
         let mut others_of = u8::MAX;
         let mut others: Vec<Bb> = Vec::new();
-        for step in cands {
+        let mut ties = Vec::new();
+        for step in cands.into_iter().filter(|s| keep(s)) {
             let connected = if step.is_ordo() {
                 is_connected((own & !step.line()) | step.moved_line())
             } else {
@@ -484,11 +520,32 @@ impl Ordo {
                 continue;
             }
             if self.rules == Rules::X && step.capture {
-                with_tie_choices(step, enemy, &mut out);
-            } else {
-                out.push(step);
+                ties.clear();
+                with_tie_choices(step, enemy, &mut ties);
+                if !ties.iter().all(|&t| f(t)) {
+                    return;
+                }
+            } else if !f(step) {
+                return;
             }
         }
+    }
+
+    /// Classic: the legal moves whose step `keep` keeps, in the order of [`Game::legal_moves`],
+    /// only those checked for the connection rule (a search that follows captures past its
+    /// horizon lists only the captures). Every legal move in Ordo X, whose turns have two steps.
+    pub fn moves_where(&self, keep: impl Fn(&Step) -> bool) -> Vec<OrdoMove> {
+        if self.rules == Rules::X {
+            return self.legal_moves();
+        }
+        if self.finished().is_some() {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        self.each_step(Kind::Classic, keep, |first| {
+            out.push(OrdoMove { first, then: None });
+            true
+        });
         out
     }
 
@@ -570,12 +627,23 @@ impl Ordo {
 
     /// Whether the side to move has a legal move: [`Self::count`] > 0, stopping at the first
     /// (the outcome is asked after every move of a playout).
-    fn has_move(&self) -> bool {
+    pub fn has_move(&self) -> bool {
         if self.finished().is_some() {
             return false;
         }
         match self.rules {
-            Rules::Classic => !self.steps(Kind::Classic).is_empty(),
+            Rules::Classic => {
+                let mut any = false;
+                self.each_step(
+                    Kind::Classic,
+                    |_| true,
+                    |_| {
+                        any = true;
+                        false
+                    },
+                );
+                any
+            }
             Rules::X => {
                 !self.steps(Kind::Forward).is_empty()
                     || self.steps(Kind::Sideways).iter().any(|step| {
