@@ -177,7 +177,7 @@ impl Cuts {
 
     /// [`in_stones`], the same value, with the cut points kept.
     pub(crate) fn in_stones(&mut self, game: &AnyGame, side: Side) -> f64 {
-        weigh(game, side, |g, s| (g.exposed(s) & self.points(g.pieces(s))).count_ones())
+        weigh(game, side, |g, s| (g.in_reach(s) & self.points(g.pieces(s))).count_ones())
     }
 }
 

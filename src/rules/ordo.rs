@@ -350,9 +350,20 @@ impl Ordo {
     /// them that are [`cut_points`].
     pub fn exposed(&self, side: Side) -> Bb {
         let own = self.pieces(side);
-        if self.rules != Rules::Classic || own.count_ones() < 3 || !is_connected(own) {
+        if own.count_ones() < 3 || !is_connected(own) {
             return 0;
         }
+        self.in_reach(side)
+    }
+
+    /// Classic: the pieces of `side` the other side could take with one slide, whatever
+    /// `side`'s group (none in Ordo X): [`Self::exposed`] without asking whether `side` is one
+    /// group, for a search that knows the group's [`cut_points`] (none where it is not).
+    pub fn in_reach(&self, side: Side) -> Bb {
+        if self.rules != Rules::Classic {
+            return 0;
+        }
+        let own = self.pieces(side);
         let enemy = self.pieces(side.other());
         let empty = BOARD & !(own | enemy);
         let f = Self::forward(side.other());
@@ -397,8 +408,10 @@ impl Ordo {
         None
     }
 
-    /// Adds the candidate steps of the side to move, connected or not, with `capture` set.
-    fn pseudo_steps(&self, kind: Kind, out: &mut Vec<Step>) {
+    /// Gives `emit` the candidate steps of the side to move, connected or not, with `capture`
+    /// set, each piece's single steps together, until `emit` says stop: those of the pieces in
+    /// `movers` and of the ordos with a piece among them.
+    fn pseudo_steps(&self, kind: Kind, movers: Bb, mut emit: impl FnMut(Step) -> bool) {
         let side = self.side;
         let own = self.pieces(side);
         let enemy = self.pieces(side.other());
@@ -416,7 +429,7 @@ impl Ordo {
             Kind::Forward => (&forwardish, &forwardish, &forwardish),
             Kind::Sideways => (&sideways, &sideways, &sideways),
         };
-        for from in squares(own) {
+        for from in squares(own & movers) {
             for &(dx, dy) in single {
                 let mut at = bit(from);
                 loop {
@@ -426,7 +439,9 @@ impl Ordo {
                     }
                     let to = at.trailing_zeros() as u8;
                     let capture = at & enemy != 0;
-                    out.push(Step { first: from, last: from, to, capture, keep: None });
+                    if !emit(Step { first: from, last: from, to, capture, keep: None }) {
+                        return;
+                    }
                     if capture {
                         break;
                     }
@@ -449,6 +464,9 @@ impl Ordo {
                     }
                     last = next;
                     line |= bit(last);
+                    if line & movers == 0 {
+                        continue;
+                    }
                     for &(dx, dy) in dirs.iter() {
                         let mut at = line;
                         let mut dist = 0i16;
@@ -461,7 +479,9 @@ impl Ordo {
                                 break;
                             }
                             let to = (first as i16 + dist * (dx as i16 + 10 * dy as i16)) as u8;
-                            out.push(Step { first, last, to, capture: false, keep: None });
+                            if !emit(Step { first, last, to, capture: false, keep: None }) {
+                                return;
+                            }
                         }
                     }
                 }
@@ -496,8 +516,6 @@ impl Ordo {
     /// (Ordo X's tie choices expanded), until `f` says stop; only the kept candidates are
     /// checked for the connection rule, the costly part.
     fn each_step(&self, kind: Kind, keep: impl Fn(&Step) -> bool, mut f: impl FnMut(Step) -> bool) {
-        let mut cands = Vec::with_capacity(64);
-        self.pseudo_steps(kind, &mut cands);
         let own = self.pieces(self.side);
         let enemy = self.pieces(self.side.other());
         // For single pieces: the groups of the other pieces, computed once per piece; the
@@ -505,7 +523,10 @@ impl Ordo {
         let mut others_of = u8::MAX;
         let mut others: Vec<Bb> = Vec::new();
         let mut ties = Vec::new();
-        for step in cands.into_iter().filter(|s| keep(s)) {
+        self.pseudo_steps(kind, BOARD, |step| {
+            if !keep(&step) {
+                return true;
+            }
             let connected = if step.is_ordo() {
                 is_connected((own & !step.line()) | step.moved_line())
             } else {
@@ -517,18 +538,15 @@ impl Ordo {
                 others.iter().all(|g| reach & g != 0)
             };
             if !connected {
-                continue;
-            }
-            if self.rules == Rules::X && step.capture {
+                true
+            } else if self.rules == Rules::X && step.capture {
                 ties.clear();
                 with_tie_choices(step, enemy, &mut ties);
-                if !ties.iter().all(|&t| f(t)) {
-                    return;
-                }
-            } else if !f(step) {
-                return;
+                ties.iter().all(|&t| f(t))
+            } else {
+                f(step)
             }
-        }
+        });
     }
 
     /// Classic: the legal moves whose step `keep` keeps, in the order of [`Game::legal_moves`],
@@ -785,31 +803,43 @@ impl Ordo {
     /// for a win by the goal row (an ordo that reaches the row has such pieces; in Ordo X a
     /// sideways step may open a line first), checked on whole bitboards.
     pub fn has_runner(&self, side: Side) -> bool {
+        self.runners(side) != 0
+    }
+
+    /// The pieces of `side` with a free line to its goal row ([`Self::has_runner`]). Every
+    /// step that reaches the goal row moves one of them: the piece that leads the slide.
+    fn runners(&self, side: Side) -> Bb {
         let own = self.pieces(side);
         let empty = BOARD & !(own | self.pieces(side.other()));
         let f = Self::forward(side);
-        [-1i8, 0, 1].iter().any(|&dx| {
+        [-1i8, 0, 1].iter().fold(0, |found, &dx| {
             // The squares from which a slide in this direction reaches the goal row.
             let mut reach = Self::goal_row(side) & !own;
             for _ in 0..RANKS {
                 reach |= shift1(reach, -dx, -f) & empty;
             }
-            own & shift1(reach, -dx, -f) != 0
+            found | (own & shift1(reach, -dx, -f))
         })
     }
 
     /// Whether a legal step of `kind` reaches the goal row or takes the opponent's last piece.
     fn has_winning_step(&self, kind: Kind) -> bool {
-        let mut cands = Vec::with_capacity(64);
-        self.pseudo_steps(kind, &mut cands);
         let own = self.pieces(self.side);
         let enemy = self.pieces(self.side.other());
         let goal = Self::goal_row(self.side);
-        cands.iter().any(|step| {
+        // Only a runner can lead a slide onto the goal row; any piece may take the last one.
+        let movers = if enemy.count_ones() == 1 { own } else { self.runners(self.side) };
+        if movers == 0 {
+            return false;
+        }
+        let mut found = false;
+        self.pseudo_steps(kind, movers, |step| {
             let after = step.moved_line();
             let wins = after & goal != 0 || (step.capture && enemy == bit(step.to));
-            wins && is_connected((own & !step.line()) | after)
-        })
+            found = wins && is_connected((own & !step.line()) | after);
+            !found
+        });
+        found
     }
 
     /// The legal moves that match `wanted` apart from tie choices: generates only the turns
@@ -939,7 +969,11 @@ impl Ordo {
             } else {
                 Kind::Forward
             },
-            &mut cands,
+            BOARD,
+            |c| {
+                cands.push(c);
+                true
+            },
         );
         if cands.iter().any(|c| Step { keep: None, ..*c } == Step { keep: None, ..step }) {
             if self.is_disconnected() {
