@@ -1,10 +1,11 @@
 //! Master's search in Ordo Classic and Crossings: a full-width alpha-beta (negamax) over the
 //! rules, deepened one move at a time within a budget of positions that grows where the
-//! position needs it, with a transposition table, the best-looking moves tried first (the
-//! table's, then killer moves), a null window after the first reply (principal variation
-//! search), and captures searched on past the horizon (a quiescence search that never stands
-//! pat on a cut Ordo group or on an opponent's stone free to reach the goal row), so that it
-//! sees every trap a shallower search walks into.
+//! position needs it (to finish the level's depth) and past that depth where the next
+//! iteration is likely to fit (a thinned board), with a transposition table, the
+//! best-looking moves tried first (the table's, then killer moves), a null window after the
+//! first reply (principal variation search), and captures searched on past the horizon (a
+//! quiescence search that never stands pat on a cut Ordo group or on an opponent's stone free
+//! to reach the goal row), so that it sees every trap a shallower search walks into.
 //!
 //! Values are in stones, for the side to move. A finished game counts more than any
 //! evaluation, a win sooner more than a win later. Root moves within a sliver of the best (wider
@@ -29,9 +30,9 @@ pub struct Found {
     pub lines: Vec<(AnyMove, f64, Vec<AnyMove>)>,
 }
 
-/// How good a child looks for ordering: a win at once first, then the evaluation (with the
-/// search's cut points where it has them).
-fn order(next: &AnyGame, side: Side, cuts: Option<&mut Cuts>) -> f64 {
+/// How good a child looks for ordering: a win at once first, then the evaluation (`weigh`,
+/// [`in_stones`] or the search's kept values of it).
+fn order(next: &AnyGame, side: Side, weigh: impl FnOnce(&AnyGame, Side) -> f64) -> f64 {
     let goal = match next {
         AnyGame::Ordo(g) => {
             let row: u128 = if side == Side::First { 0x3FF << 70 } else { 0x3FF };
@@ -39,11 +40,7 @@ fn order(next: &AnyGame, side: Side, cuts: Option<&mut Cuts>) -> f64 {
         }
         _ => false,
     };
-    match cuts {
-        _ if goal => WON,
-        Some(cuts) => cuts.in_stones(next, side),
-        None => in_stones(next, side),
-    }
+    if goal { WON } else { weigh(next, side) }
 }
 
 /// A move the quiescence search follows: a capture, or a stone reaching the goal row.
@@ -93,9 +90,18 @@ pub const GROW: u64 = 3;
 /// A depth that stands for "as deep as the budget reaches" (`go nodes`): no depth to finish,
 /// so the budget never grows past what was asked.
 pub const ANY_DEPTH: u32 = 64;
-/// Iterations past a level's depth, within the plain budget, where they fit (none for a level
-/// without a budget, whose depth is its limit).
-pub const BEYOND: u32 = 0;
+/// Iterations past a level's depth, where they are likely to fit (none for a level without a
+/// budget, whose depth is its limit).
+pub const BEYOND: u32 = 4;
+/// Iterations past a level's depth go on within this share of the plain budget (1 / this),
+/// so that the long thinks are kept for the crowded positions that need them to finish the
+/// level's depth.
+const BEYOND_SHARE: f64 = 1.5;
+/// The least growth from one iteration to the next a search past its level's depth expects.
+const MIN_GROWTH: f64 = 2.0;
+
+/// The kept evaluations: 2 to this power.
+const WEIGHTS: u32 = 14;
 
 /// Plies the quiescence search goes on past the horizon at most.
 const QUIESCENCE: u32 = 4;
@@ -127,27 +133,38 @@ struct Searcher<'a> {
     stop: &'a AtomicBool,
     table: HashMap<u64, Entry>,
     cuts: Cuts,
+    /// The latest position weighed in each slot (its key, and [`in_stones`] for its side to
+    /// move): each iteration weighs again the positions of the last, and other orders of the
+    /// same moves reach the same positions.
+    weights: Vec<(u64, f64)>,
     /// Two moves a ply that last cut the search off there (killer moves), tried early.
     killers: Vec<[Option<AnyMove>; 2]>,
 }
 
 impl Searcher<'_> {
     fn key(game: &AnyGame) -> u64 {
-        let mix = |a: u64, b: u64| {
-            (a ^ b.wrapping_mul(0x9E37_79B9_7F4A_7C15)).rotate_left(27).wrapping_mul(0xBF58_476D_1CE4_E5B9)
+        // Each word folded in through a full mixer (SplitMix64's), so that every bit of the
+        // position moves every bit of the key. (A multiply-and-rotate mix left the key's high
+        // bits to a few squares, and positions a move apart shared keys: one such pair in
+        // about sixteen, and the table gave one position's value to the other.)
+        let mix = |h: u64, word: u64| {
+            let mut z = (h ^ word).wrapping_add(0x9E37_79B9_7F4A_7C15);
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
         };
         match game {
-            AnyGame::Ordo(g) => mix(
-                mix(
-                    g.pieces(Side::First) as u64,
-                    (g.pieces(Side::First) >> 64) as u64 ^ ((g.side_to_move() as u64) << 40),
-                ),
-                mix(g.pieces(Side::Second) as u64, (g.pieces(Side::Second) >> 64) as u64),
-            ),
-            AnyGame::Crossings(g) => mix(
-                mix(g.stones(Side::First), g.side_to_move() as u64 | (g.quiet() as u64) << 8),
-                g.stones(Side::Second),
-            ),
+            AnyGame::Ordo(g) => {
+                let (first, second) = (g.pieces(Side::First), g.pieces(Side::Second));
+                let words =
+                    [g.side_to_move() as u64, first as u64, (first >> 64) as u64, second as u64, (second >> 64) as u64];
+                words.into_iter().fold(0, mix)
+            }
+            AnyGame::Crossings(g) => {
+                let words =
+                    [g.side_to_move() as u64 | (g.quiet() as u64) << 8, g.stones(Side::First), g.stones(Side::Second)];
+                words.into_iter().fold(0, mix)
+            }
             other => {
                 use std::hash::{Hash, Hasher};
                 let mut h = std::collections::hash_map::DefaultHasher::new();
@@ -155,6 +172,22 @@ impl Searcher<'_> {
                 h.finish()
             }
         }
+    }
+
+    /// [`in_stones`] for `side`, from the positions kept where it is there.
+    fn weigh(&mut self, game: &AnyGame, side: Side) -> f64 {
+        let key = Self::key(game);
+        let mover = game.side_to_move();
+        let i = (key >> (64 - WEIGHTS)) as usize;
+        let v = if self.weights[i].0 == key {
+            self.weights[i].1
+        } else {
+            let v = self.cuts.in_stones(game, mover);
+            self.weights[i] = (key, v);
+            v
+        };
+        // One side's count less the other's: the same value, negated, for the other side.
+        if side == mover { v } else { -v }
     }
 
     /// Remembers `mv` as a move that cut the search off `ply` moves from the root.
@@ -219,21 +252,20 @@ impl Searcher<'_> {
         self.positions += 1;
         // Where the side to move has no legal move the game is over (as `visit` finds it). In
         // Ordo Classic that is asked first and the moves are listed only if they are searched.
-        let listed = match game {
-            AnyGame::Ordo(g) if g.rules() == Rules::Classic => None,
-            _ => Some(game.legal_moves()),
-        };
-        let has_move = match (game, &listed) {
-            (_, Some(moves)) => !moves.is_empty(),
-            (AnyGame::Ordo(g), None) => g.has_move(),
-            (_, None) => true,
+        let (listed, has_move) = match game {
+            AnyGame::Ordo(g) if g.rules() == Rules::Classic => (None, g.has_move()),
+            _ => {
+                let moves = game.legal_moves();
+                let any = !moves.is_empty();
+                (Some(moves), any)
+            }
         };
         if !has_move {
             return Some(Self::finished(game, ply).unwrap_or(0.0));
         }
         let stand = match known {
             Some(v) => v,
-            None => self.cuts.in_stones(game, game.side_to_move()),
+            None => self.weigh(game, game.side_to_move()),
         };
         let forced = pressed(game);
         if left == 0 {
@@ -314,7 +346,7 @@ impl Searcher<'_> {
             .map(|(i, mv)| {
                 let mut next = game.clone();
                 next.play_unchecked(mv);
-                let value = order(&next, side, Some(&mut self.cuts));
+                let value = order(&next, side, |g, s| self.weigh(g, s));
                 let key = if Some(i) == first {
                     f64::INFINITY
                 } else {
@@ -404,8 +436,9 @@ fn share<'g>(
 }
 
 /// The move the search plays: iterative deepening to `depth` moves within [`GROW`] times
-/// `budget` positions, then up to `beyond` moves more within `budget` (an iteration that would
-/// pass its budget is dropped, and the last finished one decides), among the
+/// `budget` positions, then up to `beyond` moves more, each begun only where it is likely to
+/// finish within [`BEYOND_SHARE`] of `budget` (an iteration that passes its budget is dropped,
+/// and the last finished one decides), among the
 /// root moves within `near` stones of the best, by the seed. On several `threads` each
 /// iteration's root moves are shared out (move i to thread i mod threads), each thread with
 /// its own table and the whole budget; an iteration counts only if every thread finished it,
@@ -429,12 +462,20 @@ pub fn choose(
         .map(|mv| {
             let mut next = game.clone();
             next.play_unchecked(&mv);
-            (order(&next, side, None), rng.random::<u64>(), mv, next)
+            (order(&next, side, in_stones), rng.random::<u64>(), mv, next)
         })
         .collect();
     let threads = threads.clamp(1, root.len().max(1));
     let mut searchers: Vec<Searcher> = (0..threads)
-        .map(|_| Searcher { positions: 0, budget, stop, table: HashMap::new(), cuts: Cuts::new(), killers: Vec::new() })
+        .map(|_| Searcher {
+            positions: 0,
+            budget,
+            stop,
+            table: HashMap::new(),
+            cuts: Cuts::new(),
+            weights: vec![(0, 0.0); 1 << WEIGHTS],
+            killers: Vec::new(),
+        })
         .collect();
     let mut done = 0;
     let mut decided: Vec<AnyMove> = Vec::new();
@@ -442,14 +483,31 @@ pub fn choose(
     // game): the search may spend GROW times its budget to finish that depth. Past it, deeper
     // iterations go on within the plain budget (sparse positions, endgames).
     let reach = depth.max(1);
+    // The positions each finished iteration took (the most any thread took).
+    let mut took: Vec<u64> = Vec::new();
     for d in 1..=reach.saturating_add(beyond) {
         if root.len() <= 1 {
             break;
         }
         let grow = if depth >= ANY_DEPTH { 1 } else { GROW };
         let allowed = if d <= reach { budget.saturating_mul(grow) } else { budget };
-        if searchers.iter().any(|s| s.positions >= allowed) {
+        let used = searchers.iter().map(|s| s.positions).max().unwrap_or(0);
+        if used >= allowed {
             break;
+        }
+        // Past the level's depth, an iteration starts only where it is likely to finish: what
+        // the last one took times the larger of the last two growths (an odd and an even
+        // depth), at least [`MIN_GROWTH`]. One that would not finish is thrown away whole.
+        if d > reach && took.len() >= 2 {
+            let n = took.len();
+            let ratio = |a: u64, b: u64| a as f64 / b.max(1) as f64;
+            let mut growth = ratio(took[n - 1], took[n - 2]).max(MIN_GROWTH);
+            if n >= 3 {
+                growth = growth.max(ratio(took[n - 2], took[n - 3]));
+            }
+            if used as f64 + took[n - 1] as f64 * growth > allowed as f64 / BEYOND_SHARE {
+                break;
+            }
         }
         for s in searchers.iter_mut() {
             s.budget = allowed;
@@ -457,6 +515,7 @@ pub fn choose(
         root.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.cmp(&a.1)));
         let shared = super::share_out(&mut searchers, &root, |s, moves| share(s, moves.into_iter(), d, near));
         let Some(values) = shared else { break };
+        took.push(searchers.iter().map(|s| s.positions).max().unwrap_or(0) - used);
         for (entry, v) in root.iter_mut().zip(values) {
             entry.0 = v;
         }
@@ -489,4 +548,60 @@ pub fn choose(
         })
         .collect();
     Found { mv, positions: searchers.iter().map(|s| s.positions).sum(), lines }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Variant;
+
+    /// The table trusts a key for the whole position: two positions with one key would share a
+    /// value. Positions a move apart (every child of the positions along random games) and the
+    /// two pairs an earlier key gave one key each (the second with the other side to move) must
+    /// all have keys of their own.
+    #[test]
+    fn positions_a_move_apart_have_keys_of_their_own() {
+        let mut seen: HashMap<u64, String> = HashMap::new();
+        let mut check = |g: &AnyGame| {
+            let text = g.to_string();
+            if let Some(other) = seen.insert(Searcher::key(g), text.clone()) {
+                assert_eq!(other, text, "two positions with one key");
+            }
+        };
+        for pair in [
+            [
+                "ordo ..BB....../BB..BB..BB/BB..BBBBBB/..WB...W../...B...W../WWWWWW..W./WW..WW..WW/......WW.. w",
+                "ordo ..BB....../BB..BB..BB/BB..BBBBBB/..WB...W../...WB..W../WWWWWW..W./WW..WW..WW/......WW.. w",
+            ],
+            [
+                "ordo ..BB....../BB..BB..BB/.B...BBBBB/..BBB.WB../..BW..WW../WWWW.W..WW/WW..WW..WW/.......W.. b",
+                "ordo ..BB....../BB..BB..BB/.B...BBBBB/..BBB.WB../..BW..WW../WWWW.W..WW/WW..WW..WW/W......W.. w",
+            ],
+        ] {
+            for text in pair {
+                check(&text.parse().expect("a position"));
+            }
+        }
+        let mut rng = StdRng::seed_from_u64(3);
+        let mut positions = 0;
+        for variant in [Variant::Ordo, Variant::Crossings] {
+            for _ in 0..20 {
+                let mut game = variant.initial();
+                for _ in 0..60 {
+                    let moves = game.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    for mv in &moves {
+                        let mut next = game.clone();
+                        next.play_unchecked(mv);
+                        check(&next);
+                        positions += 1;
+                    }
+                    game.play_unchecked(&moves[rng.random_range(0..moves.len())]);
+                }
+            }
+        }
+        assert!(positions > 20_000, "{positions} positions");
+    }
 }

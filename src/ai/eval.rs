@@ -36,43 +36,35 @@ struct Stones {
     furthest: u32,
 }
 
-/// A bitboard: its lowest set square, and itself without it.
-trait Bits: Copy + PartialEq {
-    const EMPTY: Self;
-    fn lowest(self) -> u32;
-    fn without_lowest(self) -> Self;
+/// A bitboard: how many squares of one of its rows are set.
+trait Bits: Copy {
+    fn in_row<const FILES: u32>(self, rank: u32) -> u32;
 }
 
 impl Bits for u64 {
-    const EMPTY: u64 = 0;
-    fn lowest(self) -> u32 {
-        self.trailing_zeros()
-    }
-    fn without_lowest(self) -> u64 {
-        self & (self - 1)
+    fn in_row<const FILES: u32>(self, rank: u32) -> u32 {
+        ((self >> (rank * FILES)) & ((1 << FILES) - 1)).count_ones()
     }
 }
 
 impl Bits for u128 {
-    const EMPTY: u128 = 0;
-    fn lowest(self) -> u32 {
-        self.trailing_zeros()
-    }
-    fn without_lowest(self) -> u128 {
-        self & (self - 1)
+    fn in_row<const FILES: u32>(self, rank: u32) -> u32 {
+        ((self >> (rank * FILES)) & ((1 << FILES) - 1)).count_ones()
     }
 }
 
 #[inline]
-fn stones_of<B: Bits, const FILES: u32, const RANKS: u32>(mut bits: B, side: Side) -> Stones {
+fn stones_of<B: Bits, const FILES: u32, const RANKS: u32>(bits: B, side: Side) -> Stones {
     let mut s = Stones { count: 0, advance: 0, furthest: 0 };
-    while bits != B::EMPTY {
-        let rank = bits.lowest() / FILES;
-        bits = bits.without_lowest();
+    // Row by row: a search weighs every position it meets, so this is counted, not walked.
+    for rank in 0..RANKS {
+        let n = bits.in_row::<FILES>(rank);
         let advance = if side == Side::First { rank } else { RANKS - 1 - rank };
-        s.count += 1;
-        s.advance += advance;
-        s.furthest = s.furthest.max(advance);
+        s.count += n;
+        s.advance += n * advance;
+        if n > 0 {
+            s.furthest = s.furthest.max(advance);
+        }
     }
     s
 }
@@ -158,7 +150,7 @@ pub(crate) struct Cuts {
 }
 
 impl Cuts {
-    const SLOTS: u32 = 16;
+    const SLOTS: u32 = 12;
 
     pub(crate) fn new() -> Cuts {
         // (0, 0) is right for an empty side, so an unused slot is never wrong.
