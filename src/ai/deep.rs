@@ -219,13 +219,19 @@ impl Searcher<'_> {
         })
     }
 
-    /// Counts a position searched: its legal moves, or its value if the game is over there;
-    /// `None` once over budget or stopped.
-    fn visit(&mut self, game: &AnyGame, ply: u32) -> Option<Result<Vec<AnyMove>, f64>> {
+    /// Counts a position searched; `None` once over budget or stopped.
+    fn enter(&mut self) -> Option<()> {
         if self.over() {
             return None;
         }
         self.positions += 1;
+        Some(())
+    }
+
+    /// Counts a position searched: its legal moves, or its value if the game is over there;
+    /// `None` once over budget or stopped.
+    fn visit(&mut self, game: &AnyGame, ply: u32) -> Option<Result<Vec<AnyMove>, f64>> {
+        self.enter()?;
         let moves = game.legal_moves();
         Some(if moves.is_empty() { Err(Self::finished(game, ply).unwrap_or(0.0)) } else { Ok(moves) })
     }
@@ -246,10 +252,7 @@ impl Searcher<'_> {
         left: u32,
         known: Option<f64>,
     ) -> Option<f64> {
-        if self.over() {
-            return None;
-        }
-        self.positions += 1;
+        self.enter()?;
         // Where the side to move has no legal move the game is over (as `visit` finds it). In
         // Ordo Classic that is asked first and the moves are listed only if they are searched.
         let (listed, has_move) = match game {
